@@ -1,0 +1,152 @@
+package config
+
+import "time"
+
+// Config is the whole gateway configuration.
+type Config struct {
+	// Listen is the public listener that callers and agents reach.
+	Listen Listener `yaml:"listen"`
+	// Admin is the separately authenticated admin listener. Optional.
+	Admin *Listener `yaml:"admin,omitempty"`
+	// PublicURL is the base URL callers use to reach the gateway. Agent
+	// cards served by the gateway point here.
+	PublicURL string `yaml:"public_url"`
+	// Limits bounds what one request may cost.
+	Limits Limits `yaml:"limits"`
+	// Agents are the upstream A2A agents the gateway fronts.
+	Agents []Agent `yaml:"agents"`
+	// OIDC lists the trusted OIDC issuers.
+	OIDC []Issuer `yaml:"oidc,omitempty"`
+	// DevKeys are the dev API keys of the quickstart, stored as hashes.
+	DevKeys []DevKey `yaml:"dev_keys,omitempty"`
+	// Policy names the grant-policy file owned by the security team.
+	Policy PolicyRef `yaml:"policy"`
+	// Capabilities configures capability-token issuance.
+	Capabilities Capabilities `yaml:"capabilities"`
+}
+
+// Listener configures one HTTP listener and the timeouts a public listener
+// needs.
+type Listener struct {
+	Addr              string   `yaml:"addr"`
+	ReadHeaderTimeout Duration `yaml:"read_header_timeout"`
+	ReadTimeout       Duration `yaml:"read_timeout"`
+	WriteTimeout      Duration `yaml:"write_timeout"`
+	IdleTimeout       Duration `yaml:"idle_timeout"`
+	// StreamTimeout bounds one SSE response; WriteTimeout does not apply
+	// to streams.
+	StreamTimeout Duration `yaml:"stream_timeout"`
+	// DrainDelay is how long readiness reports false before the listener
+	// stops accepting, so that load balancers stop sending traffic.
+	DrainDelay Duration `yaml:"drain_delay"`
+	// ShutdownTimeout bounds how long in-flight requests may take to
+	// finish during a graceful drain.
+	ShutdownTimeout Duration `yaml:"shutdown_timeout"`
+}
+
+// Limits bounds the cost of one request.
+type Limits struct {
+	MaxBodyBytes int64 `yaml:"max_body_bytes"`
+	MaxBatch     int   `yaml:"max_batch"`
+	MaxDepth     int   `yaml:"max_depth"`
+	// UpstreamTimeout bounds one non-streaming upstream call.
+	UpstreamTimeout Duration `yaml:"upstream_timeout"`
+}
+
+// Agent is one upstream A2A agent.
+type Agent struct {
+	// Name is the path segment under /a2a/.
+	Name string `yaml:"name"`
+	// URL is the agent's JSON-RPC endpoint.
+	URL string `yaml:"url"`
+	// CardURL overrides where the agent card is fetched. It must share
+	// URL's scheme and host.
+	CardURL string `yaml:"card_url,omitempty"`
+	// CardRefresh is how often the cached card is refreshed.
+	CardRefresh Duration `yaml:"card_refresh"`
+	// Principal is the agent's own identity, used as the holder of
+	// capabilities delegated to it (for example agent:summarizer).
+	Principal string `yaml:"principal,omitempty"`
+	// Legacy marks an agent that does not understand capabilities.
+	Legacy bool `yaml:"legacy,omitempty"`
+	// Grants are the capability grants the agent offers.
+	Grants []Grant `yaml:"grants,omitempty"`
+	// Skills maps each skill to the operation it performs.
+	Skills map[string]string `yaml:"skills,omitempty"`
+	// Catalog is the resource catalog used for legacy agents that cannot
+	// resolve resource queries themselves.
+	Catalog []Resource `yaml:"catalog,omitempty"`
+	// UpstreamAuth is the gateway's own credential for this agent.
+	UpstreamAuth *UpstreamAuth `yaml:"upstream_auth,omitempty"`
+}
+
+// Grant is one capability grant an agent offers (SEP capabilityGrants).
+type Grant struct {
+	ID          string   `yaml:"id"`
+	Description string   `yaml:"description,omitempty"`
+	Operations  []string `yaml:"operations"`
+	Attenuable  bool     `yaml:"attenuable"`
+	Requires    []string `yaml:"requires,omitempty"`
+	Legacy      bool     `yaml:"legacy,omitempty"`
+}
+
+// Resource is one entry of a legacy agent's resource catalog.
+type Resource struct {
+	ID          string            `yaml:"id"`
+	Collection  string            `yaml:"collection"`
+	DisplayName string            `yaml:"display_name"`
+	Attributes  map[string]string `yaml:"attributes,omitempty"`
+}
+
+// UpstreamAuth configures an OAuth 2.0 client-credentials token that the
+// gateway sends upstream in place of the caller's credential.
+type UpstreamAuth struct {
+	TokenURL         string   `yaml:"token_url"`
+	ClientID         string   `yaml:"client_id"`
+	ClientSecretEnv  string   `yaml:"client_secret_env,omitempty"`
+	ClientSecretFile string   `yaml:"client_secret_file,omitempty"`
+	Scopes           []string `yaml:"scopes,omitempty"`
+}
+
+// Issuer is one trusted OIDC issuer.
+type Issuer struct {
+	Issuer               string   `yaml:"issuer"`
+	Audience             string   `yaml:"audience"`
+	Algorithms           []string `yaml:"algorithms,omitempty"`
+	UserClaim            string   `yaml:"user_claim,omitempty"`
+	AgentClaim           string   `yaml:"agent_claim,omitempty"`
+	GroupsClaim          string   `yaml:"groups_claim,omitempty"`
+	RequireEmailVerified bool     `yaml:"require_email_verified,omitempty"`
+}
+
+// DevKey maps the SHA-256 hash of a dev API key to a principal.
+type DevKey struct {
+	// Hash is "sha256:" followed by the hex digest of the key.
+	Hash      string   `yaml:"hash"`
+	Principal string   `yaml:"principal"`
+	Groups    []string `yaml:"groups,omitempty"`
+}
+
+// PolicyRef names the grant-policy file.
+type PolicyRef struct {
+	File string `yaml:"file"`
+	// ReloadInterval is how often the file is checked for changes.
+	ReloadInterval Duration `yaml:"reload_interval"`
+}
+
+// Capabilities configures capability-token issuance.
+type Capabilities struct {
+	// Issuer is the iss of every capability token.
+	Issuer string `yaml:"issuer"`
+	// KeysFile holds the signing and sealing keys (capgate keys generate).
+	// Empty means ephemeral keys generated at start, for a single replica.
+	KeysFile string `yaml:"keys_file,omitempty"`
+	// DefaultTTL applies when neither the request nor the policy sets one.
+	DefaultTTL Duration `yaml:"default_ttl"`
+}
+
+// Duration is a time.Duration written as a Go duration string ("5s").
+type Duration time.Duration
+
+// D returns the value as a time.Duration.
+func (d Duration) D() time.Duration { return time.Duration(d) }

@@ -1,0 +1,119 @@
+package config
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func TestLoadQuickstart(t *testing.T) {
+	cfg, err := Load(filepath.Join("..", "..", "deploy", "examples", "quickstart", "capgate.yaml"))
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	if got := len(cfg.Agents); got != 2 {
+		t.Fatalf("agents = %d, want 2", got)
+	}
+	if cfg.Agents[0].Skills["retrieve_document"] != "retrieve" {
+		t.Errorf("skills not decoded: %v", cfg.Agents[0].Skills)
+	}
+	if cfg.Listen.ReadHeaderTimeout.D() != 5*time.Second {
+		t.Errorf("read_header_timeout = %v", cfg.Listen.ReadHeaderTimeout.D())
+	}
+	if !filepath.IsAbs(cfg.Policy.File) && !strings.Contains(cfg.Policy.File, "quickstart") {
+		t.Errorf("policy path not resolved against the config folder: %q", cfg.Policy.File)
+	}
+}
+
+// TestParseReportsEveryProblem checks the whole problem list against a
+// golden file: every unknown key and every invalid value, each with its
+// place in the file, in one error.
+func TestParseReportsEveryProblem(t *testing.T) {
+	data, err := os.ReadFile("testdata/bad.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Parse(data, "bad.yaml")
+	if !errors.Is(err, ErrInvalid) {
+		t.Fatalf("err = %v, want ErrInvalid", err)
+	}
+	got := err.Error() + "\n"
+	golden := "testdata/bad.golden"
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("problems differ from %s (run with -update):\n got:\n%s\nwant:\n%s", golden, got, want)
+	}
+}
+
+func TestParse(t *testing.T) {
+	const base = `
+listen: {addr: "127.0.0.1:0"}
+public_url: http://127.0.0.1:8080
+agents: [{name: a, url: "http://127.0.0.1:1/"}]
+dev_keys: [{hash: "sha256:2ca8cf9905b6838481900ae48c8e6ee72226b226cc6c43e24a5f11f63ac067c1", principal: "user:a@example.com"}]
+policy: {file: p.yaml}
+`
+	tests := []struct {
+		name    string
+		doc     string
+		wantErr error
+		want    string
+	}{
+		{"minimal", base, nil, ""},
+		{"empty", "", ErrInvalid, "empty document"},
+		{"not yaml", "listen: [", ErrInvalid, ""},
+		{"unknown key", base + "extra: 1\n", ErrInvalid, "field extra not found"},
+		{"hs256 refused", base + "oidc: [{issuer: 'https://idp.example', audience: capgate, algorithms: [HS256]}]\n", ErrInvalid, `"HS256" is not allowed`},
+		{"http issuer off loopback", base + "oidc: [{issuer: 'http://idp.example', audience: capgate}]\n", ErrInvalid, "must use https"},
+		{"http issuer on loopback", base + "oidc: [{issuer: 'http://127.0.0.1:5556', audience: capgate}]\n", nil, ""},
+		{"no audience", base + "oidc: [{issuer: 'https://idp.example'}]\n", ErrInvalid, "audience: is required"},
+		{"bad duration", strings.Replace(base, `addr: "127.0.0.1:0"`, `addr: "127.0.0.1:0", idle_timeout: forever`, 1), ErrInvalid, `"forever" is not a duration`},
+		{"secret env and file", strings.Replace(base, `url: "http://127.0.0.1:1/"`, `url: "http://127.0.0.1:1/", upstream_auth: {token_url: "https://idp.example/token", client_id: gw}`, 1), ErrInvalid, "exactly one of client_secret_env"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := Parse([]byte(tt.doc), "t.yaml")
+			if !errors.Is(err, tt.wantErr) {
+				t.Fatalf("err = %v, want %v", err, tt.wantErr)
+			}
+			if err != nil && tt.want != "" && !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %v, want it to mention %q", err, tt.want)
+			}
+			if err == nil && cfg.Limits.MaxBatch != 32 {
+				t.Errorf("defaults not applied: %+v", cfg.Limits)
+			}
+		})
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, p := range []string{"testdata/bad.yaml", "../../deploy/examples/quickstart/capgate.yaml"} {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte("listen: {addr: ':1'}\nagents: [{name: x}]"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cfg, err := Parse(data, "fuzz.yaml")
+		if err == nil && (cfg == nil || len(cfg.Agents) == 0) {
+			t.Fatalf("accepted a config with no agents")
+		}
+		if err != nil && !errors.Is(err, ErrInvalid) {
+			t.Fatalf("error %v does not wrap ErrInvalid", err)
+		}
+	})
+}

@@ -1,0 +1,293 @@
+package config
+
+import (
+	"encoding/hex"
+	"fmt"
+	"net"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+)
+
+var (
+	agentName = regexp.MustCompile(`^[a-z][a-z0-9-]{0,62}$`)
+	grantID   = regexp.MustCompile(`^[a-z][a-z0-9_.-]*:[a-z][a-z0-9_.-]*$`)
+)
+
+// asymmetric is the set of JWS algorithms accepted for OIDC tokens. HMAC
+// algorithms are never accepted: with a public issuer they would let anyone
+// holding the verification secret mint tokens.
+var asymmetric = map[string]bool{
+	"RS256": true, "RS384": true, "RS512": true,
+	"PS256": true, "PS384": true, "PS512": true,
+	"ES256": true, "ES384": true, "ES512": true,
+	"EdDSA": true,
+}
+
+func (c *Config) applyDefaults() {
+	c.Listen.defaults()
+	if c.Admin != nil {
+		c.Admin.defaults()
+	}
+	if c.Limits.MaxBodyBytes == 0 {
+		c.Limits.MaxBodyBytes = 1 << 20
+	}
+	if c.Limits.MaxBatch == 0 {
+		c.Limits.MaxBatch = 32
+	}
+	if c.Limits.MaxDepth == 0 {
+		c.Limits.MaxDepth = 64
+	}
+	if c.Limits.UpstreamTimeout == 0 {
+		c.Limits.UpstreamTimeout = Duration(30 * time.Second)
+	}
+	for i := range c.Agents {
+		if c.Agents[i].CardRefresh == 0 {
+			c.Agents[i].CardRefresh = Duration(5 * time.Minute)
+		}
+	}
+	if c.Policy.ReloadInterval == 0 {
+		c.Policy.ReloadInterval = Duration(2 * time.Second)
+	}
+	if c.Capabilities.DefaultTTL == 0 {
+		c.Capabilities.DefaultTTL = Duration(15 * time.Minute)
+	}
+	if c.Capabilities.Issuer == "" {
+		c.Capabilities.Issuer = c.PublicURL
+	}
+}
+
+func (l *Listener) defaults() {
+	set := func(d *Duration, v time.Duration) {
+		if *d == 0 {
+			*d = Duration(v)
+		}
+	}
+	set(&l.ReadHeaderTimeout, 5*time.Second)
+	set(&l.ReadTimeout, 30*time.Second)
+	set(&l.WriteTimeout, 60*time.Second)
+	set(&l.IdleTimeout, 120*time.Second)
+	set(&l.StreamTimeout, time.Hour)
+	set(&l.ShutdownTimeout, 30*time.Second)
+}
+
+// validate returns every problem in the config.
+func (c *Config) validate() []problem {
+	var ps []problem
+	add := func(path, format string, args ...any) {
+		ps = append(ps, problem{path: path, msg: fmt.Sprintf(format, args...)})
+	}
+	c.Listen.validate("listen", add)
+	if c.Admin != nil {
+		c.Admin.validate("admin", add)
+	}
+	if err := checkURL(c.PublicURL); err != nil {
+		add("public_url", "%v", err)
+	}
+	if c.Limits.MaxBodyBytes < 0 || c.Limits.MaxBatch < 0 || c.Limits.MaxDepth < 0 {
+		add("limits", "limits must not be negative")
+	}
+	c.validateAgents(add)
+	for i, is := range c.OIDC {
+		is.validate(fmt.Sprintf("oidc[%d]", i), add)
+	}
+	c.validateDevKeys(add)
+	if c.Policy.File == "" {
+		add("policy.file", "is required: the grant policy decides what may be issued")
+	}
+	if len(c.OIDC) == 0 && len(c.DevKeys) == 0 {
+		add("oidc", "no OIDC issuer and no dev key: nobody could authenticate")
+	}
+	return ps
+}
+
+type addFunc func(path, format string, args ...any)
+
+func (l *Listener) validate(path string, add addFunc) {
+	if l.Addr == "" {
+		add(path+".addr", "is required")
+	} else if _, _, err := net.SplitHostPort(l.Addr); err != nil {
+		add(path+".addr", "%q is not host:port", l.Addr)
+	}
+	for _, d := range []struct {
+		name string
+		v    Duration
+	}{
+		{"read_header_timeout", l.ReadHeaderTimeout}, {"read_timeout", l.ReadTimeout},
+		{"write_timeout", l.WriteTimeout}, {"idle_timeout", l.IdleTimeout},
+		{"stream_timeout", l.StreamTimeout}, {"shutdown_timeout", l.ShutdownTimeout},
+	} {
+		if d.v < 0 {
+			add(path+"."+d.name, "must not be negative")
+		}
+	}
+	if l.DrainDelay < 0 {
+		add(path+".drain_delay", "must not be negative")
+	}
+}
+
+func (c *Config) validateAgents(add addFunc) {
+	if len(c.Agents) == 0 {
+		add("agents", "at least one agent is required")
+	}
+	seen := map[string]bool{}
+	for i, a := range c.Agents {
+		p := fmt.Sprintf("agents[%d]", i)
+		if !agentName.MatchString(a.Name) {
+			add(p+".name", "%q must be lower-case letters, digits and dashes", a.Name)
+		} else if seen[a.Name] {
+			add(p+".name", "%q is defined twice", a.Name)
+		}
+		seen[a.Name] = true
+		if err := checkURL(a.URL); err != nil {
+			add(p+".url", "%v", err)
+		}
+		if a.CardURL != "" {
+			if err := sameOrigin(a.URL, a.CardURL); err != nil {
+				add(p+".card_url", "%v", err)
+			}
+		}
+		if a.Principal != "" && !validPrincipal(a.Principal) {
+			add(p+".principal", "%q must start with user: or agent:", a.Principal)
+		}
+		a.validateGrants(p, add)
+		if a.UpstreamAuth != nil {
+			a.UpstreamAuth.validate(p+".upstream_auth", add)
+		}
+	}
+}
+
+func (a Agent) validateGrants(p string, add addFunc) {
+	ids := map[string]bool{}
+	ops := map[string]bool{}
+	for j, g := range a.Grants {
+		gp := fmt.Sprintf("%s.grants[%d]", p, j)
+		if !grantID.MatchString(g.ID) {
+			add(gp+".id", "%q must look like resource:action", g.ID)
+		} else if ids[g.ID] {
+			add(gp+".id", "%q is defined twice", g.ID)
+		}
+		ids[g.ID] = true
+		if len(g.Operations) == 0 {
+			add(gp+".operations", "at least one operation is required")
+		}
+		for _, op := range g.Operations {
+			ops[op] = true
+		}
+	}
+	for j, g := range a.Grants {
+		for _, r := range g.Requires {
+			if !ids[r] {
+				add(fmt.Sprintf("%s.grants[%d].requires", p, j), "unknown grant %q", r)
+			}
+		}
+	}
+	for skill, op := range a.Skills {
+		if !ops[op] && !ops["*"] {
+			add(p+".skills."+skill, "operation %q is in no grant of this agent", op)
+		}
+	}
+}
+
+func (u *UpstreamAuth) validate(p string, add addFunc) {
+	if err := checkURL(u.TokenURL); err != nil {
+		add(p+".token_url", "%v", err)
+	}
+	if u.ClientID == "" {
+		add(p+".client_id", "is required")
+	}
+	if (u.ClientSecretEnv == "") == (u.ClientSecretFile == "") {
+		add(p, "exactly one of client_secret_env and client_secret_file is required")
+	}
+}
+
+func (is Issuer) validate(p string, add addFunc) {
+	u, err := url.Parse(is.Issuer)
+	switch {
+	case err != nil || u.Host == "":
+		add(p+".issuer", "%q is not an absolute URL", is.Issuer)
+	case u.Scheme != "https" && !(u.Scheme == "http" && isLoopback(u.Hostname())):
+		add(p+".issuer", "%q must use https (http only on loopback)", is.Issuer)
+	}
+	if is.Audience == "" {
+		add(p+".audience", "is required: tokens for other audiences must be refused")
+	}
+	for _, alg := range is.Algorithms {
+		if !asymmetric[alg] {
+			add(p+".algorithms", "%q is not allowed: only asymmetric algorithms (RS*, PS*, ES*, EdDSA)", alg)
+		}
+	}
+}
+
+func (c *Config) validateDevKeys(add addFunc) {
+	seen := map[string]bool{}
+	for i, k := range c.DevKeys {
+		p := fmt.Sprintf("dev_keys[%d]", i)
+		hexPart, ok := strings.CutPrefix(k.Hash, "sha256:")
+		if b, err := hex.DecodeString(hexPart); !ok || err != nil || len(b) != 32 {
+			add(p+".hash", "must be sha256: followed by 64 hex digits (capgate keys hash KEY)")
+		} else if seen[hexPart] {
+			add(p+".hash", "the same key is listed twice")
+		}
+		seen[hexPart] = true
+		if !validPrincipal(k.Principal) {
+			add(p+".principal", "%q must start with user: or agent:", k.Principal)
+		}
+	}
+}
+
+func validPrincipal(p string) bool {
+	rest, ok := strings.CutPrefix(p, "user:")
+	if !ok {
+		rest, ok = strings.CutPrefix(p, "agent:")
+	}
+	return ok && rest != ""
+}
+
+func checkURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return fmt.Errorf("%q is not an absolute http(s) URL", raw)
+	}
+	if u.User != nil {
+		return fmt.Errorf("%q must not carry credentials", raw)
+	}
+	return nil
+}
+
+func sameOrigin(base, other string) error {
+	b, err1 := url.Parse(base)
+	o, err2 := url.Parse(other)
+	if err1 != nil || err2 != nil || b.Scheme != o.Scheme || b.Host != o.Host {
+		return fmt.Errorf("%q must have the same scheme and host as the agent url", other)
+	}
+	return nil
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func (c *Config) resolvePaths(dir string) {
+	abs := func(p string) string {
+		if p == "" || filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(dir, p)
+	}
+	c.Policy.File = abs(c.Policy.File)
+	c.Capabilities.KeysFile = abs(c.Capabilities.KeysFile)
+	for i := range c.Agents {
+		if ua := c.Agents[i].UpstreamAuth; ua != nil {
+			ua.ClientSecretFile = abs(ua.ClientSecretFile)
+		}
+	}
+}
+
+func dirOf(path string) string { return filepath.Dir(path) }
