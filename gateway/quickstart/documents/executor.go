@@ -1,0 +1,80 @@
+package documents
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/a2aproject/a2a-go/a2a"
+	"github.com/a2aproject/a2a-go/a2asrv"
+	"github.com/a2aproject/a2a-go/a2asrv/eventqueue"
+)
+
+// streamingKey marks, in the executor's context, that the call arrived as
+// message/stream (or another generation's spelling of it).
+type streamingKey struct{}
+
+// WithStreaming records in ctx whether the current call streams.
+func WithStreaming(ctx context.Context, streaming bool) context.Context {
+	return context.WithValue(ctx, streamingKey{}, streaming)
+}
+
+// Streaming reports whether ctx was marked by [WithStreaming] as streaming.
+func Streaming(ctx context.Context) bool {
+	s, _ := ctx.Value(streamingKey{}).(bool)
+	return s
+}
+
+// Description is the text the documents agent answers any message with.
+const Description = "I am the documents agent. I act only on the documents a capability designates. " +
+	"Skills, called with a2a/skill/invoke and a capabilityId: " +
+	"retrieve_document (retrieve), search_documents (search), list_documents (list), " +
+	"update_document (update), delete_document (delete). " +
+	"Grants: documents:read, documents:write (requires documents:read), documents:admin (legacy)."
+
+// ProgressText is the status message of the working update the documents
+// agent streams before its answer.
+const ProgressText = "Looking up what I can do…"
+
+// executor answers every message with [Description]. Streaming calls get
+// a working status update first, then the answer.
+type executor struct {
+	now func() time.Time
+}
+
+var _ a2asrv.AgentExecutor = executor{}
+
+// Execute implements a2asrv.AgentExecutor.
+func (e executor) Execute(ctx context.Context, reqCtx *a2asrv.RequestContext, q eventqueue.Queue) error {
+	if !Streaming(ctx) {
+		msg := a2a.NewMessage(a2a.MessageRoleAgent, a2a.TextPart{Text: Description})
+		msg.ContextID = reqCtx.ContextID
+		return writeEvent(ctx, q, msg)
+	}
+	progress := a2a.NewMessageForTask(a2a.MessageRoleAgent, reqCtx, a2a.TextPart{Text: ProgressText})
+	working := a2a.NewStatusUpdateEvent(reqCtx, a2a.TaskStateWorking, progress)
+	stamp(working, e.now())
+	if err := writeEvent(ctx, q, working); err != nil {
+		return err
+	}
+	return writeEvent(ctx, q, a2a.NewMessageForTask(a2a.MessageRoleAgent, reqCtx, a2a.TextPart{Text: Description}))
+}
+
+// Cancel implements a2asrv.AgentExecutor.
+func (e executor) Cancel(ctx context.Context, reqCtx *a2asrv.RequestContext, q eventqueue.Queue) error {
+	ev := a2a.NewStatusUpdateEvent(reqCtx, a2a.TaskStateCanceled, nil)
+	ev.Final = true
+	stamp(ev, e.now())
+	return writeEvent(ctx, q, ev)
+}
+
+func stamp(ev *a2a.TaskStatusUpdateEvent, t time.Time) {
+	ev.Status.Timestamp = &t
+}
+
+func writeEvent(ctx context.Context, q eventqueue.Queue, ev a2a.Event) error {
+	if err := q.Write(ctx, ev); err != nil {
+		return fmt.Errorf("documents: write event: %w", err)
+	}
+	return nil
+}

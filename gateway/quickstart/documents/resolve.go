@@ -1,0 +1,71 @@
+package documents
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// ResolveParams are the params of a2a/resources/resolve: the gateway asks
+// which resources match a SEP resourceQuery. Principal is informative; the
+// gateway applies policy on top of the answer.
+type ResolveParams struct {
+	Principal  string            `json:"principal"`
+	Collection string            `json:"collection"`
+	Filter     map[string]string `json:"filter"`
+}
+
+// Resource is one resolved resource.
+type Resource struct {
+	ID          string            `json:"id"`
+	Collection  string            `json:"collection"`
+	DisplayName string            `json:"displayName"`
+	Attributes  map[string]string `json:"attributes"`
+}
+
+// ResolveResult is the result of a2a/resources/resolve.
+type ResolveResult struct {
+	Resources []Resource `json:"resources"`
+}
+
+// Resolve returns the documents in collection (every collection when it
+// is empty) whose attributes equal every filter value exactly, sorted by
+// id. A filter key the document lacks never matches.
+func (a *Agent) Resolve(collection string, filter map[string]string) []Resource {
+	out := []Resource{}
+	for _, d := range a.docs.all() {
+		if collection != "" && d.Collection != collection {
+			continue
+		}
+		if !matches(d.Attributes, filter) {
+			continue
+		}
+		attrs := d.Attributes
+		if attrs == nil {
+			attrs = map[string]string{}
+		}
+		out = append(out, Resource{ID: d.ID, Collection: d.Collection, DisplayName: d.Title, Attributes: attrs})
+	}
+	return out
+}
+
+func matches(attrs, filter map[string]string) bool {
+	for k, want := range filter {
+		got, ok := attrs[k]
+		if !ok || got != want {
+			return false
+		}
+	}
+	return true
+}
+
+// resolve serves a2a/resources/resolve.
+func (a *Agent) resolve(_ context.Context, call Call) (any, error) {
+	var p ResolveParams
+	if len(call.Params) > 0 && string(call.Params) != "null" {
+		if err := json.Unmarshal(call.Params, &p); err != nil {
+			return nil, fmt.Errorf("%w: a2a/resources/resolve params (filter values must be strings): %w", ErrInvalidParams, err)
+		}
+	}
+	return ResolveResult{Resources: a.Resolve(p.Collection, p.Filter)}, nil
+}
