@@ -1,0 +1,169 @@
+package jsonrpc
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// UnmarshalParams decodes raw params strictly into v, which must be a
+// non-nil pointer (ErrInvalidTarget otherwise). Every failure about the
+// params themselves wraps ErrInvalidParams:
+//   - params absent (nil raw), or not an object or array;
+//   - raw failing the same checks Decode applies to a body (duplicate or
+//     case-variant names, invalid UTF-8, syntax), also wrapped;
+//   - a member that matches no field of the target struct, at any depth;
+//   - a member whose name matches a field only case-insensitively:
+//     encoding/json would accept "CapabilityID" for `json:"capabilityId"`,
+//     but an upstream agent reading the same bytes would not, so the
+//     gateway would authorise a value the agent never sees;
+//   - a value of the wrong type.
+//
+// Numbers decoded into interface values become json.Number, so large
+// integers keep their exact text.
+func UnmarshalParams(raw json.RawMessage, v any) error {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return fmt.Errorf("%w: got %T", ErrInvalidTarget, v)
+	}
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return fmt.Errorf("%w: params are absent", ErrInvalidParams)
+	}
+	c := checker{data: raw, maxDepth: MaxDepthCeiling}
+	if err := c.run(); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalidParams, err)
+	}
+	if raw[0] != '{' && raw[0] != '[' {
+		return fmt.Errorf("%w: params must be an object or an array", ErrInvalidParams)
+	}
+	if err := exactNames(raw, rv.Type().Elem(), 0); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalidParams, err)
+	}
+	return nil
+}
+
+var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+
+// exactNames checks that every member of the validated value raw that
+// encoding/json would decode into a struct field of t names that field
+// exactly. Values of a type with its own UnmarshalJSON, or bound for an
+// interface, are not looked into. Type mismatches are left for
+// encoding/json to report.
+func exactNames(raw []byte, t reflect.Type, depth int) error {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if depth > MaxDepthCeiling || reflect.PointerTo(t).Implements(unmarshalerType) {
+		return nil
+	}
+	switch {
+	case t.Kind() == reflect.Struct && raw[0] == '{':
+		return exactStructNames(raw, t, depth)
+	case t.Kind() == reflect.Map && raw[0] == '{':
+		it := newMemberIter(raw)
+		for _, _, v, ok := it.next(); ok; _, _, v, ok = it.next() {
+			if err := exactNames(v, t.Elem(), depth+1); err != nil {
+				return err
+			}
+		}
+	case (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) && raw[0] == '[':
+		for elem := range elements(raw) {
+			if err := exactNames(elem, t.Elem(), depth+1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func exactStructNames(raw []byte, t reflect.Type, depth int) error {
+	fields := jsonFields(t, nil, 0)
+	var buf [32]byte
+	it := newMemberIter(raw)
+	for {
+		name, escaped, v, ok := it.next()
+		if !ok {
+			return nil
+		}
+		if escaped {
+			name = appendUnescaped(buf[:0], name)
+		}
+		f, found := findField(fields, name)
+		switch {
+		case !found && f.name != "":
+			return fmt.Errorf("%w: member %s must be spelled %s", ErrInvalidParams, quoteName(name), strconv.Quote(f.name))
+		case !found:
+			return fmt.Errorf("%w: unknown member %s", ErrInvalidParams, quoteName(name))
+		}
+		if err := exactNames(v, f.typ, depth+1); err != nil {
+			return err
+		}
+	}
+}
+
+// field is one struct field as encoding/json names it.
+type field struct {
+	name string
+	typ  reflect.Type
+}
+
+// findField returns the field named exactly name. When there is none it
+// returns, with found false, a field whose name matches case-insensitively,
+// if any.
+func findField(fields []field, name []byte) (f field, found bool) {
+	for _, f := range fields {
+		if f.name == string(name) {
+			return f, true
+		}
+	}
+	for _, f := range fields {
+		if bytes.EqualFold([]byte(f.name), name) {
+			return f, false
+		}
+	}
+	return field{}, false
+}
+
+// maxEmbedding bounds how deep embedded structs are followed.
+const maxEmbedding = 8
+
+// jsonFields appends the fields encoding/json decodes into for struct t,
+// following embedded structs as it does.
+func jsonFields(t reflect.Type, out []field, depth int) []field {
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		tag := sf.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, _, _ := strings.Cut(tag, ",")
+		ft := sf.Type
+		if ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		if sf.Anonymous && name == "" && ft.Kind() == reflect.Struct {
+			if depth < maxEmbedding {
+				out = jsonFields(ft, out, depth+1)
+			}
+			continue
+		}
+		if !sf.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = sf.Name
+		}
+		out = append(out, field{name: name, typ: sf.Type})
+	}
+	return out
+}
