@@ -203,7 +203,7 @@ func (a *Authenticator) unverifiedIssuer(token string) (string, error) {
 	}
 	iss, ok := claims.Issuer.(string)
 	if !ok || iss == "" {
-		return "", invalid("JWT has no iss claim")
+		return "", invalid("JWT has no string iss claim")
 	}
 	return iss, nil
 }

@@ -140,6 +140,9 @@ func (is *issuer) verify(ctx context.Context, token string) (*oidc.IDToken, erro
 		return nil, fmt.Errorf("%w: %s: key set: %w", ErrIssuerUnavailable, is.cfg.Issuer, outcome.fetchErr)
 	}
 	var expired *oidc.TokenExpiredError
+	if errors.As(err, &expired) && expired.Expiry.IsZero() {
+		return nil, invalid("token has no exp claim")
+	}
 	if errors.As(err, &expired) {
 		return nil, fmt.Errorf("%w: expired at %s", ErrTokenExpired, expired.Expiry.UTC().Format(time.RFC3339))
 	}

@@ -29,6 +29,7 @@ type Issuer struct {
 	keys         []jose.JSONWebKey // private keys; the last one signs
 	down         bool
 	jwksRequests int
+	discoveries  int
 }
 
 // New starts an RS256 issuer, closed when the test ends.
@@ -139,8 +140,22 @@ func (i *Issuer) Sign(claims map[string]any) string {
 	return i.SignWith(i.alg, i.current(), nil, claims)
 }
 
+// DiscoveryRequests returns how many discovery requests were served
+// successfully.
+func (i *Issuer) DiscoveryRequests() int {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	return i.discoveries
+}
+
 func (i *Issuer) serveDiscovery(w http.ResponseWriter, _ *http.Request) {
-	if i.isDown() {
+	i.mu.Lock()
+	down := i.down
+	if !down {
+		i.discoveries++
+	}
+	i.mu.Unlock()
+	if down {
 		http.Error(w, "down", http.StatusServiceUnavailable)
 		return
 	}
@@ -171,12 +186,6 @@ func (i *Issuer) serveJWKS(w http.ResponseWriter, _ *http.Request) {
 		return
 	}
 	writeJSON(w, set)
-}
-
-func (i *Issuer) isDown() bool {
-	i.mu.Lock()
-	defer i.mu.Unlock()
-	return i.down
 }
 
 func writeJSON(w http.ResponseWriter, v any) {
