@@ -156,3 +156,16 @@ func golden(t *testing.T, name string, got []byte) {
 		t.Errorf("%s differs from golden file:\n got: %s\nwant: %s", name, got, want)
 	}
 }
+
+func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed)) }
+
+// pick returns a random sub-list of xs (possibly empty), in random order.
+func pick(rng *rand.Rand, xs []string) []string {
+	var out []string
+	for _, i := range rng.Perm(len(xs)) {
+		if rng.IntN(3) == 0 {
+			out = append(out, xs[i])
+		}
+	}
+	return out
+}
