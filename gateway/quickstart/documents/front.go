@@ -227,8 +227,8 @@ func parseRequest(body []byte) (rpcRequest, error) {
 	if !isObject {
 		return req, fmt.Errorf("%w: not a JSON object", ErrInvalidRequest)
 	}
-	if err := json.Unmarshal(body, &req); err != nil {
-		return rpcRequest{}, fmt.Errorf("%w: %w", ErrInvalidRequest, err)
+	if err := decodeStrict(body, &req, ErrInvalidRequest, "jsonrpc", "id", "method", "params"); err != nil {
+		return rpcRequest{}, err
 	}
 	if req.JSONRPC != "2.0" {
 		return req, fmt.Errorf("%w: jsonrpc must be \"2.0\"", ErrInvalidRequest)

@@ -61,11 +61,21 @@ func matches(attrs, filter map[string]string) bool {
 
 // resolve serves a2a/resources/resolve.
 func (a *Agent) resolve(_ context.Context, call Call) (any, error) {
-	var p ResolveParams
+	var p struct {
+		Principal  string          `json:"principal"`
+		Collection string          `json:"collection"`
+		Filter     json.RawMessage `json:"filter"`
+	}
 	if len(call.Params) > 0 && string(call.Params) != "null" {
-		if err := json.Unmarshal(call.Params, &p); err != nil {
-			return nil, fmt.Errorf("%w: a2a/resources/resolve params (filter values must be strings): %w", ErrInvalidParams, err)
+		if err := decodeStrict(call.Params, &p, ErrInvalidParams, "principal", "collection", "filter"); err != nil {
+			return nil, fmt.Errorf("a2a/resources/resolve params: %w", err)
 		}
 	}
-	return ResolveResult{Resources: a.Resolve(p.Collection, p.Filter)}, nil
+	var filter map[string]string
+	if len(p.Filter) > 0 && string(p.Filter) != "null" {
+		if err := decodeStrict(p.Filter, &filter, ErrInvalidParams); err != nil {
+			return nil, fmt.Errorf("a2a/resources/resolve filter (values must be strings): %w", err)
+		}
+	}
+	return ResolveResult{Resources: a.Resolve(p.Collection, filter)}, nil
 }

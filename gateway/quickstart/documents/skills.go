@@ -90,8 +90,8 @@ type Deleted struct {
 // invoke serves a2a/skill/invoke.
 func (a *Agent) invoke(_ context.Context, call Call) (any, error) {
 	var p InvokeParams
-	if err := json.Unmarshal(call.Params, &p); err != nil {
-		return nil, fmt.Errorf("%w: a2a/skill/invoke params: %w", ErrInvalidParams, err)
+	if err := decodeStrict(call.Params, &p, ErrInvalidParams, "skill", "arguments", "capabilityId"); err != nil {
+		return nil, fmt.Errorf("a2a/skill/invoke params: %w", err)
 	}
 	op, ok := SkillOperation(p.Skill)
 	if !ok {
@@ -142,17 +142,18 @@ func decodeArgs(raw json.RawMessage) (skillArgs, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return args, nil
 	}
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &members); err != nil {
+	keys, err := objectKeys(raw)
+	if err != nil {
 		return args, fmt.Errorf("%w: arguments must be an object: %w", ErrInvalidParams, err)
 	}
-	for _, k := range []string{"resourceHandle", "resourceHandles"} {
-		if _, ok := members[k]; ok {
+	for _, k := range keys {
+		if k == "resourceHandle" || k == "resourceHandles" {
 			return args, fmt.Errorf("%w: arguments.%s is present", ErrUnresolvedHandle, k)
 		}
 	}
-	if err := json.Unmarshal(raw, &args); err != nil {
-		return args, fmt.Errorf("%w: arguments: %w", ErrInvalidParams, err)
+	fields := []string{"resourceId", "resourceIds", "query", "content", "resourceHandle", "resourceHandles"}
+	if err := decodeStrict(raw, &args, ErrInvalidParams, fields...); err != nil {
+		return args, fmt.Errorf("arguments: %w", err)
 	}
 	return args, nil
 }
