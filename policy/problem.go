@@ -1,0 +1,115 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Problem is one finding of Load: an error, or a warning when Warning is
+// set. Problem implements error and unwraps to one of the package's
+// sentinel errors, so errors.Is works on Load's joined error.
+type Problem struct {
+	// Pos is file:line:col of the offending YAML node (file:line when the
+	// YAML parser only knows the line).
+	Pos string `json:"pos"`
+	// Path is the field path, for example rules[2].grants[0].
+	Path string `json:"path,omitempty"`
+	// Message explains the problem for humans.
+	Message string `json:"message"`
+	// Warning marks findings that do not prevent loading.
+	Warning bool `json:"warning,omitempty"`
+	// Err is the sentinel error this problem is an instance of.
+	Err error `json:"-"`
+}
+
+// Error renders the problem as "file:line:col: path: message".
+func (p Problem) Error() string {
+	s := p.Pos + ": "
+	if p.Path != "" {
+		s += p.Path + ": "
+	}
+	if p.Warning {
+		s += "warning: "
+	}
+	return s + p.Message
+}
+
+// Unwrap returns the sentinel error.
+func (p Problem) Unwrap() error { return p.Err }
+
+// problems collects findings while loading one document.
+type problems struct {
+	name  string
+	list  []Problem
+	nodes map[string]*yaml.Node
+}
+
+func newProblems(name string) *problems {
+	return &problems{name: name, nodes: make(map[string]*yaml.Node)}
+}
+
+// pos renders the position of n.
+func (ps *problems) pos(n *yaml.Node) string {
+	if n == nil {
+		return ps.name
+	}
+	return ps.name + ":" + strconv.Itoa(n.Line) + ":" + strconv.Itoa(n.Column)
+}
+
+// node returns the recorded node of path, or of its closest recorded parent.
+func (ps *problems) node(path string) *yaml.Node {
+	for p := path; ; {
+		if n, ok := ps.nodes[p]; ok {
+			return n
+		}
+		if p == "" {
+			return nil
+		}
+		p = parentPath(p)
+	}
+}
+
+// parentPath strips the last element of a field path.
+func parentPath(p string) string {
+	for i := len(p) - 1; i >= 0; i-- {
+		if p[i] == '.' || p[i] == '[' {
+			return p[:i]
+		}
+	}
+	return ""
+}
+
+// add records an error at the node of path.
+func (ps *problems) add(path string, err error, format string, args ...any) {
+	ps.addAt(ps.node(path), path, err, format, args...)
+}
+
+// warn records a warning at the node of path.
+func (ps *problems) warn(path string, err error, format string, args ...any) {
+	n := ps.node(path)
+	ps.list = append(ps.list, Problem{Pos: ps.pos(n), Path: path,
+		Message: fmt.Sprintf(format, args...), Warning: true, Err: err})
+}
+
+// addAt records an error at an explicit node.
+func (ps *problems) addAt(n *yaml.Node, path string, err error, format string, args ...any) {
+	ps.list = append(ps.list, Problem{Pos: ps.pos(n), Path: path,
+		Message: fmt.Sprintf(format, args...), Err: err})
+}
+
+// err joins every non-warning problem, or returns nil.
+func (ps *problems) err() error {
+	var errs []error
+	for _, p := range ps.list {
+		if !p.Warning {
+			errs = append(errs, p)
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %s: %d problem(s):\n%w", ErrInvalidPolicy, ps.name, len(errs), errors.Join(errs...))
+}
