@@ -27,10 +27,26 @@ type checker struct {
 	elems    []span
 }
 
-// nameRef locates one member name in checker.arena.
+// nameRef locates one member name: its folded form in checker.arena, its
+// exact form in the arena when it had to be unescaped and in the text
+// otherwise.
 type nameRef struct {
 	exact, fold span
-	pos         int // offset of the name in the text, for error messages
+	inArena     bool // exact is in the arena
+	pos         int  // offset of the name in the text
+}
+
+// checkScratch is the checker's initial storage, sized so the names of a
+// typical request need no further allocation.
+type checkScratch struct {
+	names [24]nameRef
+	arena [512]byte
+}
+
+// newChecker returns a checker for data.
+func newChecker(data []byte, maxDepth int) checker {
+	s := new(checkScratch)
+	return checker{data: data, maxDepth: maxDepth, names: s.names[:0], arena: s.arena[:0]}
 }
 
 // span is a half-open byte range.
@@ -171,16 +187,17 @@ func (c *checker) name() error {
 	if err != nil {
 		return err
 	}
-	ref := nameRef{pos: pos}
-	ref.exact.start = len(c.arena)
+	ref := nameRef{pos: pos, exact: span{pos + 1, pos + 1 + len(raw)}}
+	exact := raw
 	if escaped {
+		ref.inArena = true
+		ref.exact.start = len(c.arena)
 		c.arena = appendUnescaped(c.arena, raw)
-	} else {
-		c.arena = append(c.arena, raw...)
+		ref.exact.end = len(c.arena)
+		exact = c.arena[ref.exact.start:]
 	}
-	ref.exact.end = len(c.arena)
-	ref.fold.start = ref.exact.end
-	c.arena = appendFolded(c.arena, c.arena[ref.exact.start:ref.exact.end])
+	ref.fold.start = len(c.arena)
+	c.arena = appendFolded(c.arena, exact)
 	ref.fold.end = len(c.arena)
 	c.names = append(c.names, ref)
 	return nil

@@ -53,7 +53,7 @@ func (c *checker) sameName(a, b nameRef) error {
 	if a.pos > b.pos {
 		a, b = b, a
 	}
-	an, bn := c.bytesOf(a.exact), c.bytesOf(b.exact)
+	an, bn := c.exactOf(a), c.exactOf(b)
 	if bytes.Equal(an, bn) {
 		return fmt.Errorf("%w: %s at offset %d", ErrDuplicateKey, quoteName(bn), b.pos)
 	}
@@ -61,6 +61,13 @@ func (c *checker) sameName(a, b nameRef) error {
 }
 
 func (c *checker) bytesOf(s span) []byte { return c.arena[s.start:s.end] }
+
+func (c *checker) exactOf(n nameRef) []byte {
+	if n.inArena {
+		return c.arena[n.exact.start:n.exact.end]
+	}
+	return c.data[n.exact.start:n.exact.end]
+}
 
 // appendFolded appends the case-folded form of the UTF-8 name to dst: two
 // names fold to the same bytes exactly when bytes.EqualFold holds, which is

@@ -33,7 +33,7 @@ func UnmarshalParams(raw json.RawMessage, v any) error {
 	if len(raw) == 0 {
 		return fmt.Errorf("%w: params are absent", ErrInvalidParams)
 	}
-	c := checker{data: raw, maxDepth: MaxDepthCeiling}
+	c := newChecker(raw, MaxDepthCeiling)
 	if err := c.run(); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalidParams, err)
 	}

@@ -63,7 +63,7 @@ func Decode(body []byte, lim Limits) (reqs []Request, batch bool, err error) {
 	if int64(len(body)) > lim.MaxBodyBytes {
 		return nil, batch, fmt.Errorf("%w: more than %d bytes", ErrBodyTooLarge, lim.MaxBodyBytes)
 	}
-	c := checker{data: body, maxDepth: lim.MaxDepth}
+	c := newChecker(body, lim.MaxDepth)
 	if batch {
 		c.maxElems = lim.MaxBatch
 	}

@@ -1,0 +1,95 @@
+package jsonrpc
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+func TestReadBody(t *testing.T) {
+	lim := Limits{MaxBodyBytes: 100, MaxBatch: 1, MaxDepth: 3}
+	tests := []struct {
+		name    string
+		r       io.Reader
+		wantLen int
+		wantErr error
+	}{
+		{"empty", strings.NewReader(""), 0, nil},
+		{"at limit", strings.NewReader(strings.Repeat("a", 100)), 100, nil},
+		{"one over", strings.NewReader(strings.Repeat("a", 101)), 0, ErrBodyTooLarge},
+		{"far over", strings.NewReader(strings.Repeat("a", 1<<20)), 0, ErrBodyTooLarge},
+		{"read error", io.MultiReader(strings.NewReader("ab"), errReader{}), 0, io.ErrUnexpectedEOF},
+		{"MaxBytesReader", http.MaxBytesReader(httptest.NewRecorder(), io.NopCloser(strings.NewReader(strings.Repeat("a", 60))), 50), 0, ErrBodyTooLarge},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := ReadBody(tt.r, lim)
+			if !errors.Is(err, tt.wantErr) || len(b) != tt.wantLen {
+				t.Fatalf("ReadBody() = %d bytes, %v; want %d, %v", len(b), err, tt.wantLen, tt.wantErr)
+			}
+		})
+	}
+	if _, err := ReadBody(strings.NewReader(""), Limits{}); !errors.Is(err, ErrInvalidLimits) {
+		t.Errorf("ReadBody(zero limits) error = %v", err)
+	}
+}
+
+// errReader fails every read.
+type errReader struct{}
+
+func (errReader) Read([]byte) (int, error) { return 0, io.ErrUnexpectedEOF }
+
+// countingReader counts the bytes read from it.
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
+}
+
+// TestReadBodyStopsEarly checks that an oversized body is not read to its
+// end: the cost of a hostile body is bounded by the limit.
+func TestReadBodyStopsEarly(t *testing.T) {
+	cr := &countingReader{r: strings.NewReader(strings.Repeat("a", 10<<20))}
+	if _, err := ReadBody(cr, DefaultLimits()); !errors.Is(err, ErrBodyTooLarge) {
+		t.Fatalf("ReadBody() error = %v", err)
+	}
+	if cr.n > 1<<20+1 {
+		t.Errorf("read %d bytes, want at most the limit plus one", cr.n)
+	}
+}
+
+func TestLimitsValidate(t *testing.T) {
+	tests := []struct {
+		name    string
+		lim     Limits
+		wantErr error
+	}{
+		{"default", DefaultLimits(), nil},
+		{"minimal", Limits{MaxBodyBytes: MinBodyBytes, MaxBatch: 1, MaxDepth: 3}, nil},
+		{"zero", Limits{}, ErrInvalidLimits},
+		{"small body", Limits{MaxBodyBytes: 10, MaxBatch: 1, MaxDepth: 3}, ErrInvalidLimits},
+		{"no batch", Limits{MaxBodyBytes: 1024, MaxBatch: 0, MaxDepth: 3}, ErrInvalidLimits},
+		{"huge batch", Limits{MaxBodyBytes: 1024, MaxBatch: MaxBatchCeiling + 1, MaxDepth: 3}, ErrInvalidLimits},
+		{"shallow", Limits{MaxBodyBytes: 1024, MaxBatch: 1, MaxDepth: 2}, ErrInvalidLimits},
+		{"too deep", Limits{MaxBodyBytes: 1024, MaxBatch: 1, MaxDepth: MaxDepthCeiling + 1}, ErrInvalidLimits},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := tt.lim.Validate(); !errors.Is(err, tt.wantErr) {
+				t.Fatalf("Validate() = %v, want %v", err, tt.wantErr)
+			}
+		})
+	}
+	// Every problem is reported, not only the first.
+	if err := (Limits{}).Validate(); strings.Count(err.Error(), "\n") != 2 {
+		t.Errorf("Validate() of zero limits = %q, want three problems", err)
+	}
+}
