@@ -1,0 +1,150 @@
+package agentcard
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"sync"
+	"time"
+)
+
+// ExtensionURI identifies the A2A capability-negotiation extension.
+const ExtensionURI = "https://github.com/a2aproject/A2A/sep/capability-negotiation"
+
+// MaxCardBytes bounds the size of an upstream card.
+const MaxCardBytes = 256 << 10
+
+// Grant is a capability grant as it appears in a card (SEP
+// capabilityGrants).
+type Grant struct {
+	ID          string   `json:"id"`
+	Description string   `json:"description,omitempty"`
+	Operations  []string `json:"operations"`
+	Attenuable  bool     `json:"attenuable"`
+	Requires    []string `json:"requires,omitempty"`
+	Legacy      bool     `json:"legacy,omitempty"`
+}
+
+// Config describes one agent's card source and what the gateway adds.
+type Config struct {
+	// Agent is the agent's name under /a2a/.
+	Agent string
+	// CardURLs are tried in order (agent-card.json, then agent.json).
+	CardURLs []*url.URL
+	// PublicURL is the gateway URL the card's url must point at.
+	PublicURL string
+	// Grants replace the card's capabilityGrants.
+	Grants []Grant
+	// Legacy marks an agent that does not understand capabilities; its
+	// card does not declare the extension as required.
+	Legacy bool
+	// Refresh is how long a fetched card is served before refetching.
+	Refresh time.Duration
+	// Timeout bounds one fetch.
+	Timeout time.Duration
+}
+
+// Source fetches, rewrites and caches one agent's card.
+type Source struct {
+	cfg    Config
+	client *http.Client
+	now    func() time.Time
+	logger *slog.Logger
+
+	mu      sync.Mutex
+	card    []byte
+	raw     map[string]any
+	fetched time.Time
+}
+
+// NewSource returns a card source. transport carries the fetches; it should
+// be the same transport the proxy uses for this agent, so that the
+// gateway's upstream credential is sent.
+func NewSource(cfg Config, transport http.RoundTripper, now func() time.Time, logger *slog.Logger) *Source {
+	if cfg.Timeout == 0 {
+		cfg.Timeout = 5 * time.Second
+	}
+	return &Source{
+		cfg:    cfg,
+		now:    now,
+		logger: logger,
+		client: &http.Client{
+			Transport: transport,
+			Timeout:   cfg.Timeout,
+			CheckRedirect: func(*http.Request, []*http.Request) error {
+				return ErrRedirect
+			},
+		},
+	}
+}
+
+// Card returns the rewritten card as JSON, and the upstream card as
+// decoded, from the cache when it is fresh. When a refresh fails, the last
+// good card keeps serving and the error is logged.
+func (s *Source) Card(ctx context.Context) ([]byte, map[string]any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.card != nil && s.now().Sub(s.fetched) < s.cfg.Refresh {
+		return s.card, s.raw, nil
+	}
+	raw, err := s.fetch(ctx)
+	if err != nil {
+		if s.card != nil {
+			s.logger.WarnContext(ctx, "agent card refresh failed; serving cached card",
+				"agent", s.cfg.Agent, "error", err)
+			return s.card, s.raw, nil
+		}
+		return nil, nil, err
+	}
+	card, err := json.Marshal(Rewrite(raw, s.cfg))
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %w", ErrFetch, err)
+	}
+	s.card, s.raw, s.fetched = card, raw, s.now()
+	return card, raw, nil
+}
+
+func (s *Source) fetch(ctx context.Context) (map[string]any, error) {
+	var errs []error
+	for _, u := range s.cfg.CardURLs {
+		card, err := s.fetchOne(ctx, u)
+		if err == nil {
+			return card, nil
+		}
+		errs = append(errs, err)
+	}
+	return nil, fmt.Errorf("%w: agent %s: %w", ErrFetch, s.cfg.Agent, errors.Join(errs...))
+}
+
+func (s *Source) fetchOne(ctx context.Context, u *url.URL) (map[string]any, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("%s: status %d", u, resp.StatusCode)
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxCardBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(body) > MaxCardBytes {
+		return nil, fmt.Errorf("%s: card larger than %d bytes", u, MaxCardBytes)
+	}
+	var card map[string]any
+	if err := json.Unmarshal(body, &card); err != nil {
+		return nil, fmt.Errorf("%s: %w", u, err)
+	}
+	return card, nil
+}

@@ -1,0 +1,180 @@
+package gateway_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/capgate/capgate/gateway"
+	"github.com/capgate/capgate/gateway/authn/oidctest"
+	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/quickstart/documents"
+)
+
+const testAudience = "capgate"
+
+// harness is a gateway in front of real upstream servers, with a real
+// in-process OIDC issuer serving discovery and JWKS over HTTP.
+type harness struct {
+	t       *testing.T
+	gw      *gateway.Gateway
+	srv     *httptest.Server
+	idp     *oidctest.Issuer
+	docs    *documents.Agent
+	docsSrv *httptest.Server
+	cfg     *config.Config
+}
+
+func configYAML(docsURL, extraURL, idpURL string) string {
+	return fmt.Sprintf(`
+listen: {addr: "127.0.0.1:0", drain_delay: 300ms, shutdown_timeout: 5s}
+public_url: http://gateway.test
+limits: {max_body_bytes: 4096, max_batch: 3, upstream_timeout: 5s}
+agents:
+  - name: documents
+    url: %s
+    grants:
+      - {id: "documents:read", operations: [retrieve, search, list], attenuable: true}
+    skills: {retrieve_document: retrieve}
+  - name: extra
+    url: %s
+oidc:
+  - {issuer: %q, audience: %s, algorithms: [RS256]}
+dev_keys:
+  - {hash: "sha256:2ca8cf9905b6838481900ae48c8e6ee72226b226cc6c43e24a5f11f63ac067c1", principal: "user:alice@example.com", groups: [finance]}
+policy: {file: policy.yaml}
+`, docsURL, extraURL, idpURL, testAudience)
+}
+
+// newHarness starts the documents agent and, when extra is not nil, a
+// second upstream "extra" served by it.
+func newHarness(t *testing.T, extra http.Handler, mod func(*config.Config)) *harness {
+	t.Helper()
+	h := &harness{t: t, idp: oidctest.New(t)}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, err := documents.New(documents.Options{BaseURL: "http://" + ln.Addr().String(), Logger: slog.New(slog.DiscardHandler), Now: time.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.docs = docs
+	h.docsSrv = &httptest.Server{Listener: ln, Config: &http.Server{Handler: docs.Handler()}}
+	h.docsSrv.Start()
+	t.Cleanup(h.docsSrv.Close)
+	extraURL := h.docsSrv.URL
+	if extra != nil {
+		es := httptest.NewServer(extra)
+		t.Cleanup(es.Close)
+		extraURL = es.URL
+	}
+	cfg, err := config.Parse([]byte(configYAML(h.docsSrv.URL+"/", extraURL+"/", h.idp.URL())), "test.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mod != nil {
+		mod(cfg)
+	}
+	h.cfg = cfg
+	gw, err := gateway.FromConfig(context.Background(), cfg, gateway.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.gw = gw
+	h.srv = httptest.NewServer(gw.Handler())
+	t.Cleanup(h.srv.Close)
+	return h
+}
+
+func (h *harness) token(mod func(map[string]any)) string {
+	c := h.idp.Claims(testAudience, time.Now())
+	c["email"] = "dana@example.com"
+	c["email_verified"] = true
+	c["groups"] = []string{"finance"}
+	if mod != nil {
+		mod(c)
+	}
+	return h.idp.Sign(c)
+}
+
+// post sends body to /a2a/{agent} with the given bearer credential.
+func (h *harness) post(agent, bearer, body string, hdr ...string) (*http.Response, []byte) {
+	h.t.Helper()
+	req, err := http.NewRequest(http.MethodPost, h.srv.URL+"/a2a/"+agent, strings.NewReader(body))
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if bearer != "" {
+		req.Header.Set("Authorization", "Bearer "+bearer)
+	}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, b
+}
+
+// upstreamSawNothing fails the test when the documents agent received any
+// request.
+func (h *harness) upstreamSawNothing() {
+	h.t.Helper()
+	if n := h.docs.Recorder().Count(); n != 0 {
+		h.t.Errorf("upstream received %d requests; a rejected call must never reach it", n)
+	}
+}
+
+const sendBody = `{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"role":"user","messageId":"m1","parts":[{"kind":"text","text":"hello"}]}}}`
+
+type rpcResponse struct {
+	ID     json.RawMessage `json:"id"`
+	Result json.RawMessage `json:"result"`
+	Error  *struct {
+		Code    int            `json:"code"`
+		Message string         `json:"message"`
+		Data    map[string]any `json:"data"`
+	} `json:"error"`
+}
+
+func decodeRPC(t *testing.T, b []byte) rpcResponse {
+	t.Helper()
+	var r rpcResponse
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatalf("response is not JSON-RPC: %v: %s", err, b)
+	}
+	return r
+}
+
+func decodeBatch(t *testing.T, b []byte) []rpcResponse {
+	t.Helper()
+	var rs []rpcResponse
+	if err := json.Unmarshal(bytes.TrimSpace(b), &rs); err != nil {
+		t.Fatalf("response is not a JSON-RPC batch: %v: %s", err, b)
+	}
+	return rs
+}
+
+func writeSecret(t *testing.T) string {
+	t.Helper()
+	p := t.TempDir() + "/secret"
+	if err := os.WriteFile(p, []byte("s3cret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

@@ -1,0 +1,71 @@
+package gateway
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/capgate/capgate/gateway/authn"
+	"github.com/capgate/capgate/gateway/jsonrpc"
+)
+
+func (g *Gateway) routes() chi.Router {
+	r := chi.NewRouter()
+	r.Get("/healthz", g.healthz)
+	r.Get("/readyz", g.readyz)
+	r.Route("/a2a/{agent}", func(r chi.Router) {
+		r.Get("/.well-known/agent-card.json", g.serveCard)
+		r.Get("/.well-known/agent.json", g.serveCard)
+		r.Group(func(r chi.Router) {
+			r.Use(authn.Middleware(g.authn, g.logger))
+			r.Post("/", g.serveA2A)
+		})
+	})
+	r.NotFound(func(w http.ResponseWriter, _ *http.Request) {
+		writeJSONStatus(w, http.StatusNotFound, map[string]string{"error": "not found"})
+	})
+	return r
+}
+
+func (g *Gateway) healthz(w http.ResponseWriter, _ *http.Request) {
+	writeJSONStatus(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+// readyz reports whether this replica should receive traffic: false while
+// draining, so that in-flight requests finish while new ones go elsewhere.
+func (g *Gateway) readyz(w http.ResponseWriter, _ *http.Request) {
+	if g.draining.Load() {
+		writeJSONStatus(w, http.StatusServiceUnavailable, map[string]string{"status": "draining"})
+		return
+	}
+	writeJSONStatus(w, http.StatusOK, map[string]string{"status": "ready"})
+}
+
+func (g *Gateway) serveCard(w http.ResponseWriter, r *http.Request) {
+	a, ok := g.agents[chi.URLParam(r, "agent")]
+	if !ok {
+		writeJSONStatus(w, http.StatusNotFound, map[string]string{"error": "unknown agent"})
+		return
+	}
+	card, _, err := a.card.Card(r.Context())
+	if err != nil {
+		g.logger.WarnContext(r.Context(), "agent card unavailable", "agent", a.cfg.Name, "error", err)
+		w.Header().Set("Retry-After", "5")
+		writeJSONStatus(w, http.StatusBadGateway, map[string]string{"error": "agent card unavailable"})
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "max-age=60")
+	_, _ = w.Write(card)
+}
+
+// upstreamError answers a failed upstream hop with a JSON-RPC error.
+func (g *Gateway) upstreamError(w http.ResponseWriter, r *http.Request, err error) {
+	g.logger.WarnContext(r.Context(), "upstream call failed", "path", r.URL.Path, "error", err)
+	id := requestIDFrom(r.Context())
+	resp := jsonrpc.NewError(id, &jsonrpc.Error{
+		Code: jsonrpc.CodeInternal, Message: "upstream agent unavailable",
+		Data: map[string]string{"reason": "upstream_unavailable"},
+	})
+	jsonrpc.WriteResponse(w, http.StatusBadGateway, resp)
+}
