@@ -144,8 +144,8 @@ func algorithmProblem(alg string) string {
 	}
 }
 
-// checkFetchURL accepts an absolute https URL, or an http URL whose host
-// is loopback, with no user info, query or fragment.
+// checkFetchURL accepts an issuer URL: a secure URL (see secureURL) with
+// no user info, query or fragment.
 func checkFetchURL(raw string) error {
 	if raw == "" {
 		return errors.New("must not be empty")
@@ -154,11 +154,18 @@ func checkFetchURL(raw string) error {
 	if err != nil {
 		return errors.New("must be a valid URL")
 	}
+	if u.User != nil || u.RawQuery != "" || u.Fragment != "" || u.ForceQuery {
+		return errors.New("must not carry user info, a query or a fragment")
+	}
+	return secureURL(u)
+}
+
+// secureURL accepts an absolute https URL, or an http URL whose host is
+// loopback.
+func secureURL(u *url.URL) error {
 	switch {
 	case u.Host == "" || u.Hostname() == "":
 		return errors.New("must be an absolute URL with a host")
-	case u.User != nil || u.RawQuery != "" || u.Fragment != "" || u.ForceQuery:
-		return errors.New("must not carry user info, a query or a fragment")
 	case u.Scheme == "https":
 		return nil
 	case u.Scheme == "http" && isLoopback(u.Hostname()):

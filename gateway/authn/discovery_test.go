@@ -3,6 +3,10 @@ package authn
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -109,7 +113,48 @@ func TestIssuerUnreachable(t *testing.T) {
 	a := newAuthenticator(t, clock, []IssuerConfig{{Issuer: "http://127.0.0.1:1", Audience: testAudience}})
 	claims := with(iss.Claims(testAudience, clock.Now()), "iss", "http://127.0.0.1:1", "email", "a@b")
 	_, err := a.AuthenticateToken(context.Background(), iss.Sign(claims))
-	if !errors.Is(err, ErrIssuerUnavailable) {
-		t.Fatalf("err = %v, want ErrIssuerUnavailable", err)
+	if !errors.Is(err, ErrIssuerUnavailable) || !strings.Contains(err.Error(), "jwks_uri") {
+		t.Fatalf("err = %v, want ErrIssuerUnavailable for the jwks_uri", err)
+	}
+}
+
+func TestRefuseInsecureRedirect(t *testing.T) {
+	tests := []struct {
+		name    string
+		target  string
+		via     int
+		wantErr bool
+	}{
+		{"https", "https://idp.example.com/jwks", 1, false},
+		{"https with query", "https://idp.example.com/keys?p=b2c", 1, false},
+		{"loopback http", "http://127.0.0.1:8080/jwks", 1, false},
+		{"downgrade to http", "http://idp.example.com/jwks", 1, true},
+		{"file scheme", "file:///etc/passwd", 1, true},
+		{"too many redirects", "https://idp.example.com/jwks", 10, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := httptest.NewRequest("GET", tt.target, nil)
+			err := refuseInsecureRedirect(req, make([]*http.Request, tt.via))
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("err = %v, wantErr %v", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestInsecureJWKSURIRefused(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"issuer":"http://%s","jwks_uri":"http://keys.example.com/jwks"}`, r.Host)
+	}))
+	t.Cleanup(srv.Close)
+	iss := oidctest.New(t)
+	clock := newClock()
+	a := newAuthenticator(t, clock, []IssuerConfig{{Issuer: srv.URL, Audience: testAudience}})
+	claims := with(iss.Claims(testAudience, clock.Now()), "iss", srv.URL, "email", "a@b")
+	_, err := a.AuthenticateToken(context.Background(), iss.Sign(claims))
+	if !errors.Is(err, ErrIssuerUnavailable) || !strings.Contains(err.Error(), "jwks_uri") {
+		t.Fatalf("err = %v, want ErrIssuerUnavailable for the jwks_uri", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"sync"
 	"time"
 
@@ -112,8 +113,8 @@ func (is *issuer) newVerifier(ctx context.Context) (*oidc.IDTokenVerifier, error
 	if err := provider.Claims(&meta); err != nil {
 		return nil, err
 	}
-	if err := checkFetchURL(meta.JWKSURL); err != nil {
-		return nil, fmt.Errorf("discovery document jwks_uri %q: %w", meta.JWKSURL, err)
+	if u, err := url.Parse(meta.JWKSURL); err != nil || secureURL(u) != nil {
+		return nil, fmt.Errorf("discovery document: jwks_uri %q is not a secure URL", meta.JWKSURL)
 	}
 	keys := classifyingKeySet{remote: oidc.NewRemoteKeySet(oidc.ClientContext(is.base, is.client), meta.JWKSURL)}
 	return oidc.NewVerifier(is.cfg.Issuer, keys, &oidc.Config{

@@ -44,9 +44,10 @@ func (t fetchTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // fetchClient returns a copy of base (or a default client) whose transport
-// marks fetch failures and whose timeout is never unbounded: go-oidc's
-// background JWKS refresh has no deadline of its own. base itself is left
-// unchanged.
+// marks fetch failures, whose timeout is never unbounded (go-oidc's
+// background JWKS refresh has no deadline of its own), and which, unless
+// base sets its own CheckRedirect, refuses a redirect to an insecure URL.
+// base itself is left unchanged.
 func fetchClient(base *http.Client) *http.Client {
 	c := &http.Client{Timeout: defaultFetchTimeout}
 	if base != nil {
@@ -56,12 +57,27 @@ func fetchClient(base *http.Client) *http.Client {
 	if c.Timeout == 0 {
 		c.Timeout = defaultFetchTimeout
 	}
+	if c.CheckRedirect == nil {
+		c.CheckRedirect = refuseInsecureRedirect
+	}
 	rt := c.Transport
 	if rt == nil {
 		rt = http.DefaultTransport
 	}
 	c.Transport = fetchTransport{base: rt}
 	return c
+}
+
+// refuseInsecureRedirect stops a discovery or JWKS request from being
+// redirected to plain http on a non-loopback host, or more than 10 times.
+func refuseInsecureRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	if err := secureURL(req.URL); err != nil {
+		return fmt.Errorf("redirect to %s refused: %w", req.URL.Redacted(), err)
+	}
+	return nil
 }
 
 // verifyOutcome collects, for one Verify call, a key-set fetch failure.
