@@ -33,8 +33,8 @@ type Options struct {
 // Validate reports every problem with o, joined.
 func (o Options) Validate() error {
 	var errs []error
-	if err := validateBaseURL(o.BaseURL); err != nil {
-		errs = append(errs, err)
+	if err := ValidateBaseURL(o.BaseURL); err != nil {
+		errs = append(errs, fmt.Errorf("BaseURL: %w", err))
 	}
 	if o.Logger == nil {
 		errs = append(errs, fmt.Errorf("%w: Logger is required", ErrInvalidOptions))
@@ -49,20 +49,19 @@ func (o Options) Validate() error {
 }
 
 // ValidateBaseURL checks that u is an absolute http(s) URL without query
-// or fragment, as a card's url must be.
-func ValidateBaseURL(u string) error { return validateBaseURL(u) }
-
-func validateBaseURL(u string) error {
+// or fragment, as a card's url or an upstream endpoint must be. Its errors
+// match ErrInvalidOptions.
+func ValidateBaseURL(u string) error {
 	parsed, err := url.Parse(u)
 	switch {
 	case u == "":
-		return fmt.Errorf("%w: BaseURL is required", ErrInvalidOptions)
+		return fmt.Errorf("%w: URL is required", ErrInvalidOptions)
 	case err != nil:
-		return fmt.Errorf("%w: BaseURL: %w", ErrInvalidOptions, err)
+		return fmt.Errorf("%w: %w", ErrInvalidOptions, err)
 	case parsed.Scheme != "http" && parsed.Scheme != "https", parsed.Host == "":
-		return fmt.Errorf("%w: BaseURL %q must be an absolute http(s) URL", ErrInvalidOptions, u)
+		return fmt.Errorf("%w: %q must be an absolute http(s) URL", ErrInvalidOptions, u)
 	case parsed.RawQuery != "" || parsed.Fragment != "":
-		return fmt.Errorf("%w: BaseURL %q must not carry a query or fragment", ErrInvalidOptions, u)
+		return fmt.Errorf("%w: %q must not carry a query or fragment", ErrInvalidOptions, u)
 	}
 	return nil
 }

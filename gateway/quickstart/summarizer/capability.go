@@ -1,0 +1,101 @@
+package summarizer
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// ResourceHandle is an opaque handle to one resource, as issued (SEP).
+type ResourceHandle struct {
+	Handle      string `json:"handle"`
+	DisplayName string `json:"displayName,omitempty"`
+}
+
+// Capability is one delegated capability in the SEP issuance shape, as the
+// gateway places it in params.capabilities of a delegated send.
+type Capability struct {
+	ID              string           `json:"id"`
+	Grant           string           `json:"grant,omitempty"`
+	Token           string           `json:"token,omitempty"`
+	ResourceHandles []ResourceHandle `json:"resourceHandles,omitempty"`
+	Operations      []string         `json:"operations,omitempty"`
+	Expires         string           `json:"expires,omitempty"`
+	RevocationID    string           `json:"revocationId,omitempty"`
+	Principal       string           `json:"principal,omitempty"`
+}
+
+// MaxCapabilities bounds how many delegated capabilities one message may carry.
+const MaxCapabilities = 32
+
+// ParseDelegated reads params.capabilities from the raw params of a send.
+// It returns nil when the member is absent or null. Entries may be
+// capability objects or, as in the SEP's a2a/task/send before the gateway
+// mints children, bare capability id strings (which carry no handles and
+// so lead to no invocation). Anything else is ErrMalformedCapabilities.
+func ParseDelegated(params json.RawMessage) ([]Capability, error) {
+	if len(bytes.TrimSpace(params)) == 0 {
+		return nil, nil
+	}
+	var p struct {
+		Capabilities json.RawMessage `json:"capabilities"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil {
+		return nil, nil // not an object: a2asrv reports it in its own words
+	}
+	if len(p.Capabilities) == 0 || string(p.Capabilities) == "null" {
+		return nil, nil
+	}
+	var entries []json.RawMessage
+	if err := json.Unmarshal(p.Capabilities, &entries); err != nil {
+		return nil, fmt.Errorf("%w: want a list: %w", ErrMalformedCapabilities, err)
+	}
+	if len(entries) > MaxCapabilities {
+		return nil, fmt.Errorf("%w: %d capabilities, at most %d", ErrMalformedCapabilities, len(entries), MaxCapabilities)
+	}
+	caps := make([]Capability, 0, len(entries))
+	for i, e := range entries {
+		c, err := parseEntry(e)
+		if err != nil {
+			return nil, fmt.Errorf("%w: entry %d: %w", ErrMalformedCapabilities, i, err)
+		}
+		caps = append(caps, c)
+	}
+	return caps, nil
+}
+
+func parseEntry(e json.RawMessage) (Capability, error) {
+	var id string
+	if err := json.Unmarshal(e, &id); err == nil {
+		if id == "" {
+			return Capability{}, fmt.Errorf("empty capability id")
+		}
+		return Capability{ID: id}, nil
+	}
+	var c Capability
+	if err := json.Unmarshal(e, &c); err != nil {
+		return Capability{}, err
+	}
+	if c.ID == "" {
+		return Capability{}, fmt.Errorf("capability without an id")
+	}
+	for _, h := range c.ResourceHandles {
+		if h.Handle == "" {
+			return Capability{}, fmt.Errorf("capability %s has an empty resource handle", c.ID)
+		}
+	}
+	return c, nil
+}
+
+// delegationKey carries the parsed capabilities from the front to the executor.
+type delegationKey struct{}
+
+func withDelegation(ctx context.Context, caps []Capability) context.Context {
+	return context.WithValue(ctx, delegationKey{}, caps)
+}
+
+func delegation(ctx context.Context) []Capability {
+	caps, _ := ctx.Value(delegationKey{}).([]Capability)
+	return caps
+}
