@@ -113,22 +113,10 @@ func decodeObject(data []byte, allowed func(string) bool) (map[string]json.RawMe
 	return out, nil
 }
 
-// isClaimName reports whether k is the JSON name of a Claims field.
-func isClaimName(k string) bool {
-	switch k {
-	case "iss", "sub", "hld", "aud", "cid", "pcid", "grt", "ops", "rhs",
-		"exp", "nbf", "iat", "rid", "anc", "dep", "mdp", "pur", "att", "prv", "srm":
-		return true
-	}
-	return false
-}
-
-// decodeClaims decodes a claims set strictly: exact claim names only, no
-// duplicates, no unknown fields, correct types, nothing after the object.
+// decodeClaims decodes a verified payload into Claims, refusing unknown
+// members and wrong types. Verify then validates the claims and calls
+// checkCanonical.
 func decodeClaims(payload []byte) (*Claims, error) {
-	if _, err := decodeObject(payload, isClaimName); err != nil {
-		return nil, fmt.Errorf("%w: claims: %w", ErrMalformed, err)
-	}
 	var c Claims
 	dec := json.NewDecoder(bytes.NewReader(payload))
 	dec.DisallowUnknownFields()
@@ -136,6 +124,22 @@ func decodeClaims(payload []byte) (*Claims, error) {
 		return nil, fmt.Errorf("%w: claims: %w", ErrMalformed, err)
 	}
 	return &c, nil
+}
+
+// checkCanonical requires the payload to be exactly the canonical encoding
+// that Mint produces (json.Marshal of the decoded Claims), byte for byte.
+// That refuses duplicate or case-variant keys, unknown members, non-integer
+// dates, whitespace, reordering and any other alternative spelling of a
+// claims set, whatever its signature.
+func checkCanonical(c *Claims, payload []byte) error {
+	canonical, err := json.Marshal(c)
+	if err != nil {
+		return fmt.Errorf("%w: claims: %w", ErrMalformed, err)
+	}
+	if !bytes.Equal(canonical, payload) {
+		return fmt.Errorf("%w: claims are not in canonical form", ErrMalformed)
+	}
+	return nil
 }
 
 // UnsafeClaimsWithoutVerification decodes a token's header and claims

@@ -109,8 +109,12 @@ func TestClaimsWireFormat(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "claims.golden", append(got, '\n'))
-	back, err := decodeClaims(got)
+	compact := mustJSON(t, c)
+	back, err := decodeClaims(compact)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := checkCanonical(back, compact); err != nil {
 		t.Fatal(err)
 	}
 	if back.Expiry != c.Expiry || back.Ancestors[0] != c.Ancestors[0] || back.SealedResources != c.SealedResources {

@@ -95,9 +95,9 @@ func NewVerifier(ks *KeySet, cfg VerifierConfig) (*Verifier, error) {
 // typ (ErrForbiddenHeader for jwk, jku, x5u, x5c, crit...); alg in the
 // configured list (ErrAlgorithm); typ "cap+jwt" (ErrWrongType); kid naming a
 // key of the set (ErrUnknownKey) whose algorithm is alg; exactly one
-// signature, verified with that key (ErrInvalidSignature); strictly decoded,
-// structurally valid claims (ErrMalformed, ErrMissingClaim,
-// ErrInvalidClaims); the issuer (ErrWrongIssuer); the audience if asked
+// signature, verified with that key (ErrInvalidSignature); claims that
+// decode, are structurally valid (ErrMissingClaim, ErrInvalidClaims) and are
+// byte-for-byte in the canonical form Mint produces (ErrMalformed); the issuer (ErrWrongIssuer); the audience if asked
 // (ErrWrongAudience); exp, nbf and iat with leeway. A cached result skips
 // only the signature and decoding steps. The returned claims are the
 // caller's to keep and modify.
@@ -175,6 +175,9 @@ func (v *Verifier) verifyToken(token string) (*Claims, string, error) {
 		return nil, "", err
 	}
 	if err := validateClaims(c); err != nil {
+		return nil, "", err
+	}
+	if err := checkCanonical(c, payload); err != nil {
 		return nil, "", err
 	}
 	if c.Issuer != v.cfg.Issuer {

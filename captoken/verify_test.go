@@ -65,6 +65,17 @@ func (f *verifyFixture) claimsMap(t *testing.T) map[string]any {
 	return m
 }
 
+// rawPayload returns the exact claims bytes of the valid token.
+func (f *verifyFixture) rawPayload(t *testing.T) []byte {
+	t.Helper()
+	_, payload, _, _ := splitCompact(f.valid)
+	raw, err := base64.RawURLEncoding.DecodeString(payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
+}
+
 func (f *verifyFixture) ourKID() string { return f.ks.ActiveKeyID() }
 
 // signManual signs exactly the given header and payload bytes with our
@@ -234,7 +245,20 @@ func verifyCases() []verifyCase {
 			}},
 		{name: "duplicate claim", wantErr: ErrMalformed,
 			token: func(t *testing.T, f *verifyFixture) string {
-				p := strings.Replace(string(mustJSON(t, f.claims)), `{`, `{"hld":"agent:mallory",`, 1)
+				p := strings.Replace(string(f.rawPayload(t)), `{`, `{"hld":"agent:mallory",`, 1)
+				return signRaw(t, f.ks, []byte(p), nil)
+			}},
+		{name: "claims with extra whitespace", wantErr: ErrMalformed,
+			token: func(t *testing.T, f *verifyFixture) string {
+				return signRaw(t, f.ks, append(f.rawPayload(t), ' '), nil)
+			}},
+		{name: "claims reordered", wantErr: ErrMalformed,
+			token: func(t *testing.T, f *verifyFixture) string {
+				return signRaw(t, f.ks, mustJSON(t, f.claimsMap(t)), nil) // map keys come out sorted
+			}},
+		{name: "escaped spelling of a claim value", wantErr: ErrMalformed,
+			token: func(t *testing.T, f *verifyFixture) string {
+				p := strings.Replace(string(f.rawPayload(t)), `"documents:read"`, `"documents\u003aread"`, 1)
 				return signRaw(t, f.ks, []byte(p), nil)
 			}},
 		{name: "depth above max depth", wantErr: ErrInvalidClaims,
@@ -391,7 +415,7 @@ func flipB64(c byte) string {
 // malleateS returns tok with its Ed25519 S scalar replaced by S + L, the
 // classic malleability: the same signature modulo L, in a non-canonical
 // encoding that RFC 8032 verifiers must refuse.
-func malleateS(t *testing.T, tok string) string {
+func malleateS(t testing.TB, tok string) string {
 	t.Helper()
 	h, p, s, _ := splitCompact(tok)
 	sig, err := base64.RawURLEncoding.DecodeString(s)
