@@ -113,8 +113,8 @@ func TestIssuerUnreachable(t *testing.T) {
 	a := newAuthenticator(t, clock, []IssuerConfig{{Issuer: "http://127.0.0.1:1", Audience: testAudience}})
 	claims := with(iss.Claims(testAudience, clock.Now()), "iss", "http://127.0.0.1:1", "email", "a@b")
 	_, err := a.AuthenticateToken(context.Background(), iss.Sign(claims))
-	if !errors.Is(err, ErrIssuerUnavailable) || !strings.Contains(err.Error(), "jwks_uri") {
-		t.Fatalf("err = %v, want ErrIssuerUnavailable for the jwks_uri", err)
+	if !errors.Is(err, ErrIssuerUnavailable) {
+		t.Fatalf("err = %v, want ErrIssuerUnavailable", err)
 	}
 }
 
