@@ -31,7 +31,9 @@
 //     Options.DiscoveryRetryInterval. An issuer that is down at startup
 //     does not stop the gateway and lets no one in (ErrIssuerUnavailable)
 //     until it answers. A JWKS that cannot be fetched when a key is missing
-//     from the cache is also ErrIssuerUnavailable.
+//     from the cache is also ErrIssuerUnavailable. Discovery and JWKS
+//     requests refuse a jwks_uri or a redirect to plain http on a
+//     non-loopback host, and are bounded by a timeout.
 //   - A credential longer than MaxTokenBytes (16 KiB) is refused before any
 //     parsing. A credential with exactly two dots goes to OIDC; anything
 //     else to dev keys, so a dev key must not contain exactly two dots.
