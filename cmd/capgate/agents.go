@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/capgate/capgate/gateway/quickstart/documents"
+	"github.com/capgate/capgate/gateway/quickstart/summarizer"
+)
+
+// runExampleAgents is `capgate example-agents`: it serves the quickstart
+// example agents on fixed addresses, for `capgate serve --config
+// deploy/examples/quickstart/capgate.yaml` and the compose file.
+func runExampleAgents(ctx context.Context, args []string, e env) int {
+	fs := flag.NewFlagSet("example-agents", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	docsAddr := fs.String("documents", "127.0.0.1:9101", "documents agent listen address")
+	sumAddr := fs.String("summarizer", "127.0.0.1:9102", "summarizer agent listen address")
+	gatewayURL := fs.String("gateway", "http://127.0.0.1:8080", "gateway base URL the summarizer calls")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+		return 2
+	}
+	logger := slog.New(slog.NewTextHandler(e.stderr, nil))
+	docs, err := documents.New(documents.Options{BaseURL: "http://" + *docsAddr, Logger: logger, Now: time.Now})
+	if err != nil {
+		fmt.Fprintln(e.stderr, err)
+		return 1
+	}
+	sum, err := summarizer.New(summarizer.Options{
+		BaseURL: "http://" + *sumAddr, DocumentsURL: *gatewayURL + "/a2a/documents",
+		Credential: e.getenv("CAPGATE_SUMMARIZER_KEY"), Logger: logger, Now: time.Now,
+	})
+	if err != nil {
+		fmt.Fprintln(e.stderr, err, "(set CAPGATE_SUMMARIZER_KEY to the summarizer's credential, e.g. summarizer-dev-key)")
+		return 1
+	}
+	errc := make(chan error, 2)
+	for addr, h := range map[string]http.Handler{*docsAddr: docs.Handler(), *sumAddr: sum.Handler()} {
+		go func() { errc <- listenAndServe(ctx, addr, h) }()
+	}
+	logger.Info("example agents serving", "documents", *docsAddr, "summarizer", *sumAddr)
+	err = errors.Join(<-errc, <-errc)
+	if err != nil {
+		fmt.Fprintln(e.stderr, err)
+		return 1
+	}
+	return 0
+}
+
+func listenAndServe(ctx context.Context, addr string, h http.Handler) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+	}()
+	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

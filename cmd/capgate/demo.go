@@ -1,0 +1,49 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+
+	"github.com/capgate/capgate/gateway/quickstart"
+)
+
+// runDemo is `capgate demo`: with --serve it serves the quickstart world
+// until interrupted; without, it runs the narrated walkthrough against a
+// world on a free loopback port and exits 0 only if every step behaved.
+func runDemo(ctx context.Context, args []string, e env) int {
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	serve := fs.Bool("serve", false, "serve the quickstart world until interrupted")
+	addr := fs.String("addr", "127.0.0.1:8080", "gateway listen address with --serve")
+	verbose := fs.Bool("v", false, "log gateway events to stderr")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+		return 2
+	}
+	logger := slog.New(slog.DiscardHandler)
+	if *serve || *verbose {
+		logger = slog.New(slog.NewTextHandler(e.stderr, nil))
+	}
+	listen := "127.0.0.1:0"
+	if *serve {
+		listen = *addr
+	}
+	w, err := quickstart.Start(ctx, quickstart.Options{Addr: listen, Logger: logger})
+	if err != nil {
+		fmt.Fprintln(e.stderr, err)
+		return 1
+	}
+	defer w.Close()
+	if *serve {
+		fmt.Fprintf(e.stdout, "capgate quickstart world serving at %s (Ctrl-C to stop)\n", w.URL)
+		fmt.Fprintf(e.stdout, "dev keys: %s, %s, %s, %s\n", quickstart.AliceKey, quickstart.BobKey, quickstart.CarolKey, quickstart.SummarizerKey)
+		<-ctx.Done()
+		return 0
+	}
+	if err := w.Walkthrough(ctx, e.stdout); err != nil {
+		fmt.Fprintln(e.stderr, err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,70 @@
+// Command capgate is the capability-token authorization gateway.
+//
+//	capgate serve --config FILE        serve the gateway
+//	capgate demo                       walk through the quickstart world and exit
+//	capgate demo --serve               serve the quickstart world until interrupted
+//	capgate keys hash KEY              print the config hash of a dev API key
+//
+// Run `capgate help` for every command.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], env{
+		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv,
+	}))
+}
+
+// env is what a command may touch of the process, so tests can run
+// commands in-process.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+}
+
+const usage = `capgate: a capability-token authorization gateway for AI agents
+
+Usage:
+  capgate serve --config FILE                  serve the gateway
+  capgate demo [--serve] [--addr HOST:PORT]    the quickstart world: walkthrough, or serve it
+  capgate policy check|test|explain ...        work with grant policy files
+  capgate keys generate|hash ...               capability signing keys, dev key hashes
+  capgate token inspect [TOKEN]                show a capability token's claims
+  capgate example-agents [--documents ADDR] [--summarizer ADDR]
+                                               serve the quickstart example agents
+`
+
+func run(ctx context.Context, args []string, e env) int {
+	if len(args) == 0 {
+		fmt.Fprint(e.stderr, usage)
+		return 2
+	}
+	rest := args[1:]
+	switch args[0] {
+	case "serve":
+		return runServe(ctx, rest, e)
+	case "demo":
+		return runDemo(ctx, rest, e)
+	case "keys":
+		return runKeysCommand(ctx, rest, e)
+	case "example-agents":
+		return runExampleAgents(ctx, rest, e)
+	case "help", "-h", "--help":
+		fmt.Fprint(e.stdout, usage)
+		return 0
+	default:
+		fmt.Fprintf(e.stderr, "capgate: unknown command %q\n\n%s", args[0], usage)
+		return 2
+	}
+}

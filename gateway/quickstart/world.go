@@ -1,0 +1,199 @@
+// Package quickstart starts the quickstart world of DESIGN §9 in one
+// process: the documents and summarizer example agents on loopback ports,
+// and the gateway in front of them with the embedded quickstart config,
+// policy and dev keys.
+//
+// `capgate demo`, the README tutorial and the end-to-end tests all use this
+// one world, so its names and values stay stable: agents documents and
+// summarizer, principals alice, bob, carol and agent:summarizer with their
+// dev keys, and the reports and hr collections.
+package quickstart
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	qsfiles "github.com/capgate/capgate/deploy/examples/quickstart"
+	"github.com/capgate/capgate/gateway"
+	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/quickstart/documents"
+	"github.com/capgate/capgate/gateway/quickstart/summarizer"
+)
+
+// Dev keys of the quickstart principals (DESIGN §9). They are for the
+// quickstart only; the config stores their hashes.
+const (
+	AliceKey      = "alice-dev-key"
+	BobKey        = "bob-dev-key"
+	CarolKey      = "carol-dev-key"
+	SummarizerKey = "summarizer-dev-key"
+)
+
+// Options configures Start.
+type Options struct {
+	// Addr is the gateway's listen address; "127.0.0.1:0" picks a port.
+	Addr   string
+	Logger *slog.Logger
+	Now    func() time.Time
+	// Configure may edit the config before the gateway is built.
+	Configure func(*config.Config)
+}
+
+// World is a running quickstart world.
+type World struct {
+	// URL is the gateway's base URL, e.g. http://127.0.0.1:8080.
+	URL string
+	// Gateway is the gateway in front of the agents.
+	Gateway *gateway.Gateway
+	// Config is the config the gateway runs with.
+	Config *config.Config
+	// Documents is the documents agent; its Recorder shows what reached it.
+	Documents *documents.Agent
+	// Summarizer is the capability-aware summarizer agent.
+	Summarizer *summarizer.Agent
+
+	servers []*http.Server
+	gwDone  chan error
+	cancel  context.CancelFunc
+}
+
+// Start starts the agents and the gateway. Close stops them.
+func Start(ctx context.Context, opts Options) (*World, error) {
+	if opts.Addr == "" {
+		opts.Addr = "127.0.0.1:0"
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	w := &World{cancel: cancel}
+	if err := w.start(ctx, opts); err != nil {
+		w.Close()
+		return nil, err
+	}
+	return w, nil
+}
+
+func (w *World) start(ctx context.Context, opts Options) error {
+	gwLn, err := net.Listen("tcp", opts.Addr)
+	if err != nil {
+		return fmt.Errorf("quickstart: gateway listen: %w", err)
+	}
+	w.URL = "http://" + gwLn.Addr().String()
+	docsURL, err := w.startDocuments(opts)
+	if err != nil {
+		gwLn.Close()
+		return err
+	}
+	sumURL, err := w.startSummarizer(opts)
+	if err != nil {
+		gwLn.Close()
+		return err
+	}
+	cfg, err := w.config(map[string]string{"documents": docsURL, "summarizer": sumURL})
+	if err != nil {
+		gwLn.Close()
+		return err
+	}
+	if opts.Configure != nil {
+		opts.Configure(cfg)
+	}
+	w.Config = cfg
+	gw, err := gateway.FromConfig(ctx, cfg, gateway.BuildOptions{Logger: opts.Logger, Now: opts.Now})
+	if err != nil {
+		gwLn.Close()
+		return err
+	}
+	w.Gateway = gw
+	srv := gateway.NewServer(cfg.Listen, gw.Handler())
+	w.gwDone = make(chan error, 1)
+	go func() { w.gwDone <- gw.Serve(ctx, gwLn, srv) }()
+	return nil
+}
+
+func (w *World) startDocuments(opts Options) (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", fmt.Errorf("quickstart: documents listen: %w", err)
+	}
+	base := "http://" + ln.Addr().String()
+	agent, err := documents.New(documents.Options{BaseURL: base, Logger: opts.Logger, Now: opts.Now})
+	if err != nil {
+		ln.Close()
+		return "", err
+	}
+	w.Documents = agent
+	w.serve(ln, agent.Handler())
+	return base + "/", nil
+}
+
+func (w *World) startSummarizer(opts Options) (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", fmt.Errorf("quickstart: summarizer listen: %w", err)
+	}
+	base := "http://" + ln.Addr().String()
+	agent, err := summarizer.New(summarizer.Options{
+		BaseURL: base, DocumentsURL: w.URL + "/a2a/documents", Credential: SummarizerKey,
+		Logger: opts.Logger, Now: opts.Now,
+	})
+	if err != nil {
+		ln.Close()
+		return "", err
+	}
+	w.Summarizer = agent
+	w.serve(ln, agent.Handler())
+	return base + "/", nil
+}
+
+func (w *World) serve(ln net.Listener, h http.Handler) {
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
+	w.servers = append(w.servers, srv)
+	go func() { _ = srv.Serve(ln) }()
+}
+
+// config parses the embedded quickstart config and points it at this
+// world's agents and gateway address.
+func (w *World) config(agentURLs map[string]string) (*config.Config, error) {
+	data, err := qsfiles.Files.ReadFile("capgate.yaml")
+	if err != nil {
+		return nil, fmt.Errorf("quickstart: %w", err)
+	}
+	cfg, err := config.Parse(data, "quickstart/capgate.yaml")
+	if err != nil {
+		return nil, err
+	}
+	cfg.PublicURL = w.URL
+	cfg.Capabilities.Issuer = w.URL
+	for i := range cfg.Agents {
+		u, ok := agentURLs[cfg.Agents[i].Name]
+		if !ok {
+			return nil, fmt.Errorf("quickstart: no example agent for %q", cfg.Agents[i].Name)
+		}
+		cfg.Agents[i].URL = u
+	}
+	return cfg, nil
+}
+
+// Close stops the gateway (draining it) and the agents.
+func (w *World) Close() error {
+	w.cancel()
+	var errs []error
+	if w.gwDone != nil {
+		if err := <-w.gwDone; err != nil {
+			errs = append(errs, err)
+		}
+	}
+	for _, s := range w.servers {
+		errs = append(errs, s.Close())
+	}
+	return errors.Join(errs...)
+}
