@@ -71,3 +71,16 @@ func BenchmarkBaseline(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkDecodeHostile measures a near-1 MiB object of 60k members, the
+// shape that makes name checking most expensive.
+func BenchmarkDecodeHostile(b *testing.B) {
+	body := []byte(`{"jsonrpc":"2.0","method":"x","params":` + wideObject(60000, "") + `}`)
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := Decode(body, DefaultLimits()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

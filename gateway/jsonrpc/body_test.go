@@ -76,6 +76,8 @@ func TestLimitsValidate(t *testing.T) {
 		{"minimal", Limits{MaxBodyBytes: MinBodyBytes, MaxBatch: 1, MaxDepth: 3}, nil},
 		{"zero", Limits{}, ErrInvalidLimits},
 		{"small body", Limits{MaxBodyBytes: 10, MaxBatch: 1, MaxDepth: 3}, ErrInvalidLimits},
+		{"huge body", Limits{MaxBodyBytes: MaxBodyBytesCeiling + 1, MaxBatch: 1, MaxDepth: 3}, ErrInvalidLimits},
+		{"largest body", Limits{MaxBodyBytes: MaxBodyBytesCeiling, MaxBatch: 1, MaxDepth: 3}, nil},
 		{"no batch", Limits{MaxBodyBytes: 1024, MaxBatch: 0, MaxDepth: 3}, ErrInvalidLimits},
 		{"huge batch", Limits{MaxBodyBytes: 1024, MaxBatch: MaxBatchCeiling + 1, MaxDepth: 3}, ErrInvalidLimits},
 		{"shallow", Limits{MaxBodyBytes: 1024, MaxBatch: 1, MaxDepth: 2}, ErrInvalidLimits},

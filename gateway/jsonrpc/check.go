@@ -27,15 +27,6 @@ type checker struct {
 	elems    []span
 }
 
-// nameRef locates one member name: its folded form in checker.arena, its
-// exact form in the arena when it had to be unescaped and in the text
-// otherwise.
-type nameRef struct {
-	exact, fold span
-	inArena     bool // exact is in the arena
-	pos         int  // offset of the name in the text
-}
-
 // checkScratch is the checker's initial storage, sized so the names of a
 // typical request need no further allocation.
 type checkScratch struct {
@@ -187,19 +178,21 @@ func (c *checker) name() error {
 	if err != nil {
 		return err
 	}
-	ref := nameRef{pos: pos, exact: span{pos + 1, pos + 1 + len(raw)}}
+	// Neither unescaping nor folding makes a name longer, so this one
+	// reservation covers both appends below.
+	c.arena = reserve(c.arena, 2*len(raw))
+	ref := nameRef{pos: int32(pos), exact: span32{int32(pos + 1), int32(pos + 1 + len(raw))}}
 	exact := raw
 	if escaped {
-		ref.inArena = true
-		ref.exact.start = len(c.arena)
+		start := len(c.arena)
 		c.arena = appendUnescaped(c.arena, raw)
-		ref.exact.end = len(c.arena)
-		exact = c.arena[ref.exact.start:]
+		ref.inArena, ref.exact = true, span32{int32(start), int32(len(c.arena))}
+		exact = c.arena[start:]
 	}
-	ref.fold.start = len(c.arena)
+	start := len(c.arena)
 	c.arena = appendFolded(c.arena, exact)
-	ref.fold.end = len(c.arena)
-	c.names = append(c.names, ref)
+	ref.fold = span32{int32(start), int32(len(c.arena))}
+	c.names = append(reserve(c.names, 1), ref)
 	return nil
 }
 

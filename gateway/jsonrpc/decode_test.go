@@ -272,3 +272,30 @@ func wideObject(n int, extra string) string {
 	b.WriteByte('}')
 	return b.String()
 }
+
+// TestDecodeHostileShapes checks shapes built to make the checker slow or
+// large: they must still be judged correctly.
+func TestDecodeHostileShapes(t *testing.T) {
+	lim := DefaultLimits()
+	tests := []struct {
+		name    string
+		body    string
+		wantErr error
+	}{
+		{"20k members", `{"jsonrpc":"2.0","method":"x","params":` + wideObject(20000, "") + `}`, nil},
+		{"20k members, first and last collide", `{"jsonrpc":"2.0","method":"x","params":` + wideObject(20000, "K0") + `}`, ErrCaseVariantKey},
+		{"long colliding names", invoke(`{"` + strings.Repeat("a", 50000) + `":1,"` + strings.Repeat("A", 50000) + `":2}`), ErrCaseVariantKey},
+		{"many one-element arrays", `[` + strings.TrimSuffix(strings.Repeat(`1,`, 200000), ",") + `]`, ErrBatchTooLarge},
+		{"deep objects at the limit", strings.Repeat(`{"a":`, 64) + `1` + strings.Repeat(`}`, 64), nil},
+		{"deep objects over the limit", strings.Repeat(`{"a":`, 65) + `1` + strings.Repeat(`}`, 65), ErrTooDeep},
+		{"unclosed deep arrays", strings.Repeat(`[`, 100000), ErrTooDeep},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := Decode([]byte(tt.body), lim)
+			if !errors.Is(err, tt.wantErr) {
+				t.Fatalf("Decode() error = %v, want %v", err, tt.wantErr)
+			}
+		})
+	}
+}

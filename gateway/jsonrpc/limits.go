@@ -12,6 +12,8 @@ const (
 	MaxDepthCeiling = 1000
 	// MaxBatchCeiling is the largest MaxBatch Validate accepts.
 	MaxBatchCeiling = 10000
+	// MaxBodyBytesCeiling is the largest MaxBodyBytes Validate accepts.
+	MaxBodyBytesCeiling = 256 << 20
 	// MinBodyBytes is the smallest MaxBodyBytes Validate accepts; a smaller
 	// limit could not hold a useful request.
 	MinBodyBytes = 64
@@ -39,8 +41,9 @@ func DefaultLimits() Limits {
 // joined with errors.Join. It returns nil when l is usable.
 func (l Limits) Validate() error {
 	var errs []error
-	if l.MaxBodyBytes < MinBodyBytes {
-		errs = append(errs, fmt.Errorf("%w: MaxBodyBytes %d is below %d", ErrInvalidLimits, l.MaxBodyBytes, MinBodyBytes))
+	if l.MaxBodyBytes < MinBodyBytes || l.MaxBodyBytes > MaxBodyBytesCeiling {
+		errs = append(errs, fmt.Errorf("%w: MaxBodyBytes %d is outside %d..%d",
+			ErrInvalidLimits, l.MaxBodyBytes, MinBodyBytes, MaxBodyBytesCeiling))
 	}
 	if l.MaxBatch < 1 || l.MaxBatch > MaxBatchCeiling {
 		errs = append(errs, fmt.Errorf("%w: MaxBatch %d is outside 1..%d", ErrInvalidLimits, l.MaxBatch, MaxBatchCeiling))

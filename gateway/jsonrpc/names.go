@@ -2,12 +2,38 @@ package jsonrpc
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
 )
+
+// nameRef locates one member name: its folded form in checker.arena, its
+// exact form in the arena when it had to be unescaped and in the text
+// otherwise. Offsets are int32 to keep hostile objects of many members small in
+// memory; Limits.Validate caps bodies well below 2 GiB.
+type nameRef struct {
+	exact, fold span32
+	pos         int32 // offset of the name in the text
+	inArena     bool  // exact is in the arena
+}
+
+// span32 is a half-open byte range.
+type span32 struct{ start, end int32 }
+
+// reserve returns s with room for n more elements, doubling its capacity
+// when it must grow, so the total allocated stays within twice the final
+// size (append grows large slices by only 1.25x).
+func reserve[S ~[]E, E any](s S, n int) S {
+	if cap(s)-len(s) >= n {
+		return s
+	}
+	grown := make(S, len(s), 2*cap(s)+n)
+	copy(grown, s)
+	return grown
+}
 
 // pairwiseMax is the largest object whose names are compared pair by pair;
 // larger objects are sorted, so the cost stays O(n log n) for hostile input.
@@ -34,7 +60,7 @@ func (c *checker) uniqueNames(first int) error {
 		if d := bytes.Compare(c.bytesOf(a.fold), c.bytesOf(b.fold)); d != 0 {
 			return d
 		}
-		return a.pos - b.pos
+		return cmp.Compare(a.pos, b.pos)
 	})
 	for i := 1; i < len(names); i++ {
 		if err := c.sameName(names[i-1], names[i]); err != nil {
@@ -60,7 +86,7 @@ func (c *checker) sameName(a, b nameRef) error {
 	return fmt.Errorf("%w: %s and %s at offset %d", ErrCaseVariantKey, quoteName(an), quoteName(bn), b.pos)
 }
 
-func (c *checker) bytesOf(s span) []byte { return c.arena[s.start:s.end] }
+func (c *checker) bytesOf(s span32) []byte { return c.arena[s.start:s.end] }
 
 func (c *checker) exactOf(n nameRef) []byte {
 	if n.inArena {

@@ -33,6 +33,9 @@ func UnmarshalParams(raw json.RawMessage, v any) error {
 	if len(raw) == 0 {
 		return fmt.Errorf("%w: params are absent", ErrInvalidParams)
 	}
+	if len(raw) > MaxBodyBytesCeiling {
+		return fmt.Errorf("%w: params larger than %d bytes", ErrInvalidParams, MaxBodyBytesCeiling)
+	}
 	c := newChecker(raw, MaxDepthCeiling)
 	if err := c.run(); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalidParams, err)

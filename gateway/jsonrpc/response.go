@@ -6,6 +6,8 @@ import (
 	"net/http"
 )
 
+var _ json.Marshaler = Response{}
+
 // Response is one JSON-RPC 2.0 response object. Exactly one of a result and
 // an error is sent: Error when it is non-nil, Result otherwise (a nil Result
 // is sent as "result": null).

@@ -58,6 +58,8 @@ const (
 	ReasonRevocationUnavailable   = "revocation_unavailable"
 )
 
+var _ error = (*Error)(nil)
+
 // Error is a JSON-RPC 2.0 error object. It implements error so handlers can
 // return it, wrapped or not, and ErrorFor will find it.
 type Error struct {
