@@ -1,0 +1,10 @@
+// Package capindex maps capability ids to the tokens the gateway issued, so
+// that a caller may invoke with a capabilityId alone, as the SEP's examples
+// do.
+//
+// The index is not trusted to hold authority. Everything read from it is a
+// token that the gateway verifies exactly like a presented one, so whoever
+// can write to the index (a shared Redis, say) still cannot mint a
+// capability. Besides the token, a record keeps what is not in the token
+// but callers need back: the display names of the resource handles.
+package capindex
