@@ -1,0 +1,269 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"time"
+
+	"github.com/capgate/capgate/captoken"
+	"github.com/go-jose/go-jose/v4"
+)
+
+const keysUsage = `usage: capgate keys generate --out FILE [--alg EdDSA|ES256] [--rotate]
+
+Without --rotate, writes a new key set (signing + sealing keys) to FILE,
+which must not exist. With --rotate, loads FILE, makes fresh keys active,
+keeps the previous ones for verification, and writes FILE back atomically.
+FILE holds PRIVATE keys and is written with mode 0600.
+`
+
+// runKeys is `capgate keys generate …`.
+func runKeys(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] != "generate" {
+		fmt.Fprint(stderr, keysUsage)
+		return 2
+	}
+	return keysGenerate(ctx, args[1:], stdout, stderr, time.Now)
+}
+
+// keysGenerate is `capgate keys generate`, with an injected clock for the
+// retirement time recorded by --rotate.
+func keysGenerate(_ context.Context, args []string, stdout, stderr io.Writer, now func() time.Time) int {
+	fset := flag.NewFlagSet("keys generate", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	out := fset.String("out", "", "key file to write (mode 0600)")
+	algName := fset.String("alg", string(jose.EdDSA), "signature algorithm: EdDSA or ES256")
+	rotate := fset.Bool("rotate", false, "rotate the keys of an existing FILE")
+	if err := fset.Parse(args); err != nil {
+		return 2
+	}
+	alg := jose.SignatureAlgorithm(*algName)
+	if *out == "" || fset.NArg() > 0 || (alg != jose.EdDSA && alg != jose.ES256) {
+		fmt.Fprint(stderr, keysUsage)
+		return 2
+	}
+	algSet := false
+	fset.Visit(func(f *flag.Flag) { algSet = algSet || f.Name == "alg" })
+
+	var ks *captoken.KeySet
+	var err error
+	if *rotate {
+		ks, err = keysRotate(*out, alg, algSet, now())
+	} else {
+		ks, err = keysCreate(*out, alg)
+	}
+	if err == nil {
+		err = ks.SaveFile(*out)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "capgate keys generate: %v\n", err)
+		return 1
+	}
+	keysReport(stdout, *out, ks)
+	return 0
+}
+
+func keysCreate(path string, alg jose.SignatureAlgorithm) (*captoken.KeySet, error) {
+	if _, err := os.Lstat(path); err == nil {
+		return nil, fmt.Errorf("%s already exists; use --rotate to rotate its keys", path)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	return captoken.GenerateKeySet(alg)
+}
+
+func keysRotate(path string, alg jose.SignatureAlgorithm, algSet bool, now time.Time) (*captoken.KeySet, error) {
+	ks, err := captoken.LoadKeySetFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if algSet {
+		return ks, ks.RotateAlgorithm(now, alg)
+	}
+	return ks, ks.Rotate(now)
+}
+
+func keysReport(w io.Writer, path string, ks *captoken.KeySet) {
+	fmt.Fprintf(w, "wrote %s (mode 0600, contains private keys)\n", path)
+	for _, k := range ks.Keys() {
+		role, state := "signing", "active"
+		if k.Sealing {
+			role = "sealing"
+		}
+		if !k.Active {
+			state = "previous, retired " + k.Retired.Format(time.RFC3339)
+		}
+		fmt.Fprintf(w, "  %-7s %-6s %s (%s)\n", role, k.Algorithm, k.KeyID, state)
+	}
+}
+
+const tokenUsage = `usage: capgate token inspect [--keys FILE [--issuer ISS] [--audience AUD] [--unseal]] [TOKEN|-]
+
+Prints a capability token's header and claims as JSON. Without --keys the
+output is UNVERIFIED: anyone can write a token that says anything. With
+--keys, the token is verified against that key file and the checks that
+passed are listed. Revocation is never checked here. TOKEN "-" or no TOKEN
+reads the token from standard input.
+`
+
+// runToken is `capgate token inspect …`.
+func runToken(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] != "inspect" {
+		fmt.Fprint(stderr, tokenUsage)
+		return 2
+	}
+	return tokenInspect(ctx, args[1:], stdin, stdout, stderr, time.Now)
+}
+
+// tokenReport is the JSON printed by `capgate token inspect`.
+type tokenReport struct {
+	Verification tokenVerification          `json:"verification"`
+	Header       map[string]json.RawMessage `json:"header"`
+	Claims       *captoken.Claims           `json:"claims"`
+	Times        map[string]string          `json:"times"`
+	Resources    map[string]string          `json:"resources,omitempty"`
+}
+
+type tokenVerification struct {
+	Status     string   `json:"status"` // "VERIFIED" or "UNVERIFIED"
+	Passed     []string `json:"passed,omitempty"`
+	NotChecked []string `json:"not_checked"`
+	Error      string   `json:"error,omitempty"`
+}
+
+type inspectFlags struct {
+	keys, issuer, audience string
+	unseal                 bool
+}
+
+// tokenInspect is `capgate token inspect` with an injected clock.
+func tokenInspect(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, now func() time.Time) int {
+	var f inspectFlags
+	fset := flag.NewFlagSet("token inspect", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	fset.StringVar(&f.keys, "keys", "", "key file to verify the token with")
+	fset.StringVar(&f.issuer, "issuer", "", "expected issuer (with --keys; default: the token's own, unchecked)")
+	fset.StringVar(&f.audience, "audience", "", "expected audience (with --keys)")
+	fset.BoolVar(&f.unseal, "unseal", false, "with --keys, also print the sealed handle -> resource-id map")
+	if err := fset.Parse(args); err != nil {
+		return 2
+	}
+	if fset.NArg() > 1 || (f.keys == "" && (f.unseal || f.issuer != "" || f.audience != "")) {
+		fmt.Fprint(stderr, tokenUsage)
+		return 2
+	}
+	token, err := tokenArg(fset.Arg(0), stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "capgate token inspect: %v\n", err)
+		return 1
+	}
+	claims, header, err := captoken.UnsafeClaimsWithoutVerification(token)
+	if err != nil {
+		fmt.Fprintf(stderr, "capgate token inspect: cannot decode token: %v\n", err)
+		return 1
+	}
+	rep := &tokenReport{Header: header.Raw, Claims: claims, Times: tokenTimes(claims)}
+	code := 0
+	if f.keys == "" {
+		rep.Verification = tokenVerification{Status: "UNVERIFIED",
+			NotChecked: []string{"signature", "key", "issuer", "audience", "expiry", "revocation"}}
+	} else if err := verifyForInspect(ctx, f, token, claims, header, now(), rep); err != nil {
+		fmt.Fprintf(stderr, "VERIFICATION FAILED: %v\n", err)
+		code = 1
+	}
+	if rep.Verification.Status == "UNVERIFIED" {
+		fmt.Fprintln(stderr, "UNVERIFIED: these contents were not verified; do not trust them.")
+	} else {
+		fmt.Fprintf(stderr, "VERIFIED with %s; revocation NOT checked.\n", f.keys)
+	}
+	b, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		fmt.Fprintf(stderr, "capgate token inspect: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s\n", b)
+	return code
+}
+
+// tokenArg returns the token from the argument, or from stdin for "" or "-".
+func tokenArg(arg string, stdin io.Reader) (string, error) {
+	if arg != "" && arg != "-" {
+		return arg, nil
+	}
+	data, err := io.ReadAll(io.LimitReader(stdin, 4*captoken.MaxTokenSize))
+	if err != nil {
+		return "", fmt.Errorf("reading token from stdin: %w", err)
+	}
+	return string(bytes.TrimSpace(data)), nil
+}
+
+// verifyForInspect verifies token with the key file and fills the report's
+// verification (and resources, with --unseal).
+func verifyForInspect(ctx context.Context, f inspectFlags, token string, unverified *captoken.Claims,
+	header *captoken.Header, now time.Time, rep *tokenReport) error {
+	rep.Verification = tokenVerification{Status: "UNVERIFIED", NotChecked: []string{"revocation"}}
+	ks, err := captoken.LoadKeySetFile(f.keys)
+	if err != nil {
+		rep.Verification.Error = err.Error()
+		return err
+	}
+	issuer := f.issuer
+	if issuer == "" {
+		issuer = unverified.Issuer
+		rep.Verification.NotChecked = append(rep.Verification.NotChecked, "issuer (taken from the token; pass --issuer)")
+	}
+	v, err := captoken.NewVerifier(ks, captoken.VerifierConfig{Issuer: issuer, Algorithms: ks.Algorithms(),
+		Now: func() time.Time { return now }})
+	if err == nil {
+		_, err = v.Verify(ctx, token, captoken.Expected{Audience: f.audience})
+	}
+	if err != nil {
+		rep.Verification.Error = err.Error()
+		return err
+	}
+	rep.Verification.Status = "VERIFIED"
+	rep.Verification.Passed = inspectPassed(f, header, now)
+	if f.audience == "" {
+		rep.Verification.NotChecked = append(rep.Verification.NotChecked, "audience (pass --audience)")
+	}
+	if f.unseal {
+		if rep.Resources, err = v.Unseal(unverified); err != nil {
+			rep.Verification.Error = err.Error()
+			return err
+		}
+	}
+	return nil
+}
+
+func inspectPassed(f inspectFlags, header *captoken.Header, now time.Time) []string {
+	passed := []string{
+		fmt.Sprintf("signature (alg %s, kid %s, key file %s)", header.Algorithm, header.KeyID, f.keys),
+		"header (typ cap+jwt; no jwk, jku, x5u, x5c or crit)",
+		"claims (canonical, required claims present, depth within max depth)",
+		"time (exp, nbf, iat at " + now.UTC().Format(time.RFC3339) + ")",
+	}
+	if f.issuer != "" {
+		passed = append(passed, "issuer ("+f.issuer+")")
+	}
+	if f.audience != "" {
+		passed = append(passed, "audience ("+f.audience+")")
+	}
+	return passed
+}
+
+func tokenTimes(c *captoken.Claims) map[string]string {
+	out := map[string]string{}
+	for name, d := range map[string]captoken.NumericDate{"exp": c.Expiry, "nbf": c.NotBefore, "iat": c.IssuedAt} {
+		if d != 0 {
+			out[name] = d.Time().Format(time.RFC3339)
+		}
+	}
+	return out
+}
