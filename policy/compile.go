@@ -73,7 +73,7 @@ func (c *compiler) head(path string, ids map[string]string, id, desc, effect str
 	h := ruleHead{id: id, desc: desc, path: path, pos: c.ps.pos(c.ps.node(path))}
 	switch {
 	case strings.TrimSpace(id) == "":
-		c.ps.add(path, ErrMissingField, "rule id is required")
+		c.ps.add(path+".id", ErrMissingField, "rule id is required")
 	case ids[id] != "":
 		c.ps.add(path+".id", ErrDuplicateRule, "rule id %q is already used at %s", id, ids[id])
 	default:

@@ -103,11 +103,14 @@ func (c *compiler) operations(path string, r *rule, ops []string) []string {
 // limits compiles max_ttl, max_delegation_depth and require_purpose, which
 // only make sense on allow rules.
 func (c *compiler) limits(path string, out *rule, r *rawRule) {
-	if out.effect == EffectDeny {
+	if r.Effect == "deny" {
 		if r.MaxTTL != "" || r.MaxDelegationDepth != nil || r.RequirePurpose {
-			c.ps.add(path, ErrInvalidRule, "max_ttl, max_delegation_depth and require_purpose only apply to allow rules")
+			c.ps.add(path+".effect", ErrInvalidRule, "max_ttl, max_delegation_depth and require_purpose only apply to allow rules")
 		}
 		return
+	}
+	if out.effect == EffectDeny {
+		return // a bad effect, already reported
 	}
 	out.maxTTL, out.ttlFrom = c.defaultTTL, c.ttlFrom
 	if r.MaxTTL != "" {

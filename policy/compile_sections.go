@@ -63,7 +63,7 @@ func (c *compiler) ambientRules(raws []rawAmbientRule) []*ambientRule {
 		ar.agents = c.legacyAgents(path+".agents", r.Agents)
 		ar.skills, ar.methods = dedupe(r.Skills), dedupe(r.Methods)
 		if len(r.Skills) == 0 && len(r.Methods) == 0 {
-			c.ps.add(path, ErrMissingField, `an ambient rule must list skills or methods (write ["*"] for any)`)
+			c.ps.add(path+".skills", ErrMissingField, `an ambient rule must list skills or methods (write ["*"] for any)`)
 		}
 		c.wildcard(path+".methods", r.Methods)
 		if !c.wildcard(path+".skills", r.Skills) {

@@ -42,7 +42,23 @@ func (p *Policy) decide(ctx context.Context, in Input, tr *tracer) Decision {
 	}
 	d.Grants = e.applyRequires(issued)
 	d.Allow = len(d.Grants) > 0
+	e.foreignOperations()
 	return d
+}
+
+// foreignOperations explains requested operations that no requested grant
+// defines (they can never be issued).
+func (e *evaluation) foreignOperations() {
+	for _, op := range dedupe(e.in.Operations) {
+		defined := false
+		for _, g := range e.in.Grants {
+			def := e.agent.Grants[g]
+			defined = defined || def.anyOperation() || slices.Contains(def.Operations, op)
+		}
+		if !defined {
+			e.reason("", "", PartOperations, "requested operation "+quote(op)+" is not part of any requested grant")
+		}
+	}
 }
 
 // precheck denies requests that no rule could satisfy.

@@ -136,9 +136,13 @@ func (e *evaluation) operations(r *rule, def Grant, g string, denied []string) [
 		ops = slices.Clone(def.Operations)
 	}
 	if asked := e.in.Operations; len(asked) > 0 {
-		if dropped := minus(dedupe(asked), ops); len(dropped) > 0 {
-			e.reason(r.id, g, PartOperations, "requested operations "+list(dropped)+" are not allowed (rule "+
-				quote(r.id)+" allows "+list(ops)+" of grant "+quote(g)+")")
+		mine := asked
+		if !def.anyOperation() {
+			mine = intersect(dedupe(asked), def.Operations)
+		}
+		if dropped := minus(mine, ops); len(dropped) > 0 {
+			e.reason(r.id, g, PartOperations, "requested operations "+list(dropped)+" of grant "+quote(g)+
+				" are not allowed (rule "+quote(r.id)+" allows "+list(ops)+")")
 		}
 		if kept := intersect(ops, asked); len(kept) < len(ops) {
 			e.reason(r.id, g, PartOperations, "narrowed to the requested operations "+list(kept))

@@ -26,7 +26,7 @@ var stringListType = reflect.TypeFor[stringList]()
 // decode fills v (addressable) from n, recording problems under path.
 func (d *decoder) decode(n *yaml.Node, path string, v reflect.Value) {
 	if n.Kind == yaml.AliasNode || n.Anchor != "" {
-		d.ps.addAt(n, path, ErrSyntax, "anchors and aliases are not allowed in a policy file")
+		d.ps.recordf(n, path, ErrSyntax, "anchors and aliases are not allowed in a policy file")
 		return
 	}
 	d.ps.nodes[path] = n
@@ -53,7 +53,7 @@ func (d *decoder) decode(n *yaml.Node, path string, v reflect.Value) {
 }
 
 func (d *decoder) wrongKind(n *yaml.Node, path, want string) {
-	d.ps.addAt(n, path, ErrFieldType, "expected %s, found %s", want, describeNode(n))
+	d.ps.recordf(n, path, ErrFieldType, "expected %s, found %s", want, describeNode(n))
 }
 
 func (d *decoder) decodeStruct(n *yaml.Node, path string, v reflect.Value) {
@@ -62,28 +62,35 @@ func (d *decoder) decodeStruct(n *yaml.Node, path string, v reflect.Value) {
 		return
 	}
 	fields := yamlFields(v.Type())
+	seen := make(map[string]*yaml.Node, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		key, val := n.Content[i], n.Content[i+1]
-		name, ok := d.key(key, path)
+		name, ok := d.key(key, path, seen)
 		if !ok {
 			continue
 		}
 		idx, known := fields[name]
 		if !known {
-			d.ps.addAt(key, joinPath(path, name), ErrUnknownField, "unknown field %q (known fields: %s)",
-				name, strings.Join(sortedKeys(fields), ", "))
+			d.ps.recordf(key, joinPath(path, name), ErrUnknownField, "unknown field %q%s (known fields: %s)",
+				name, suggest(name, sortedKeys(fields)), strings.Join(sortedKeys(fields), ", "))
 			continue
 		}
 		d.decode(val, joinPath(path, name), v.Field(idx))
 	}
 }
 
-// key validates a mapping key and returns its text.
-func (d *decoder) key(key *yaml.Node, path string) (string, bool) {
+// key validates a mapping key and returns its text. A key repeated in the
+// same mapping is an error: a policy never means two things at once.
+func (d *decoder) key(key *yaml.Node, path string, seen map[string]*yaml.Node) (string, bool) {
 	if key.Kind != yaml.ScalarNode || key.Tag == "!!merge" {
-		d.ps.addAt(key, path, ErrSyntax, "mapping keys must be plain strings, found %s", describeNode(key))
+		d.ps.recordf(key, path, ErrSyntax, "mapping keys must be plain strings, found %s", describeNode(key))
 		return "", false
 	}
+	if first, dup := seen[key.Value]; dup {
+		d.ps.recordf(key, joinPath(path, key.Value), ErrSyntax, "duplicate key %q (first at line %d)", key.Value, first.Line)
+		return "", false
+	}
+	seen[key.Value] = key
 	return key.Value, true
 }
 
@@ -105,8 +112,9 @@ func (d *decoder) decodeMap(n *yaml.Node, path string, v reflect.Value) {
 		return
 	}
 	out := reflect.MakeMapWithSize(v.Type(), len(n.Content)/2)
+	seen := make(map[string]*yaml.Node, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		name, ok := d.key(n.Content[i], path)
+		name, ok := d.key(n.Content[i], path, seen)
 		if !ok {
 			continue
 		}
@@ -140,7 +148,7 @@ func (d *decoder) decodeStringList(n *yaml.Node, path string, v reflect.Value) {
 
 func (d *decoder) decodeScalar(n *yaml.Node, path string, v reflect.Value) {
 	if n.Kind != yaml.ScalarNode {
-		d.wrongKind(n, path, "a "+v.Kind().String())
+		d.wrongKind(n, path, kindName(v.Kind()))
 		return
 	}
 	if v.Kind() == reflect.String {
@@ -151,7 +159,7 @@ func (d *decoder) decodeScalar(n *yaml.Node, path string, v reflect.Value) {
 		return
 	}
 	if err := n.Decode(v.Addr().Interface()); err != nil {
-		d.ps.addAt(n, path, ErrFieldType, "expected a %s, found %q", v.Kind(), n.Value)
+		d.ps.recordf(n, path, ErrFieldType, "expected %s, found %q", kindName(v.Kind()), n.Value)
 	}
 }
 
@@ -187,4 +195,53 @@ func describeNode(n *yaml.Node) string {
 		return strconv.Quote(n.Value)
 	}
 	return "a document"
+}
+
+// kindName names a scalar kind for error messages.
+func kindName(k reflect.Kind) string {
+	switch k {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int:
+		return "an integer"
+	}
+	return "a " + k.String()
+}
+
+// suggest returns ` (did you mean "x"?)` for the closest known name within
+// two edits, or "".
+func suggest(name string, known []string) string {
+	best, bestDist := "", 3
+	for _, k := range known {
+		if d := editDistance(strings.ToLower(name), k); d < bestDist {
+			best, bestDist = k, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return ` (did you mean "` + best + `"?)`
+}
+
+// editDistance is the Levenshtein distance of two short strings.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }

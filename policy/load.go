@@ -31,11 +31,11 @@ func Load(ctx context.Context, data []byte, name string, cat Catalog) (*Policy, 
 	ps := newProblems(name)
 	raw, ok := parseDocument(ps, data)
 	if !ok {
-		return nil, ps.list, ps.err()
+		return nil, ps.sorted(), ps.err()
 	}
 	env, err := newCELEnv()
 	if err != nil {
-		return nil, ps.list, fmt.Errorf("policy: building CEL environment: %w", err)
+		return nil, ps.sorted(), fmt.Errorf("policy: building CEL environment: %w", err)
 	}
 	c := &compiler{ps: ps, env: env, cat: cat}
 	c.version(raw.Version)
@@ -45,11 +45,11 @@ func Load(ctx context.Context, data []byte, name string, cat Catalog) (*Policy, 
 	p.a2e = c.a2eRules(raw.A2E)
 	p.ambient = c.ambientRules(raw.Ambient)
 	if err := ps.err(); err != nil {
-		return nil, ps.list, err
+		return nil, ps.sorted(), err
 	}
 	p.buildIndexes()
 	c.lint(p)
-	return p, ps.list, nil
+	return p, ps.sorted(), nil
 }
 
 // Revision returns the revision string of a policy document: the first 12
@@ -97,8 +97,8 @@ func yamlProblem(name string, err error) Problem {
 	pos := name
 	if rest, ok := strings.CutPrefix(msg, "line "); ok {
 		if num, tail, ok := strings.Cut(rest, ": "); ok {
-			if _, convErr := strconv.Atoi(num); convErr == nil {
-				pos, msg = name+":"+num, tail
+			if line, convErr := strconv.Atoi(num); convErr == nil {
+				return Problem{Pos: name + ":" + num, Message: tail, Err: ErrSyntax, line: line}
 			}
 		}
 	}

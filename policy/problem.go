@@ -3,7 +3,9 @@ package policy
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -23,6 +25,8 @@ type Problem struct {
 	Warning bool `json:"warning,omitempty"`
 	// Err is the sentinel error this problem is an instance of.
 	Err error `json:"-"`
+
+	line, col int
 }
 
 // Error renders the problem as "file:line:col: path: message".
@@ -89,21 +93,50 @@ func (ps *problems) add(path string, err error, format string, args ...any) {
 
 // warn records a warning at the node of path.
 func (ps *problems) warn(path string, err error, format string, args ...any) {
-	n := ps.node(path)
-	ps.list = append(ps.list, Problem{Pos: ps.pos(n), Path: path,
-		Message: fmt.Sprintf(format, args...), Warning: true, Err: err})
+	ps.record(ps.node(path), path, err, true, fmt.Sprintf(format, args...))
 }
 
-// addAt records an error at an explicit node.
+// addAt records an error at an explicit node, unless an error was already
+// recorded at path or inside it (one mistake, one message: a list written
+// as a scalar is not also reported as missing).
 func (ps *problems) addAt(n *yaml.Node, path string, err error, format string, args ...any) {
-	ps.list = append(ps.list, Problem{Pos: ps.pos(n), Path: path,
-		Message: fmt.Sprintf(format, args...), Err: err})
+	for _, p := range ps.list {
+		if !p.Warning && path != "" && (p.Path == path || strings.HasPrefix(p.Path, path+".") || strings.HasPrefix(p.Path, path+"[")) {
+			return
+		}
+	}
+	ps.record(n, path, err, false, fmt.Sprintf(format, args...))
+}
+
+// recordf records an error unconditionally (decoding errors are never
+// consequences of another problem).
+func (ps *problems) recordf(n *yaml.Node, path string, err error, format string, args ...any) {
+	ps.record(n, path, err, false, fmt.Sprintf(format, args...))
+}
+
+func (ps *problems) record(n *yaml.Node, path string, err error, warning bool, msg string) {
+	pr := Problem{Pos: ps.pos(n), Path: path, Message: msg, Warning: warning, Err: err}
+	if n != nil {
+		pr.line, pr.col = n.Line, n.Column
+	}
+	ps.list = append(ps.list, pr)
+}
+
+// sorted returns the problems in document order.
+func (ps *problems) sorted() []Problem {
+	slices.SortStableFunc(ps.list, func(a, b Problem) int {
+		if a.line != b.line {
+			return a.line - b.line
+		}
+		return a.col - b.col
+	})
+	return ps.list
 }
 
 // err joins every non-warning problem, or returns nil.
 func (ps *problems) err() error {
 	var errs []error
-	for _, p := range ps.list {
+	for _, p := range ps.sorted() {
 		if !p.Warning {
 			errs = append(errs, p)
 		}
