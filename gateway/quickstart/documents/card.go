@@ -31,12 +31,12 @@ const AgentName = "documents"
 
 // CapabilityGrant is one entry of a card's capabilityGrants (SEP).
 type CapabilityGrant struct {
-	ID          string   `json:"id"`
-	Description string   `json:"description"`
-	Operations  []string `json:"operations"`
-	Attenuable  bool     `json:"attenuable"`
-	Requires    []string `json:"requires,omitempty"`
-	Legacy      bool     `json:"legacy,omitempty"`
+	ID          string   `json:"id"`                 // grant id, e.g. "documents:read"
+	Description string   `json:"description"`        // human-readable purpose
+	Operations  []string `json:"operations"`         // operations it permits; "*" means all
+	Attenuable  bool     `json:"attenuable"`         // whether holders may narrow and delegate it
+	Requires    []string `json:"requires,omitempty"` // grants a holder must also hold
+	Legacy      bool     `json:"legacy,omitempty"`   // wraps a non-capability-aware service
 }
 
 // Grants returns the documents agent's capabilityGrants, exactly as in the

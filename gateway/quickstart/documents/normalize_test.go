@@ -150,3 +150,25 @@ func FuzzParseRequest(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeArgs checks the skill-argument parser never panics and never
+// accepts arguments that still carry a resource handle.
+func FuzzDecodeArgs(f *testing.F) {
+	for _, s := range []string{
+		`{"resourceId":"reports/q1-sales"}`, `{"resourceIds":["a","b"],"query":"q"}`, `{"resourceHandle":"rh_1"}`,
+		`{"ResourceID":"x","resourceId":"y"}`, `{"content":null}`, `null`, `[]`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if _, err := decodeArgs(in); err != nil {
+			return
+		}
+		keys, _ := objectKeys(in)
+		for _, k := range keys {
+			if k == "resourceHandle" || k == "resourceHandles" {
+				t.Fatalf("accepted a handle: %q", in)
+			}
+		}
+	})
+}

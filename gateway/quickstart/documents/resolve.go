@@ -10,22 +10,22 @@ import (
 // which resources match a SEP resourceQuery. Principal is informative; the
 // gateway applies policy on top of the answer.
 type ResolveParams struct {
-	Principal  string            `json:"principal"`
-	Collection string            `json:"collection"`
-	Filter     map[string]string `json:"filter"`
+	Principal  string            `json:"principal"`  // user principal the query runs for, e.g. "user:alice@example.com"
+	Collection string            `json:"collection"` // collection to search; "" means all
+	Filter     map[string]string `json:"filter"`     // attributes that must match exactly
 }
 
 // Resource is one resolved resource.
 type Resource struct {
-	ID          string            `json:"id"`
-	Collection  string            `json:"collection"`
-	DisplayName string            `json:"displayName"`
-	Attributes  map[string]string `json:"attributes"`
+	ID          string            `json:"id"`          // real resource id, e.g. "reports/q1-financial"
+	Collection  string            `json:"collection"`  // its collection, e.g. "reports"
+	DisplayName string            `json:"displayName"` // the title shown with its handle
+	Attributes  map[string]string `json:"attributes"`  // filterable attributes, never null
 }
 
 // ResolveResult is the result of a2a/resources/resolve.
 type ResolveResult struct {
-	Resources []Resource `json:"resources"`
+	Resources []Resource `json:"resources"` // matching resources sorted by id, never null
 }
 
 // Resolve returns the documents in collection (every collection when it

@@ -23,9 +23,9 @@ const ReasonOperationNotPermitted = "operation_not_permitted"
 // RPCError is the JSON-RPC error object the front writes. Data.reason is a
 // stable machine-readable word ("unknown_resource", "unknown_skill", …).
 type RPCError struct {
-	Code    int            `json:"code"`
-	Message string         `json:"message"`
-	Data    map[string]any `json:"data,omitempty"`
+	Code    int            `json:"code"`           // JSON-RPC error code
+	Message string         `json:"message"`        // human-readable message
+	Data    map[string]any `json:"data,omitempty"` // data.reason holds the stable word
 }
 
 // rpcRequest is a single JSON-RPC 2.0 request. ID keeps its raw form so it

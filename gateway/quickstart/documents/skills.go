@@ -48,9 +48,9 @@ func SkillOperation(skill string) (string, bool) {
 // InvokeParams are the params of a2a/skill/invoke as the gateway forwards
 // them.
 type InvokeParams struct {
-	Skill        string          `json:"skill"`
-	Arguments    json.RawMessage `json:"arguments"`
-	CapabilityID string          `json:"capabilityId,omitempty"`
+	Skill        string          `json:"skill"`                  // skill name, e.g. "retrieve_document"
+	Arguments    json.RawMessage `json:"arguments"`              // resourceId / resourceIds / query / content
+	CapabilityID string          `json:"capabilityId,omitempty"` // the authorising capability (informative here)
 }
 
 // skillArgs are the arguments every skill may take, after the gateway's
@@ -64,27 +64,27 @@ type skillArgs struct {
 
 // DocumentRef is a document's id and title, as list and search return it.
 type DocumentRef struct {
-	ID    string `json:"id"`
-	Title string `json:"title"`
+	ID    string `json:"id"`    // real resource id
+	Title string `json:"title"` // document title
 }
 
 // DocumentView is what retrieve_document and update_document return.
 type DocumentView struct {
-	ID      string `json:"id"`
-	Title   string `json:"title"`
-	Content string `json:"content"`
+	ID      string `json:"id"`      // real resource id
+	Title   string `json:"title"`   // document title
+	Content string `json:"content"` // full content; first line is a summary
 }
 
 // DocumentList is what list_documents and search_documents return.
 type DocumentList struct {
-	Query     string        `json:"query,omitempty"`
-	Documents []DocumentRef `json:"documents"`
+	Query     string        `json:"query,omitempty"` // the search query (search only)
+	Documents []DocumentRef `json:"documents"`       // matches sorted by id, never null
 }
 
 // Deleted is what delete_document returns.
 type Deleted struct {
-	ID      string `json:"id"`
-	Deleted bool   `json:"deleted"`
+	ID      string `json:"id"`      // the deleted resource id
+	Deleted bool   `json:"deleted"` // always true
 }
 
 // invoke serves a2a/skill/invoke.

@@ -9,21 +9,21 @@ import (
 
 // ResourceHandle is an opaque handle to one resource, as issued (SEP).
 type ResourceHandle struct {
-	Handle      string `json:"handle"`
-	DisplayName string `json:"displayName,omitempty"`
+	Handle      string `json:"handle"`                // opaque handle, e.g. "rh_001"
+	DisplayName string `json:"displayName,omitempty"` // title shown to the holder
 }
 
 // Capability is one delegated capability in the SEP issuance shape, as the
 // gateway places it in params.capabilities of a delegated send.
 type Capability struct {
-	ID              string           `json:"id"`
-	Grant           string           `json:"grant,omitempty"`
-	Token           string           `json:"token,omitempty"`
-	ResourceHandles []ResourceHandle `json:"resourceHandles,omitempty"`
-	Operations      []string         `json:"operations,omitempty"`
-	Expires         string           `json:"expires,omitempty"`
-	RevocationID    string           `json:"revocationId,omitempty"`
-	Principal       string           `json:"principal,omitempty"`
+	ID              string           `json:"id"`                        // capability id, "cap_…"
+	Grant           string           `json:"grant,omitempty"`           // grant id, e.g. "documents:read"
+	Token           string           `json:"token,omitempty"`           // opaque token, sent back as capabilityToken
+	ResourceHandles []ResourceHandle `json:"resourceHandles,omitempty"` // the documents it designates
+	Operations      []string         `json:"operations,omitempty"`      // operations it permits
+	Expires         string           `json:"expires,omitempty"`         // RFC 3339 expiry, informative
+	RevocationID    string           `json:"revocationId,omitempty"`    // revocation id, informative
+	Principal       string           `json:"principal,omitempty"`       // user principal it acts for
 }
 
 // MaxCapabilities bounds how many delegated capabilities one message may carry.

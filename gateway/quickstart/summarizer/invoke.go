@@ -19,13 +19,13 @@ const maxResponseBytes = 1 << 20
 // Outcome is what one retrieve_document invocation produced: either the
 // document (Title, FirstLine) or a refusal (Refused, Code, Reason).
 type Outcome struct {
-	CapabilityID string `json:"capabilityId"`
-	Handle       string `json:"handle"`
-	DisplayName  string `json:"displayName,omitempty"`
-	Title        string `json:"title,omitempty"`
-	FirstLine    string `json:"firstLine,omitempty"`
-	Refused      bool   `json:"refused,omitempty"`
-	Code         int    `json:"code,omitempty"`
+	CapabilityID string `json:"capabilityId"`          // capability the call presented
+	Handle       string `json:"handle"`                // handle it asked for
+	DisplayName  string `json:"displayName,omitempty"` // the handle's display name
+	Title        string `json:"title,omitempty"`       // retrieved title
+	FirstLine    string `json:"firstLine,omitempty"`   // first line of the retrieved content
+	Refused      bool   `json:"refused,omitempty"`     // the gateway answered a JSON-RPC error
+	Code         int    `json:"code,omitempty"`        // that error's code
 	// Reason is the gateway's error.data.reason (e.g. "capability_revoked"),
 	// or its error.message when it gave no reason.
 	Reason string `json:"reason,omitempty"`
