@@ -1,0 +1,293 @@
+package revocation
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+	"unicode"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Redis defaults.
+const (
+	DefaultPrefix  = "capgate:"
+	DefaultTimeout = 250 * time.Millisecond
+	// maxPrefixLength bounds RedisOptions.Prefix.
+	maxPrefixLength = 128
+)
+
+// RedisOptions configures NewRedis. The zero value is valid.
+type RedisOptions struct {
+	// Prefix starts every key and the channel; empty means DefaultPrefix.
+	// Replicas that must see each other's revocations share one prefix.
+	Prefix string
+	// Timeout bounds every call to Redis, whatever the client's own
+	// timeouts; zero means DefaultTimeout.
+	Timeout time.Duration
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Logger receives failures; nil discards them.
+	Logger *slog.Logger
+	// Breaker configures the circuit breaker.
+	Breaker BreakerOptions
+}
+
+// Validate reports every problem with o.
+func (o RedisOptions) Validate() error {
+	var errs []error
+	if len(o.Prefix) > maxPrefixLength || strings.ContainsFunc(o.Prefix, func(r rune) bool {
+		return unicode.IsSpace(r) || unicode.IsControl(r)
+	}) {
+		errs = append(errs, fmt.Errorf("%w: prefix %q: at most %d bytes, no space or control character", ErrInvalidOptions, o.Prefix, maxPrefixLength))
+	}
+	if o.Timeout < 0 {
+		errs = append(errs, fmt.Errorf("%w: timeout %v is negative", ErrInvalidOptions, o.Timeout))
+	}
+	errs = append(errs, o.Breaker.Validate())
+	return errors.Join(errs...)
+}
+
+func (o RedisOptions) withDefaults() RedisOptions {
+	if o.Prefix == "" {
+		o.Prefix = DefaultPrefix
+	}
+	if o.Timeout == 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return o
+}
+
+// Redis is the shared store for several replicas: a single node, Sentinel
+// or Cluster through a go-redis UniversalClient. Each Check is one pipelined
+// round trip (one per node on Cluster); each Revoke is one Lua script that
+// extends the key and publishes the event atomically. Every call is bounded
+// by Timeout and guarded by a circuit breaker; any failure is ErrUnavailable.
+//
+// Without persistence (AOF or RDB) Redis forgets every revocation when it
+// restarts; Synced replicas write back what they remember when they
+// resubscribe.
+type Redis struct {
+	client  redis.UniversalClient
+	keys    keyspace
+	timeout time.Duration
+	now     func() time.Time
+	log     *slog.Logger
+	breaker *breaker
+	closed  atomic.Bool
+}
+
+// NewRedis returns a Redis store on client after one PING. The client stays
+// the caller's: Close does not close it. A *redis.Ring is refused, because
+// its shards do not share pub/sub.
+func NewRedis(ctx context.Context, client redis.UniversalClient, opts RedisOptions) (*Redis, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	switch client.(type) {
+	case nil:
+		return nil, fmt.Errorf("%w: nil redis client", ErrInvalidOptions)
+	case *redis.Ring:
+		return nil, fmt.Errorf("%w: redis.Ring is not supported (no shared pub/sub); use Cluster", ErrInvalidOptions)
+	}
+	opts = opts.withDefaults()
+	r := &Redis{
+		client:  client,
+		keys:    keyspace{prefix: opts.Prefix},
+		timeout: opts.Timeout,
+		now:     opts.Now,
+		log:     opts.Logger,
+		breaker: newBreaker(opts.Breaker, opts.Now),
+	}
+	if err := r.Ping(ctx); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Ping checks that Redis answers, through the breaker and the timeout; for
+// readiness probes.
+func (r *Redis) Ping(ctx context.Context) error {
+	_, err := call(ctx, r, "ping", func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, r.client.Ping(ctx).Err()
+	})
+	return err
+}
+
+// Revoke implements Store.
+func (r *Redis) Revoke(ctx context.Context, id string, until time.Time) error {
+	if err := validateID(id); err != nil {
+		return err
+	}
+	if err := validateTime("until", until); err != nil {
+		return err
+	}
+	return r.writeEntry(ctx, entry{name: id, cutoff: cutoff{untilMs: ceilMilli(until)}}, true)
+}
+
+// RevokePrincipal implements Store.
+func (r *Redis) RevokePrincipal(ctx context.Context, principal string, before, until time.Time) error {
+	c, err := newCutoff(principal, before, until)
+	if err != nil {
+		return err
+	}
+	return r.writeEntry(ctx, entry{principal: true, name: principal, cutoff: c}, true)
+}
+
+// writeEntry runs the revoke script for e. An entry already expired is a
+// no-op.
+func (r *Redis) writeEntry(ctx context.Context, e entry, publish bool) error {
+	ttl := e.untilMs - r.now().UnixMilli()
+	if ttl <= 0 {
+		return r.usable()
+	}
+	script, keys, args := r.scriptFor(e, min(ttl, maxTTL.Milliseconds()), publish)
+	_, err := call(ctx, r, "revoke", func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, script.Run(ctx, r.client, keys, args...).Err()
+	})
+	return err
+}
+
+// maxTTL caps the TTL written for an entry kept "forever".
+const maxTTL = 100 * 365 * 24 * time.Hour
+
+// scriptFor returns the script, keys and arguments that write e.
+func (r *Redis) scriptFor(e entry, ttl int64, publish bool) (*redis.Script, []string, []any) {
+	pub := "0"
+	if publish {
+		pub = "1"
+	}
+	until := strconv.FormatInt(e.untilMs, 10)
+	if e.principal {
+		before := strconv.FormatInt(e.beforeMs, 10)
+		return revokePrincipalScript, []string{r.keys.principal(e.name)},
+			[]any{ttl, before, until, e.name, r.keys.channel(), pub}
+	}
+	return revokeIDScript, []string{r.keys.id(e.name)}, []any{ttl, until, e.name, r.keys.channel(), pub}
+}
+
+// Check implements Store with one pipelined round trip: EXISTS for every id
+// and GET for the principal's cutoff. A positive answer is returned even if
+// another command of the pipeline failed; a negative one only if all of
+// them succeeded.
+func (r *Redis) Check(ctx context.Context, q Query) (Result, error) {
+	if err := validateQuery(q); err != nil {
+		return Result{}, err
+	}
+	keys := make([]string, len(q.IDs), len(q.IDs)+1)
+	for i, id := range q.IDs {
+		keys[i] = r.keys.id(id)
+	}
+	if q.Principal != "" {
+		keys = append(keys, r.keys.principal(q.Principal))
+	}
+	ids := slices.Clone(q.IDs)
+	principal, issued := q.Principal, issuedMilli(q.IssuedAt)
+	return call(ctx, r, "check", func(ctx context.Context) (Result, error) {
+		return r.check(ctx, keys, ids, principal, issued)
+	})
+}
+
+// check runs the Check pipeline; keys[i] is the key of ids[i], followed by
+// the principal's key when principal is not empty.
+func (r *Redis) check(ctx context.Context, keys, ids []string, principal string, issued int64) (Result, error) {
+	pipe := r.client.Pipeline()
+	exists := make([]*redis.IntCmd, len(ids))
+	for i := range ids {
+		exists[i] = pipe.Exists(ctx, keys[i])
+	}
+	var get *redis.StringCmd
+	if principal != "" {
+		get = pipe.Get(ctx, keys[len(ids)])
+	}
+	_, execErr := pipe.Exec(ctx)
+	var failed error
+	for i, cmd := range exists {
+		switch n, err := cmd.Result(); {
+		case err != nil:
+			failed = firstErr(failed, err)
+		case n == 1:
+			return Result{Revoked: true, By: ids[i]}, nil
+		case n != 0:
+			failed = firstErr(failed, fmt.Errorf("%w: EXISTS %q answered %d", ErrCorrupt, keys[i], n))
+		}
+	}
+	if get != nil {
+		res, err := cutoffMatches(get, principal, issued)
+		if res.Revoked {
+			return res, nil
+		}
+		failed = firstErr(failed, err)
+	}
+	if failed == nil && execErr != nil && !errors.Is(execErr, redis.Nil) {
+		failed = execErr
+	}
+	return Result{}, failed
+}
+
+// cutoffMatches reads a principal's cutoff from get.
+func cutoffMatches(get *redis.StringCmd, principal string, issued int64) (Result, error) {
+	v, err := get.Result()
+	if errors.Is(err, redis.Nil) {
+		return Result{}, nil
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	before, err := parseMilli(v)
+	if err != nil {
+		return Result{}, fmt.Errorf("cutoff of %q: %w", principal, err)
+	}
+	if issued < before {
+		return Result{Revoked: true, By: PrincipalPrefix + principal}, nil
+	}
+	return Result{}, nil
+}
+
+// firstErr keeps the first error.
+func firstErr(first, err error) error {
+	if first != nil {
+		return first
+	}
+	return err
+}
+
+// RedisStats describes the Redis store for metrics.
+type RedisStats struct {
+	// Breaker is the circuit breaker's state.
+	Breaker BreakerState
+	// ConsecutiveFailures is the current run of failed calls.
+	ConsecutiveFailures int
+}
+
+// Stats returns the store's current state.
+func (r *Redis) Stats() RedisStats {
+	st, n := r.breaker.snapshot()
+	return RedisStats{Breaker: st, ConsecutiveFailures: n}
+}
+
+// Close marks the store closed; later calls fail with ErrClosed. It does not
+// close the client, which belongs to the caller. It is idempotent.
+func (r *Redis) Close() error {
+	r.closed.Store(true)
+	return nil
+}
+
+func (r *Redis) usable() error {
+	if r.closed.Load() {
+		return fmt.Errorf("%w: %w", ErrUnavailable, ErrClosed)
+	}
+	return nil
+}

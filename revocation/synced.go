@@ -1,0 +1,249 @@
+package revocation
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// DefaultMaxStaleness bounds how old the local set's last confirmed sync
+// may be before Synced stops trusting it, when the options leave it zero.
+const DefaultMaxStaleness = 2 * time.Second
+
+// SyncedOptions configures NewSynced. The zero value is valid.
+type SyncedOptions struct {
+	// MaxStaleness is how long after its last confirmed sync the local set
+	// may answer "not revoked" on its own; zero means DefaultMaxStaleness.
+	// It bounds how long a revocation can go unseen if pub/sub silently
+	// stalls.
+	MaxStaleness time.Duration
+	// PingInterval is how often the subscription is pinged to confirm it is
+	// alive and caught up; zero means MaxStaleness/4. It must be shorter
+	// than MaxStaleness.
+	PingInterval time.Duration
+	// PruneInterval is how often expired entries are dropped from the local
+	// set; zero means DefaultPruneInterval.
+	PruneInterval time.Duration
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Logger receives subscription and resync events; nil discards them.
+	Logger *slog.Logger
+}
+
+// Validate reports every problem with o.
+func (o SyncedOptions) Validate() error {
+	var errs []error
+	if o.MaxStaleness < 0 {
+		errs = append(errs, fmt.Errorf("%w: max staleness %v is negative", ErrInvalidOptions, o.MaxStaleness))
+	}
+	if o.PingInterval < 0 {
+		errs = append(errs, fmt.Errorf("%w: ping interval %v is negative", ErrInvalidOptions, o.PingInterval))
+	}
+	if d := o.withDefaults(); o.MaxStaleness >= 0 && d.PingInterval >= d.MaxStaleness {
+		errs = append(errs, fmt.Errorf("%w: ping interval %v must be shorter than max staleness %v", ErrInvalidOptions, d.PingInterval, d.MaxStaleness))
+	}
+	if o.PruneInterval < 0 {
+		errs = append(errs, fmt.Errorf("%w: prune interval %v is negative", ErrInvalidOptions, o.PruneInterval))
+	}
+	return errors.Join(errs...)
+}
+
+func (o SyncedOptions) withDefaults() SyncedOptions {
+	if o.MaxStaleness == 0 {
+		o.MaxStaleness = DefaultMaxStaleness
+	}
+	if o.PingInterval == 0 {
+		o.PingInterval = o.MaxStaleness / 4
+	}
+	if o.PruneInterval == 0 {
+		o.PruneInterval = DefaultPruneInterval
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return o
+}
+
+// Synced is a replica's local copy of the revocations held in Redis, kept
+// current by pub/sub and rebuilt from Redis (SCAN) on start and on every
+// (re)subscription.
+//
+// Check answers from memory, with no network round trip, while the
+// subscription is healthy and its last confirmed sync is within
+// MaxStaleness. Otherwise it asks Redis, and fails with ErrUnavailable when
+// Redis cannot answer. A revocation found locally is always trusted: the
+// local set only grows from real revocations, and keeps them even if Redis
+// loses them, in which case the next resync writes them back.
+type Synced struct {
+	redis    *Redis
+	set      *set
+	opts     SyncedOptions
+	log      *slog.Logger
+	janitor  *janitor
+	cancel   context.CancelFunc
+	done     chan struct{}
+	synced   chan struct{} // closed after the first complete sync
+	syncOnce sync.Once
+	closed   atomic.Bool
+
+	// syncedAt is when (unix ns) the local set was last known to hold every
+	// revocation published before it; 0 while not synced.
+	syncedAt  atomic.Int64
+	lastSync  atomic.Int64
+	resyncs   atomic.Uint64
+	restored  atomic.Uint64
+	malformed atomic.Uint64
+
+	psMu sync.Mutex
+	ps   *redis.PubSub
+}
+
+// NewSynced starts the subscription and waits, at most until ctx is done,
+// for the first complete sync; it fails with ErrUnavailable if none
+// happened. The Redis store stays the caller's: Close does not close it.
+func NewSynced(ctx context.Context, r *Redis, opts SyncedOptions) (*Synced, error) {
+	if r == nil {
+		return nil, fmt.Errorf("%w: nil Redis store", ErrInvalidOptions)
+	}
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	opts = opts.withDefaults()
+	runCtx, cancel := context.WithCancel(context.Background())
+	s := &Synced{
+		redis: r, set: newSet(), opts: opts, log: opts.Logger,
+		cancel: cancel, done: make(chan struct{}), synced: make(chan struct{}),
+	}
+	s.janitor = startJanitor(s.set, opts.PruneInterval, opts.Now)
+	go s.run(runCtx)
+	select {
+	case <-s.synced:
+		return s, nil
+	case <-ctx.Done():
+		_ = s.Close()
+		return nil, fmt.Errorf("%w: no initial sync: %w", ErrUnavailable, ctx.Err())
+	}
+}
+
+// Revoke implements Store. The revocation takes effect on this replica
+// before Redis is written; if writing Redis fails, the error is returned
+// (retry it) and the next resync writes the local entry back.
+func (s *Synced) Revoke(ctx context.Context, id string, until time.Time) error {
+	if err := s.usable(); err != nil {
+		return err
+	}
+	if err := validateID(id); err != nil {
+		return err
+	}
+	if err := validateTime("until", until); err != nil {
+		return err
+	}
+	e := entry{name: id, cutoff: cutoff{untilMs: ceilMilli(until)}}
+	s.set.add(e)
+	return s.redis.writeEntry(ctx, e, true)
+}
+
+// RevokePrincipal implements Store, taking effect locally first like Revoke.
+func (s *Synced) RevokePrincipal(ctx context.Context, principal string, before, until time.Time) error {
+	if err := s.usable(); err != nil {
+		return err
+	}
+	c, err := newCutoff(principal, before, until)
+	if err != nil {
+		return err
+	}
+	e := entry{principal: true, name: principal, cutoff: c}
+	s.set.add(e)
+	return s.redis.writeEntry(ctx, e, true)
+}
+
+// Check implements Store: from memory when fresh, else from Redis.
+func (s *Synced) Check(ctx context.Context, q Query) (Result, error) {
+	if err := s.usable(); err != nil {
+		return Result{}, err
+	}
+	if err := validateQuery(q); err != nil {
+		return Result{}, err
+	}
+	now := s.opts.Now()
+	if res := s.set.check(q, now); res.Revoked || s.fresh(now) {
+		return res, nil
+	}
+	return s.redis.Check(ctx, q)
+}
+
+// fresh reports whether the local set may answer "not revoked" at now.
+func (s *Synced) fresh(now time.Time) bool {
+	at := s.syncedAt.Load()
+	return at != 0 && now.UnixNano()-at <= int64(s.opts.MaxStaleness)
+}
+
+// SyncedStats describes a Synced store for metrics and readiness.
+type SyncedStats struct {
+	// Size is the number of local entries, expired ones not yet pruned
+	// included.
+	Size int
+	// LastSync is when the last complete resync from Redis finished.
+	LastSync time.Time
+	// SyncedAt is the moment up to which the local set is confirmed
+	// complete; zero while the subscription is down or resyncing.
+	SyncedAt time.Time
+	// Healthy reports that Check answers from memory right now.
+	Healthy bool
+	// Resyncs counts complete resyncs from Redis.
+	Resyncs uint64
+	// Restored counts entries written back to Redis because Redis had lost
+	// them.
+	Restored uint64
+	// Malformed counts unparsable events received on the channel.
+	Malformed uint64
+}
+
+// Stats returns the store's current state.
+func (s *Synced) Stats() SyncedStats {
+	st := SyncedStats{
+		Size:      s.set.len(),
+		Healthy:   s.fresh(s.opts.Now()),
+		Resyncs:   s.resyncs.Load(),
+		Restored:  s.restored.Load(),
+		Malformed: s.malformed.Load(),
+	}
+	if at := s.lastSync.Load(); at != 0 {
+		st.LastSync = time.Unix(0, at)
+	}
+	if at := s.syncedAt.Load(); at != 0 {
+		st.SyncedAt = time.Unix(0, at)
+	}
+	return st
+}
+
+// Close stops the subscription and the janitor and waits for them. It
+// does not close the Redis store. It is idempotent.
+func (s *Synced) Close() error {
+	s.closed.Store(true)
+	s.cancel()
+	s.psMu.Lock()
+	if s.ps != nil {
+		_ = s.ps.Close()
+	}
+	s.psMu.Unlock()
+	<-s.done
+	s.janitor.close()
+	return nil
+}
+
+func (s *Synced) usable() error {
+	if s.closed.Load() {
+		return fmt.Errorf("%w: %w", ErrUnavailable, ErrClosed)
+	}
+	return nil
+}

@@ -1,0 +1,173 @@
+package revocation
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Reconnection backoff of the subscription loop.
+const (
+	minBackoff = 50 * time.Millisecond
+	maxBackoff = 5 * time.Second
+)
+
+// errPongTimeout ends a session whose PING went unanswered.
+var errPongTimeout = errors.New("revocation: pub/sub ping unanswered")
+
+// run keeps a subscription session alive until ctx is done.
+func (s *Synced) run(ctx context.Context) {
+	defer close(s.done)
+	backoff := minBackoff
+	for {
+		synced, err := s.session(ctx)
+		s.syncedAt.Store(0)
+		if ctx.Err() != nil {
+			return
+		}
+		s.log.Warn("revocation: subscription lost; checks go to redis until resynced", "err", err)
+		if synced {
+			backoff = minBackoff
+		}
+		t := time.NewTimer(backoff)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
+		backoff = min(2*backoff, maxBackoff)
+	}
+}
+
+// session is one subscription, from SUBSCRIBE until it fails.
+type session struct {
+	s        *Synced
+	ps       *redis.PubSub
+	synced   bool      // a resync completed on this subscription
+	seq      uint64    // payload of the last PING
+	pingSent time.Time // when it was sent; zero once answered
+	lastPing time.Time
+}
+
+// session subscribes and serves events until the subscription fails. It
+// reports whether it completed a sync.
+func (s *Synced) session(ctx context.Context) (bool, error) {
+	ps := s.redis.client.Subscribe(ctx, s.redis.keys.channel())
+	defer func() { _ = ps.Close() }()
+	s.psMu.Lock()
+	if ctx.Err() != nil {
+		s.psMu.Unlock()
+		return false, ctx.Err()
+	}
+	s.ps = ps
+	s.psMu.Unlock()
+
+	ss := &session{s: s, ps: ps}
+	for {
+		msg, err := ps.ReceiveTimeout(ctx, ss.wait(s.opts.Now()))
+		switch {
+		case err == nil:
+			err = ss.handle(ctx, msg)
+		case isTimeout(err):
+			err = nil
+		}
+		if err == nil {
+			err = ss.tick(ctx)
+		}
+		if err != nil {
+			return ss.synced, err
+		}
+	}
+}
+
+// handle applies one message from the subscription.
+func (ss *session) handle(ctx context.Context, msg any) error {
+	s := ss.s
+	switch m := msg.(type) {
+	case *redis.Subscription:
+		if m.Kind != "subscribe" {
+			return fmt.Errorf("revocation: unexpected %s on %q", m.Kind, m.Channel)
+		}
+		// A confirmation comes after every (re)subscription, including the
+		// silent ones go-redis makes after a reconnect: events may have been
+		// missed, so rebuild.
+		return ss.resync(ctx)
+	case *redis.Message:
+		e, err := parseEvent(m.Payload)
+		if err != nil {
+			s.malformed.Add(1)
+			s.log.Warn("revocation: malformed event; resyncing", "err", err)
+			return ss.resync(ctx)
+		}
+		s.set.add(e)
+	case *redis.Pong:
+		if !ss.pingSent.IsZero() && m.Payload == strconv.FormatUint(ss.seq, 10) {
+			if ss.synced {
+				s.syncedAt.Store(ss.pingSent.UnixNano())
+			}
+			ss.pingSent = time.Time{}
+		}
+	}
+	return nil
+}
+
+// resync marks the set unsynced, rebuilds it, and pings at once so that it
+// is confirmed fresh as soon as the events queued meanwhile are applied.
+func (ss *session) resync(ctx context.Context) error {
+	s := ss.s
+	ss.synced = false
+	s.syncedAt.Store(0)
+	start := s.opts.Now()
+	if err := s.resync(ctx, start); err != nil {
+		return err
+	}
+	ss.synced = true
+	s.syncedAt.Store(start.UnixNano())
+	s.syncOnce.Do(func() { close(s.synced) })
+	// Forget any PING in flight (it may have been lost with a connection
+	// go-redis replaced) and send a new one at once.
+	ss.pingSent, ss.lastPing = time.Time{}, time.Time{}
+	s.log.Info("revocation: local set synced from redis", "size", s.set.len(), "took", s.opts.Now().Sub(start))
+	return nil
+}
+
+// tick pings when one is due and ends the session when a ping went
+// unanswered for MaxStaleness.
+func (ss *session) tick(ctx context.Context) error {
+	now := ss.s.opts.Now()
+	if !ss.pingSent.IsZero() {
+		if now.Sub(ss.pingSent) > ss.s.opts.MaxStaleness {
+			return errPongTimeout
+		}
+		return nil
+	}
+	if now.Sub(ss.lastPing) < ss.s.opts.PingInterval {
+		return nil
+	}
+	ss.seq++
+	ss.pingSent, ss.lastPing = now, now
+	return ss.ps.Ping(ctx, strconv.FormatUint(ss.seq, 10))
+}
+
+// wait is how long the next receive may block before tick must run.
+func (ss *session) wait(now time.Time) time.Duration {
+	o := ss.s.opts
+	d := ss.lastPing.Add(o.PingInterval).Sub(now)
+	if !ss.pingSent.IsZero() {
+		d = ss.pingSent.Add(o.MaxStaleness).Sub(now)
+	}
+	return min(max(d, time.Millisecond), o.PingInterval)
+}
+
+// isTimeout reports a read deadline expiring: no message in time.
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.Is(err, os.ErrDeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout())
+}
