@@ -30,13 +30,24 @@ type Header struct {
 	Raw map[string]json.RawMessage
 }
 
-// splitCompact splits a compact JWS into its three segments.
+// splitCompact splits a compact JWS into its three segments. Only the
+// base64url alphabet and the two dots are allowed: base64 decoders skip
+// CR and LF, and a token is an opaque word in a header, never text.
 func splitCompact(token string) (header, payload, sig string, err error) {
+	for i := 0; i < len(token); i++ {
+		if c := token[i]; !isBase64URL(c) && c != '.' {
+			return "", "", "", fmt.Errorf("%w: byte %d is not base64url", ErrMalformed, i)
+		}
+	}
 	parts := strings.Split(token, ".")
 	if len(parts) != 3 {
 		return "", "", "", fmt.Errorf("%w: want 3 segments, got %d", ErrMalformed, len(parts))
 	}
 	return parts[0], parts[1], parts[2], nil
+}
+
+func isBase64URL(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_'
 }
 
 // parseHeader decodes a header segment. With strict set it enforces what

@@ -63,10 +63,7 @@ func validID(s, prefix string) bool {
 		return false
 	}
 	for i := 0; i < len(rest); i++ {
-		c := rest[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '-', c == '_':
-		default:
+		if !isBase64URL(rest[i]) {
 			return false
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/go-jose/go-jose/v4"
 )
 
 func savedKeySet(t *testing.T) []byte {
@@ -139,5 +141,34 @@ func TestKeyFilePermissions(t *testing.T) {
 	if err := newTestKeySet(t, 1).SaveFile(filepath.Join(dir, "no", "such", "dir.json")); err == nil ||
 		strings.Contains(err.Error(), "panic") {
 		t.Errorf("SaveFile into a missing directory: %v", err)
+	}
+}
+
+func TestLoadKeySetRefusesMismatchedECKey(t *testing.T) {
+	save := func() map[string]any {
+		ks, err := GenerateKeySet(jose.ES256)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := ks.Save(&buf); err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(buf.Bytes(), &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	active := func(m map[string]any) map[string]any {
+		return m["signing"].(map[string]any)["active"].(map[string]any)
+	}
+	m, other := save(), save()
+	if _, err := LoadKeySet(bytes.NewReader(mustJSON(t, m))); err != nil {
+		t.Fatalf("ES256 key set does not load: %v", err)
+	}
+	active(m)["d"] = active(other)["d"]
+	if _, err := LoadKeySet(bytes.NewReader(mustJSON(t, m))); !errors.Is(err, ErrKeySet) {
+		t.Fatalf("EC key with a foreign d: %v, want ErrKeySet", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
 	"io"
@@ -23,11 +24,15 @@ const sealingKeySize = 32
 // signing keys still accepted for verification, and one active sealing key
 // plus previous ones for the sealed resource maps. It is safe for concurrent
 // use; Rotate and Prune may run while tokens are minted and verified.
+//
+// Use GenerateKeySet, GenerateKeySetFrom or LoadKeySet: the zero value has
+// no keys and every operation on it fails with ErrKeySet.
 type KeySet struct {
-	mu      sync.RWMutex
-	rand    io.Reader
-	signing []*signingKey // signing[0] is active
-	sealing []*sealingKey // sealing[0] is active
+	rotateMu sync.Mutex // serialises rotations, and with them uses of rand
+	mu       sync.RWMutex
+	rand     io.Reader
+	signing  []*signingKey // signing[0] is active
+	sealing  []*sealingKey // sealing[0] is active
 }
 
 type signingKey struct {
@@ -87,15 +92,25 @@ func GenerateKeySetFrom(alg jose.SignatureAlgorithm, r io.Reader) (*KeySet, erro
 // the current signing key. The previous keys stay in the set, marked retired
 // at now, so tokens they signed keep verifying until Prune removes them.
 func (ks *KeySet) Rotate(now time.Time) error {
-	return ks.RotateAlgorithm(now, ks.activeSigning().alg)
+	k := ks.activeSigning()
+	if k == nil {
+		return fmt.Errorf("%w: no keys", ErrKeySet)
+	}
+	return ks.RotateAlgorithm(now, k.alg)
 }
 
 // RotateAlgorithm is Rotate with a new signing algorithm, to migrate between
 // EdDSA and ES256. Verifiers must list both algorithms during the migration.
 func (ks *KeySet) RotateAlgorithm(now time.Time, alg jose.SignatureAlgorithm) error {
-	ks.mu.RLock()
+	ks.rotateMu.Lock()
+	defer ks.rotateMu.Unlock()
+	if ks.activeSigning() == nil || ks.activeSealing() == nil {
+		return fmt.Errorf("%w: no keys", ErrKeySet)
+	}
 	r := ks.rand
-	ks.mu.RUnlock()
+	if r == nil {
+		r = rand.Reader
+	}
 	sk, err := newSigningKey(alg, r)
 	if err != nil {
 		return err
@@ -142,8 +157,14 @@ func (ks *KeySet) JWKS() jose.JSONWebKeySet {
 	return out
 }
 
-// ActiveKeyID returns the kid of the active signing key.
-func (ks *KeySet) ActiveKeyID() string { return ks.activeSigning().kid }
+// ActiveKeyID returns the kid of the active signing key ("" for an empty
+// key set).
+func (ks *KeySet) ActiveKeyID() string {
+	if k := ks.activeSigning(); k != nil {
+		return k.kid
+	}
+	return ""
+}
 
 // Algorithms returns the distinct signature algorithms of the signing keys,
 // active first: a suitable VerifierConfig.Algorithms for this set.
@@ -173,15 +194,23 @@ func (ks *KeySet) Keys() []KeyInfo {
 	return out
 }
 
+// activeSigning returns the active signing key, nil for an empty set.
 func (ks *KeySet) activeSigning() *signingKey {
 	ks.mu.RLock()
 	defer ks.mu.RUnlock()
+	if len(ks.signing) == 0 {
+		return nil
+	}
 	return ks.signing[0]
 }
 
+// activeSealing returns the active sealing key, nil for an empty set.
 func (ks *KeySet) activeSealing() *sealingKey {
 	ks.mu.RLock()
 	defer ks.mu.RUnlock()
+	if len(ks.sealing) == 0 {
+		return nil
+	}
 	return ks.sealing[0]
 }
 
@@ -249,6 +278,9 @@ func signingKeyFromPrivate(alg jose.SignatureAlgorithm, priv any, wantKID string
 	if wantKID != "" && wantKID != kid {
 		return nil, fmt.Errorf("%w: kid %q is not the key's RFC 7638 thumbprint", ErrKeySet, wantKID)
 	}
+	if !keyPairConsistent(priv) {
+		return nil, fmt.Errorf("%w: key %q: private part does not match public part", ErrKeySet, kid)
+	}
 	jwk.KeyID, pub.KeyID = kid, kid
 	return &signingKey{kid: kid, alg: alg, private: jwk, public: pub}, nil
 }
@@ -259,6 +291,21 @@ func keyMatchesAlg(alg jose.SignatureAlgorithm, priv any) bool {
 		return alg == jose.EdDSA && len(k) == ed25519.PrivateKeySize
 	case *ecdsa.PrivateKey:
 		return alg == jose.ES256 && k.Curve == elliptic.P256()
+	}
+	return false
+}
+
+// keyPairConsistent signs a probe with the private key and verifies it
+// with the public key. A loaded JWK's "d" is otherwise never checked
+// against its "x"/"y" for EC keys.
+func keyPairConsistent(priv any) bool {
+	probe := sha256.Sum256([]byte("captoken key pair check"))
+	switch k := priv.(type) {
+	case ed25519.PrivateKey:
+		return ed25519.Verify(k.Public().(ed25519.PublicKey), probe[:], ed25519.Sign(k, probe[:]))
+	case *ecdsa.PrivateKey:
+		sig, err := ecdsa.SignASN1(rand.Reader, k, probe[:])
+		return err == nil && ecdsa.VerifyASN1(&k.PublicKey, probe[:], sig)
 	}
 	return false
 }

@@ -130,3 +130,19 @@ func TestES256AndAlgorithmMigration(t *testing.T) {
 		t.Errorf("RotateAlgorithm(none): %v", err)
 	}
 }
+
+func TestEmptyKeySet(t *testing.T) {
+	var ks KeySet
+	if _, err := Mint(&ks, rootClaims(t0), rootResources()); !errors.Is(err, ErrKeySet) {
+		t.Errorf("Mint: %v", err)
+	}
+	if err := ks.Rotate(t0); !errors.Is(err, ErrKeySet) {
+		t.Errorf("Rotate: %v", err)
+	}
+	if _, err := NewVerifier(&ks, VerifierConfig{Issuer: testIssuer, Algorithms: []jose.SignatureAlgorithm{jose.EdDSA}}); !errors.Is(err, ErrConfig) {
+		t.Errorf("NewVerifier: %v", err)
+	}
+	if ks.ActiveKeyID() != "" || len(ks.JWKS().Keys) != 0 || ks.Prune(t0) != 0 {
+		t.Error("empty key set reports keys")
+	}
+}

@@ -25,6 +25,9 @@ func Mint(ks *KeySet, c Claims, resources map[string]string) (string, error) {
 
 // mint is Mint filling c.SealedResources in place.
 func mint(ks *KeySet, c *Claims, resources map[string]string) (string, error) {
+	if ks == nil || ks.activeSigning() == nil || ks.activeSealing() == nil {
+		return "", fmt.Errorf("%w: no keys", ErrKeySet)
+	}
 	if c.SealedResources != "" {
 		return "", fmt.Errorf("%w: srm is filled by Mint, leave it empty", ErrInvalidClaims)
 	}

@@ -72,8 +72,8 @@ type Verifier struct {
 
 // NewVerifier returns a verifier for tokens signed by ks.
 func NewVerifier(ks *KeySet, cfg VerifierConfig) (*Verifier, error) {
-	if ks == nil {
-		return nil, fmt.Errorf("%w: nil key set", ErrConfig)
+	if ks == nil || ks.activeSigning() == nil {
+		return nil, fmt.Errorf("%w: key set without keys", ErrConfig)
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
