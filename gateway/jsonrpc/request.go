@@ -66,6 +66,7 @@ func Decode(body []byte, lim Limits) (reqs []Request, batch bool, err error) {
 	c := newChecker(body, lim.MaxDepth)
 	if batch {
 		c.maxElems = lim.MaxBatch
+		c.elems = make([]span, 0, min(lim.MaxBatch, 64))
 	}
 	if err := c.run(); err != nil {
 		return nil, batch, err
