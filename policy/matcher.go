@@ -30,8 +30,12 @@ func compileMatcher(ps *problems, path string, raw *rawPrincipals) matcher {
 		vals []string
 	}{{"ids", raw.IDs}, {"issuers", raw.Issuers}, {"groups", raw.Groups}, {"all_groups", raw.AllGroups}} {
 		for i, v := range l.vals {
-			if strings.TrimSpace(v) == "" {
+			switch {
+			case strings.TrimSpace(v) == "":
 				ps.add(fmt.Sprintf("%s.%s[%d]", path, l.name, i), ErrBadMatcher, "empty value in principals.%s", l.name)
+			case v == "*":
+				ps.add(fmt.Sprintf("%s.%s[%d]", path, l.name, i), ErrBadMatcher,
+					`"*" is not a wildcard in principals.%s (write `+"`any: true`"+` to match every principal)`, l.name)
 			}
 		}
 	}
