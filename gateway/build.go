@@ -2,43 +2,158 @@ package gateway
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"os"
 	"time"
 
+	"github.com/go-jose/go-jose/v4"
+
+	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/authn"
+	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/policy"
+	"github.com/capgate/capgate/revocation"
 )
+
+// verifiedCacheSize bounds the verified-claims cache. Cached claims still
+// go through the revocation check on every use.
+const verifiedCacheSize = 100_000
 
 // BuildOptions are the process-level dependencies of FromConfig.
 type BuildOptions struct {
 	Logger *slog.Logger
-	Now    func() time.Time
+	// Audit receives audit events; nil sends them to Logger.
+	Audit *slog.Logger
+	Now   func() time.Time
 	// HTTPClient is used for OIDC discovery and JWKS fetches.
 	HTTPClient *http.Client
 	Getenv     func(string) string
+	// Revocations overrides the embedded in-memory revocation store.
+	Revocations revocation.Store
+	// Index overrides the embedded in-memory capability index.
+	Index capindex.Index
+	// Keys overrides the config's key file.
+	Keys *captoken.KeySet
 }
 
-// FromConfig builds a gateway and its authenticator from a loaded config.
-func FromConfig(ctx context.Context, cfg *config.Config, opts BuildOptions) (*Gateway, error) {
-	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.DiscardHandler)
+// Built is a gateway with the resources FromConfig opened for it.
+type Built struct {
+	*Gateway
+	Policy  *policy.Watcher
+	closers []func() error
+}
+
+// Close stops the policy watcher and closes the stores FromConfig opened.
+func (b *Built) Close() error {
+	var errs []error
+	for _, c := range b.closers {
+		errs = append(errs, c())
 	}
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
+	return errors.Join(errs...)
+}
+
+// FromConfig builds a gateway, its authenticator and its capability
+// dependencies from a loaded config: the key set (the config's key file,
+// or ephemeral keys for a single replica), the policy watcher on the
+// policy file, and the embedded in-memory index and revocation store
+// unless others are given.
+func FromConfig(ctx context.Context, cfg *config.Config, opts BuildOptions) (*Built, error) {
+	opts = opts.withDefaults()
+	b := &Built{}
 	a, err := authn.New(ctx, issuers(cfg.OIDC), devKeys(cfg.DevKeys), authn.Options{
 		HTTPClient: opts.HTTPClient, Now: opts.Now, Logger: opts.Logger,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("gateway: authentication: %w", err)
 	}
-	return New(ctx, Options{
-		Config: cfg, Authenticator: a, Logger: opts.Logger, Now: opts.Now,
+	caps, err := b.capabilities(ctx, cfg, opts)
+	if err != nil {
+		b.Close()
+		return nil, err
+	}
+	gw, err := New(ctx, Options{
+		Config: cfg, Authenticator: a, Capabilities: caps, Logger: opts.Logger, Now: opts.Now,
 		Getenv: opts.Getenv, ReadFile: os.ReadFile,
 	})
+	if err != nil {
+		b.Close()
+		return nil, err
+	}
+	b.Gateway = gw
+	return b, nil
+}
+
+func (o BuildOptions) withDefaults() BuildOptions {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Audit == nil {
+		o.Audit = o.Logger
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o
+}
+
+func (b *Built) capabilities(ctx context.Context, cfg *config.Config, opts BuildOptions) (*Capabilities, error) {
+	ks, err := keySet(cfg, opts)
+	if err != nil {
+		return nil, err
+	}
+	v, err := captoken.NewVerifier(ks, captoken.VerifierConfig{
+		Issuer: cfg.Capabilities.Issuer, Algorithms: ks.Algorithms(), Leeway: 30 * time.Second,
+		Now: opts.Now, CacheSize: verifiedCacheSize,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("gateway: capability verifier: %w", err)
+	}
+	w, err := policy.NewWatcher(ctx, cfg.Policy.File, Catalog(cfg), policy.WatcherOptions{
+		Interval: cfg.Policy.ReloadInterval.D(), Logger: opts.Logger,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("gateway: policy: %w", err)
+	}
+	b.Policy = w
+	b.closers = append(b.closers, w.Close)
+	caps := &Capabilities{Keys: ks, Verifier: v, Policy: w, Audit: opts.Audit,
+		Index: opts.Index, Revocations: opts.Revocations}
+	if caps.Index == nil {
+		caps.Index = capindex.NewMemory(opts.Now)
+		b.closers = append(b.closers, caps.Index.Close)
+	}
+	if caps.Revocations == nil {
+		mem := revocation.NewMemory(revocation.MemoryOptions{Now: opts.Now})
+		caps.Revocations = mem
+		b.closers = append(b.closers, mem.Close)
+	}
+	return caps, nil
+}
+
+// keySet loads the configured key file, or generates ephemeral keys: fine
+// for one replica, but tokens do not survive a restart and other replicas
+// cannot verify them.
+func keySet(cfg *config.Config, opts BuildOptions) (*captoken.KeySet, error) {
+	if opts.Keys != nil {
+		return opts.Keys, nil
+	}
+	if cfg.Capabilities.KeysFile != "" {
+		ks, err := captoken.LoadKeySetFile(cfg.Capabilities.KeysFile)
+		if err != nil {
+			return nil, fmt.Errorf("gateway: capability keys: %w", err)
+		}
+		return ks, nil
+	}
+	opts.Logger.Warn("no capabilities.keys_file: using ephemeral signing keys (single replica only)")
+	ks, err := captoken.GenerateKeySet(jose.EdDSA)
+	if err != nil {
+		return nil, fmt.Errorf("gateway: capability keys: %w", err)
+	}
+	return ks, nil
 }
 
 func issuers(in []config.Issuer) []authn.IssuerConfig {

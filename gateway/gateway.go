@@ -25,6 +25,7 @@ import (
 type Options struct {
 	Config        *config.Config
 	Authenticator *authn.Authenticator
+	Capabilities  *Capabilities
 	Logger        *slog.Logger
 	// Now is the clock. Defaults to time.Now.
 	Now func() time.Time
@@ -38,6 +39,7 @@ type Options struct {
 type Gateway struct {
 	cfg      *config.Config
 	authn    *authn.Authenticator
+	caps     *Capabilities
 	logger   *slog.Logger
 	now      func() time.Time
 	limits   jsonrpc.Limits
@@ -63,9 +65,13 @@ func New(ctx context.Context, opts Options) (*Gateway, error) {
 	if opts.Config == nil || opts.Authenticator == nil {
 		return nil, errors.New("gateway: config and authenticator are required")
 	}
+	if err := opts.Capabilities.validate(); err != nil {
+		return nil, err
+	}
 	g := &Gateway{
 		cfg:    opts.Config,
 		authn:  opts.Authenticator,
+		caps:   opts.Capabilities,
 		logger: opts.Logger,
 		now:    opts.Now,
 		agents: map[string]*agent{},

@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -27,7 +28,7 @@ const testAudience = "capgate"
 // in-process OIDC issuer serving discovery and JWKS over HTTP.
 type harness struct {
 	t       *testing.T
-	gw      *gateway.Gateway
+	gw      *gateway.Built
 	srv     *httptest.Server
 	idp     *oidctest.Issuer
 	docs    *documents.Agent
@@ -45,20 +46,34 @@ agents:
     url: %s
     grants:
       - {id: "documents:read", operations: [retrieve, search, list], attenuable: true}
-    skills: {retrieve_document: retrieve}
+      - {id: "documents:write", operations: [create, update, delete], attenuable: true, requires: ["documents:read"]}
+      - {id: "documents:admin", operations: ["*"], attenuable: false, legacy: true}
+    skills: {retrieve_document: retrieve, search_documents: search, list_documents: list, update_document: update, delete_document: delete}
   - name: extra
     url: %s
+a2e_hosts:
+  - {name: lab, url: "http://127.0.0.1:9/", capabilities: [tools, memory, env]}
 oidc:
   - {issuer: %q, audience: %s, algorithms: [RS256]}
 dev_keys:
   - {hash: "sha256:2ca8cf9905b6838481900ae48c8e6ee72226b226cc6c43e24a5f11f63ac067c1", principal: "user:alice@example.com", groups: [finance]}
-policy: {file: policy.yaml}
+  - {hash: "sha256:20c216c8dc383bbcf06bbbfed5899f72003a4525d7827ee62d67365f616b5d66", principal: "user:bob@example.com", groups: [contractors]}
+  - {hash: "sha256:af1c6e770dbd3ef6f82327451ccdec28fb82086c9031c35a5dde664a4e88604e", principal: "user:carol@example.com", groups: [hr, editors]}
+  - {hash: "sha256:dce2e5c4af686ed7f70522633ac2b8c566e39089b2293b3835be8e02297b5d80", principal: "agent:summarizer"}
+policy: {file: ../deploy/examples/quickstart/policy.yaml, reload_interval: 50ms}
 `, docsURL, extraURL, idpURL, testAudience)
 }
 
 // newHarness starts the documents agent and, when extra is not nil, a
 // second upstream "extra" served by it.
 func newHarness(t *testing.T, extra http.Handler, mod func(*config.Config)) *harness {
+	t.Helper()
+	return newHarnessWith(t, extra, mod, nil)
+}
+
+// newHarnessWith is newHarness with a hook on the build options (clock,
+// stores).
+func newHarnessWith(t *testing.T, extra http.Handler, mod func(*config.Config), bmod func(*gateway.BuildOptions)) *harness {
 	t.Helper()
 	h := &harness{t: t, idp: oidctest.New(t)}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -87,11 +102,16 @@ func newHarness(t *testing.T, extra http.Handler, mod func(*config.Config)) *har
 		mod(cfg)
 	}
 	h.cfg = cfg
-	gw, err := gateway.FromConfig(context.Background(), cfg, gateway.BuildOptions{})
+	var bo gateway.BuildOptions
+	if bmod != nil {
+		bmod(&bo)
+	}
+	gw, err := gateway.FromConfig(context.Background(), cfg, bo)
 	if err != nil {
 		t.Fatal(err)
 	}
 	h.gw = gw
+	t.Cleanup(func() { gw.Close() })
 	h.srv = httptest.NewServer(gw.Handler())
 	t.Cleanup(h.srv.Close)
 	return h
@@ -177,4 +197,22 @@ func writeSecret(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// clock is a settable clock for expiry tests.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
 }

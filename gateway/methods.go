@@ -13,11 +13,11 @@ type methodHandler func(ctx context.Context, c *call) outcome
 // extension methods. A method listed here is never forwarded as-is.
 func (g *Gateway) extensionMethods() map[string]methodHandler {
 	return map[string]methodHandler{
-		"a2a/capabilities/request":   g.notEnabled,
-		"a2a/capabilities/attenuate": g.notEnabled,
-		"a2a/capabilities/revoke":    g.notEnabled,
-		"a2a/skill/invoke":           g.notEnabled,
-		"a2a/task/send":              g.notEnabled,
+		jsonrpc.MethodCapabilitiesRequest:   g.capabilitiesRequest,
+		jsonrpc.MethodCapabilitiesAttenuate: g.capabilitiesAttenuate,
+		jsonrpc.MethodCapabilitiesRevoke:    g.capabilitiesRevoke,
+		jsonrpc.MethodSkillInvoke:           g.skillInvoke,
+		jsonrpc.MethodTaskSend:              g.notEnabled,
 	}
 }
 

@@ -166,7 +166,7 @@ func TestAgentCard(t *testing.T) {
 			t.Errorf("%s: url = %v", path, card["url"])
 		}
 		grants, _ := card["capabilityGrants"].([]any)
-		if len(grants) != 1 || grants[0].(map[string]any)["id"] != "documents:read" {
+		if len(grants) != 3 || grants[0].(map[string]any)["id"] != "documents:read" {
 			t.Errorf("%s: capabilityGrants = %v", path, card["capabilityGrants"])
 		}
 		exts, _ := card["capabilities"].(map[string]any)["extensions"].([]any)

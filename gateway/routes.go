@@ -13,6 +13,7 @@ func (g *Gateway) routes() chi.Router {
 	r := chi.NewRouter()
 	r.Get("/healthz", g.healthz)
 	r.Get("/readyz", g.readyz)
+	r.Get("/.well-known/jwks.json", g.serveJWKS)
 	r.Route("/a2a/{agent}", func(r chi.Router) {
 		r.Get("/.well-known/agent-card.json", g.serveCard)
 		r.Get("/.well-known/agent.json", g.serveCard)
@@ -39,6 +40,12 @@ func (g *Gateway) readyz(w http.ResponseWriter, _ *http.Request) {
 		return
 	}
 	writeJSONStatus(w, http.StatusOK, map[string]string{"status": "ready"})
+}
+
+// serveJWKS publishes the public keys that verify capability tokens.
+func (g *Gateway) serveJWKS(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Cache-Control", "max-age=300")
+	writeJSONStatus(w, http.StatusOK, g.caps.Keys.JWKS())
 }
 
 func (g *Gateway) serveCard(w http.ResponseWriter, r *http.Request) {

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/capgate/capgate/gateway"
 	"github.com/capgate/capgate/gateway/config"
@@ -34,11 +37,37 @@ func runServe(ctx context.Context, args []string, e env) int {
 		fmt.Fprintln(e.stderr, err)
 		return 1
 	}
-	if err := serveGateway(ctx, gw, cfg.Listen, logger); err != nil {
+	defer gw.Close()
+	stop := reloadOnHangup(ctx, gw, logger)
+	defer stop()
+	if err := serveGateway(ctx, gw.Gateway, cfg.Listen, logger); err != nil {
 		fmt.Fprintln(e.stderr, err)
 		return 1
 	}
 	return 0
+}
+
+// reloadOnHangup reloads the policy on SIGHUP. A broken file is refused
+// and the last good policy keeps serving.
+func reloadOnHangup(ctx context.Context, gw *gateway.Built, logger *slog.Logger) func() {
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-hup:
+				if err := gw.Policy.Reload(ctx); err != nil {
+					logger.Error("policy reload refused; the last good policy keeps serving", "error", err)
+				} else {
+					logger.Info("policy reloaded", "revision", gw.Policy.Current().Revision())
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() { signal.Stop(hup); close(done) }
 }
 
 // serveGateway listens on l.Addr and serves until ctx is done, then drains.

@@ -15,6 +15,8 @@ type Config struct {
 	Limits Limits `yaml:"limits"`
 	// Agents are the upstream A2A agents the gateway fronts.
 	Agents []Agent `yaml:"agents"`
+	// A2EHosts are the upstream A2E environment hosts.
+	A2EHosts []A2EHost `yaml:"a2e_hosts,omitempty"`
 	// OIDC lists the trusted OIDC issuers.
 	OIDC []Issuer `yaml:"oidc,omitempty"`
 	// DevKeys are the dev API keys of the quickstart, stored as hashes.
@@ -78,6 +80,20 @@ type Agent struct {
 	Catalog []Resource `yaml:"catalog,omitempty"`
 	// UpstreamAuth is the gateway's own credential for this agent.
 	UpstreamAuth *UpstreamAuth `yaml:"upstream_auth,omitempty"`
+}
+
+// A2EHost is one upstream A2E environment host.
+type A2EHost struct {
+	// Name is the path segment under /a2e/.
+	Name string `yaml:"name"`
+	// URL is the host's A2E HTTP transport base (/session, /send, /stream).
+	URL string `yaml:"url"`
+	// Capabilities are the A2E capabilities the host may offer; policy
+	// rules may only name these.
+	Capabilities []string `yaml:"capabilities"`
+	// AuthTokenEnv names the environment variable holding the host's own
+	// shared secret, which replaces the caller's auth_token.
+	AuthTokenEnv string `yaml:"auth_token_env,omitempty"`
 }
 
 // Grant is one capability grant an agent offers (SEP capabilityGrants).

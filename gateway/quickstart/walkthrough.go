@@ -23,8 +23,10 @@ type step struct {
 
 // session is the state a walkthrough carries from step to step.
 type session struct {
-	w *World
-	c *rpcClient
+	w      *World
+	c      *rpcClient
+	parent *capability
+	child  *capability
 }
 
 // Walkthrough runs the narrated quickstart story against w, writing it to
@@ -50,6 +52,10 @@ func (w *World) Walkthrough(ctx context.Context, out io.Writer) error {
 }
 
 func steps() []step {
+	return append(basicSteps(), sepSteps()...)
+}
+
+func basicSteps() []step {
 	return []step{
 		{"Anyone reads the documents agent's card through the gateway", stepCard},
 		{"alice (dev key) sends a message to the documents agent", stepSend},

@@ -16,6 +16,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"time"
 
 	qsfiles "github.com/capgate/capgate/deploy/examples/quickstart"
@@ -49,7 +51,7 @@ type World struct {
 	// URL is the gateway's base URL, e.g. http://127.0.0.1:8080.
 	URL string
 	// Gateway is the gateway in front of the agents.
-	Gateway *gateway.Gateway
+	Gateway *gateway.Built
 	// Config is the config the gateway runs with.
 	Config *config.Config
 	// Documents is the documents agent; its Recorder shows what reached it.
@@ -58,6 +60,7 @@ type World struct {
 	Summarizer *summarizer.Agent
 
 	servers []*http.Server
+	tmpDir  string
 	gwDone  chan error
 	cancel  context.CancelFunc
 }
@@ -173,6 +176,9 @@ func (w *World) config(agentURLs map[string]string) (*config.Config, error) {
 	}
 	cfg.PublicURL = w.URL
 	cfg.Capabilities.Issuer = w.URL
+	if cfg.Policy.File, err = w.writePolicy(); err != nil {
+		return nil, err
+	}
 	for i := range cfg.Agents {
 		u, ok := agentURLs[cfg.Agents[i].Name]
 		if !ok {
@@ -181,6 +187,25 @@ func (w *World) config(agentURLs map[string]string) (*config.Config, error) {
 		cfg.Agents[i].URL = u
 	}
 	return cfg, nil
+}
+
+// writePolicy writes the embedded quickstart policy to a temporary folder,
+// since the policy watcher reads a file.
+func (w *World) writePolicy() (string, error) {
+	data, err := qsfiles.Files.ReadFile("policy.yaml")
+	if err != nil {
+		return "", fmt.Errorf("quickstart: %w", err)
+	}
+	dir, err := os.MkdirTemp("", "capgate-quickstart-")
+	if err != nil {
+		return "", fmt.Errorf("quickstart: %w", err)
+	}
+	w.tmpDir = dir
+	path := filepath.Join(dir, "policy.yaml")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		return "", fmt.Errorf("quickstart: %w", err)
+	}
+	return path, nil
 }
 
 // Close stops the gateway (draining it) and the agents.
@@ -194,6 +219,12 @@ func (w *World) Close() error {
 	}
 	for _, s := range w.servers {
 		errs = append(errs, s.Close())
+	}
+	if w.Gateway != nil {
+		errs = append(errs, w.Gateway.Close())
+	}
+	if w.tmpDir != "" {
+		errs = append(errs, os.RemoveAll(w.tmpDir))
 	}
 	return errors.Join(errs...)
 }

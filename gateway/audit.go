@@ -1,0 +1,82 @@
+package gateway
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/policy"
+)
+
+// Audit events. Each carries the principal, the holder, the agent, the
+// grant, the operations, the handles (never real resource ids), the
+// capability and parent ids, the purpose, the policy revision and the
+// decision with its reason word.
+const (
+	EventIssue     = "capability.issue"
+	EventAttenuate = "capability.attenuate"
+	EventInvoke    = "capability.invoke"
+	EventRevoke    = "capability.revoke"
+)
+
+func (g *Gateway) audit(ctx context.Context, event string, attrs ...slog.Attr) {
+	if g.caps.Audit == nil {
+		return
+	}
+	g.caps.Audit.LogAttrs(ctx, slog.LevelInfo, event, attrs...)
+}
+
+func claimAttrs(c *captoken.Claims) []slog.Attr {
+	if c == nil {
+		return nil
+	}
+	return []slog.Attr{
+		slog.String("capability_id", c.CapabilityID), slog.String("parent_id", c.ParentCapabilityID),
+		slog.String("principal", c.Principal), slog.String("holder", c.Holder),
+		slog.String("grant", c.Grant), slog.Any("operations", c.Operations),
+		slog.Any("handles", c.Handles), slog.Int("depth", c.Depth),
+		slog.String("purpose", c.Purpose), slog.String("policy_revision", c.PolicyRevision),
+		slog.Any("revocation_ids", c.RevocationIDs()),
+	}
+}
+
+func (g *Gateway) auditIssue(ctx context.Context, c *call, p requestParams, d policy.Decision, caps []capability, decision string) {
+	ids := make([]string, 0, len(caps))
+	for _, cp := range caps {
+		ids = append(ids, cp.ID)
+	}
+	rules := make([]string, 0, len(d.Matched))
+	for _, m := range d.Matched {
+		rules = append(rules, m.ID)
+	}
+	g.audit(ctx, EventIssue,
+		slog.String("principal", c.principal.ID), slog.String("agent", c.agent.cfg.Name),
+		slog.Any("grants", p.Grants), slog.String("purpose", p.Purpose),
+		slog.String("policy_revision", d.Revision), slog.Any("rules", rules),
+		slog.Any("capability_ids", ids), slog.String("decision", decision))
+}
+
+func (g *Gateway) auditInvoke(ctx context.Context, c *call, p invokeParams, claims *captoken.Claims, decision string) {
+	attrs := append([]slog.Attr{
+		slog.String("caller", c.principal.ID), slog.String("agent", c.agent.cfg.Name),
+		slog.String("skill", p.Skill), slog.String("requested_capability_id", p.CapabilityID),
+		slog.String("decision", decision),
+	}, claimAttrs(claims)...)
+	g.audit(ctx, EventInvoke, attrs...)
+}
+
+func (g *Gateway) auditAttenuate(ctx context.Context, c *call, parent, child *captoken.Claims, decision string) {
+	attrs := []slog.Attr{slog.String("caller", c.principal.ID), slog.String("agent", c.agent.cfg.Name), slog.String("decision", decision)}
+	if parent != nil {
+		attrs = append(attrs, slog.String("parent_capability_id", parent.CapabilityID))
+	}
+	attrs = append(attrs, claimAttrs(child)...)
+	g.audit(ctx, EventAttenuate, attrs...)
+}
+
+func (g *Gateway) auditRevoke(ctx context.Context, c *call, claims *captoken.Claims, decision string) {
+	attrs := append([]slog.Attr{
+		slog.String("caller", c.principal.ID), slog.String("agent", c.agent.cfg.Name), slog.String("decision", decision),
+	}, claimAttrs(claims)...)
+	g.audit(ctx, EventRevoke, attrs...)
+}
