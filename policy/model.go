@@ -102,3 +102,19 @@ func (r *ambientRule) matchesCall(skill, method string) bool {
 	}
 	return ok(r.skills, skill) && ok(r.methods, method)
 }
+
+// Rules lists every rule of the policy in file order: the rules section,
+// then a2e, then ambient (for the admin API and `capgate policy check`).
+func (p *Policy) Rules() []RuleRef {
+	out := make([]RuleRef, 0, len(p.rules)+len(p.a2e)+len(p.ambient))
+	for _, r := range p.rules {
+		out = append(out, r.ref())
+	}
+	for _, r := range p.a2e {
+		out = append(out, r.ref())
+	}
+	for _, r := range p.ambient {
+		out = append(out, r.ref())
+	}
+	return out
+}
