@@ -174,6 +174,7 @@ func policyTest(ctx context.Context, args []string, stdout, stderr io.Writer, lo
 	}
 	return nil
 }
+
 // policyList is a repeatable string flag.
 type policyList []string
 
@@ -183,7 +184,7 @@ func (l *policyList) Set(v string) error { *l = append(*l, v); return nil }
 // policyExplainFlags holds the request described on the command line.
 type policyExplainFlags struct {
 	config, principal, issuer, agent, collection, purpose, expires, host, a2e, now string
-	groups, claims, grants, ops, filters                                         policyList
+	groups, claims, grants, ops, filters                                           policyList
 }
 
 func (f *policyExplainFlags) register(fs *flag.FlagSet) {
