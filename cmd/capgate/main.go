@@ -39,7 +39,8 @@ Usage:
   capgate serve --config FILE                  serve the gateway
   capgate demo [--serve] [--addr HOST:PORT]    the quickstart world: walkthrough, or serve it
   capgate policy check|test|explain ...        work with grant policy files
-  capgate keys generate|hash ...               capability signing keys, dev key hashes
+  capgate keys generate --out FILE [--rotate]  capability signing and sealing keys
+  capgate keys hash KEY                        the config hash of a dev API key
   capgate token inspect [TOKEN]                show a capability token's claims
   capgate example-agents [--documents ADDR] [--summarizer ADDR]
                                                serve the quickstart example agents
@@ -58,6 +59,10 @@ func run(ctx context.Context, args []string, e env) int {
 		return runDemo(ctx, rest, e)
 	case "keys":
 		return runKeysCommand(ctx, rest, e)
+	case "token":
+		return runToken(ctx, rest, e.stdin, e.stdout, e.stderr)
+	case "policy":
+		return runPolicy(ctx, rest, e.stdout, e.stderr, loadCatalog)
 	case "example-agents":
 		return runExampleAgents(ctx, rest, e)
 	case "help", "-h", "--help":
