@@ -64,23 +64,24 @@ type RuleRef struct {
 	Pos string `json:"pos"`
 }
 
-// Reason parts: what a Reason is about.
+// Reason parts: what a Reason is about. They are stable words, suitable for
+// JSON-RPC error data and audit records.
 const (
-	PartAgent      = "agent"
-	PartGrant      = "grant"
-	PartPrincipal  = "principal"
-	PartOperations = "operations"
-	PartResource   = "resource"
-	PartExpires    = "expires"
-	PartDepth      = "depth"
-	PartRequires   = "requires"
-	PartPurpose    = "purpose"
-	PartCondition  = "condition"
-	PartDeny       = "deny"
-	PartDefault    = "default"
-	PartContext    = "context"
-	PartSkill      = "skill"
-	PartCapability = "capability"
+	PartAgent      = "agent"      // the agent is unknown, or not reachable this way
+	PartGrant      = "grant"      // the grant is unknown or not requested
+	PartPrincipal  = "principal"  // the principal does not match
+	PartOperations = "operations" // operations were narrowed or none is left
+	PartResource   = "resource"   // resources were narrowed or are disjoint
+	PartExpires    = "expires"    // the expiry was set, capped or refused
+	PartDepth      = "depth"      // the delegation depth cap
+	PartRequires   = "requires"   // a required grant is not issued
+	PartPurpose    = "purpose"    // a rule needs a stated purpose
+	PartCondition  = "condition"  // a CEL condition was false or failed
+	PartDeny       = "deny"       // a deny rule removed something
+	PartDefault    = "default"    // no allow rule matched: default deny
+	PartContext    = "context"    // the decision could not run (clock, context)
+	PartSkill      = "skill"      // ambient calls: the skill or method
+	PartCapability = "capability" // A2E capabilities
 )
 
 // Reason is one human-readable step of a decision: a narrowing, a skipped

@@ -40,7 +40,7 @@ type WatcherOptions struct {
 // atomically (write a temporary file, then rename).
 type Watcher struct {
 	path   string
-	cat    Catalog
+	cat    Catalog // guarded by mu
 	opts   WatcherOptions
 	log    *slog.Logger
 	cur    atomic.Pointer[Policy]
@@ -103,6 +103,35 @@ func (w *Watcher) Reload(ctx context.Context) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.apply(ctx, data, sha256.Sum256(data))
+}
+
+// SetCatalog re-validates the current file against a new catalog (after
+// the gateway config or an agent card changed: "*" in a rule expands to the
+// catalog at load time). On success the new policy and catalog replace the
+// old ones; on failure both are kept and the error is returned.
+func (w *Watcher) SetCatalog(ctx context.Context, cat Catalog) error {
+	if w.closed.Load() {
+		return ErrWatcherClosed
+	}
+	data, err := w.read()
+	if err != nil {
+		w.report("", err)
+		return err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	p, _, err := Load(ctx, data, w.path, cat)
+	if err != nil {
+		w.log.Error("policy: refused new catalog; keeping the current policy", "path", w.path, "error", err)
+		w.report(Revision(data), err)
+		return err
+	}
+	w.cat = cat
+	w.seen, w.cand = sha256.Sum256(data), sha256.Sum256(data)
+	w.cur.Store(p)
+	w.log.Info("policy: reloaded for a new catalog", "path", w.path, "revision", p.Revision())
+	w.report(p.Revision(), nil)
+	return nil
 }
 
 // Close stops polling and waits for the poll goroutine to end.

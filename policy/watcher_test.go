@@ -54,27 +54,7 @@ func TestWatcherKeepsLastGoodPolicy(t *testing.T) {
 	if want.Allow {
 		t.Fatal("bob may search reports under the quickstart policy")
 	}
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	var decisions atomic.Int64
-	for range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				if got := w.Current().Decide(context.Background(), ask); !reflect.DeepEqual(got, want) {
-					t.Errorf("decision changed under a refused policy: %+v", got)
-					return
-				}
-				decisions.Add(1)
-			}
-		}()
-	}
+	decisions, stop := decideInLoop(t, w, ask, want)
 	broken := []byte(strings.Replace(string(good), "operations: [retrieve, list]", "operations: [retrieve, list, search]\n    grnats: []", 1))
 	cut := strings.Index(string(good), "  - id: contractors-read-reports") + len("  - id: contractors-read-reports\n    descr")
 	for _, bad := range [][]byte{broken, good[:cut], []byte("version: 1\nrules:\n  - id: x\n    principals: {groups: [contr")} {
@@ -87,8 +67,7 @@ func TestWatcherKeepsLastGoodPolicy(t *testing.T) {
 		waitFor(t, func() bool { return decisions.Load() > 50 })
 		decisions.Store(0)
 	}
-	close(stop)
-	wg.Wait()
+	stop()
 	if refused.Load() < 3 {
 		t.Errorf("OnReload saw %d refusals, want at least 3", refused.Load())
 	}
@@ -101,6 +80,33 @@ func TestWatcherKeepsLastGoodPolicy(t *testing.T) {
 	if err := w.Reload(context.Background()); err != nil {
 		t.Errorf("Reload of the current good file = %v", err)
 	}
+}
+
+// decideInLoop starts goroutines that decide ask against w.Current() until
+// stop is called, failing the test if a decision differs from want.
+func decideInLoop(t *testing.T, w *policy.Watcher, ask policy.Input, want policy.Decision) (*atomic.Int64, func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	var decisions atomic.Int64
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				if got := w.Current().Decide(context.Background(), ask); !reflect.DeepEqual(got, want) {
+					t.Errorf("decision changed under a refused policy: %+v", got)
+					return
+				}
+				decisions.Add(1)
+			}
+		}()
+	}
+	return &decisions, func() { close(done); wg.Wait() }
 }
 
 // TestWatcherInitialLoadMustSucceed checks NewWatcher's errors.
@@ -177,3 +183,29 @@ func waitFor(t *testing.T, cond func() bool) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestWatcherSetCatalog checks that a catalog change re-validates the
+// policy, and that a catalog the policy does not fit is refused.
+func TestWatcherSetCatalog(t *testing.T) {
+	_, _, w := watchFixture(t, nil)
+	before := w.Current()
+	shrunk := policytest.QuickstartCatalog()
+	delete(shrunk.Agents["documents"].Grants, "documents:write")
+	if err := w.SetCatalog(context.Background(), shrunk); !errors.Is(err, policy.ErrUnknownGrant) {
+		t.Errorf("SetCatalog without documents:write = %v, want ErrUnknownGrant", err)
+	}
+	if w.Current() != before {
+		t.Error("a refused catalog replaced the policy")
+	}
+	grown := policytest.QuickstartCatalog()
+	grown.Agents["documents"].Grants["documents:export"] = policy.Grant{ID: "documents:export", Operations: []string{"export"}}
+	if err := w.SetCatalog(context.Background(), grown); err != nil {
+		t.Fatal(err)
+	}
+	bob := policytest.QuickstartPrincipals()["bob"]
+	d := w.Current().Decide(context.Background(), policy.Input{Principal: bob, Agent: "documents",
+		Grants: []string{"documents:export"}, Resource: &policy.ResourceQuery{Collection: "hr"}, Now: noon})
+	if d.Allow || len(d.Matched) == 0 || d.Matched[0].ID != "contractors-never-hr" {
+		t.Errorf("the deny rule's \"*\" grants did not expand to the new grant: %+v", d)
+	}
+}

@@ -47,12 +47,12 @@ type Case struct {
 
 // Request is a capability request of a case.
 type Request struct {
-	Agent      string            `yaml:"agent"`
-	Grants     []string          `yaml:"grants"`
-	Operations []string          `yaml:"operations"`
-	Collection string            `yaml:"collection"`
-	Filter     map[string]string `yaml:"filter"`
-	Purpose    string            `yaml:"purpose"`
+	Agent      string            `yaml:"agent"`      // audience agent
+	Grants     []string          `yaml:"grants"`     // requested grants
+	Operations []string          `yaml:"operations"` // optional narrowing
+	Collection string            `yaml:"collection"` // resourceQuery.collection
+	Filter     map[string]string `yaml:"filter"`     // resourceQuery.filter
+	Purpose    string            `yaml:"purpose"`    // stated purpose
 	// Expires is RFC 3339, or a Go duration relative to Suite.Now ("2h",
 	// "-5m"); empty means not asked.
 	Expires string `yaml:"expires"`
@@ -60,15 +60,15 @@ type Request struct {
 
 // A2ERequest is an A2E handshake of a case.
 type A2ERequest struct {
-	Host         string   `yaml:"host"`
-	Capabilities []string `yaml:"capabilities"`
+	Host         string   `yaml:"host"`         // A2E host name
+	Capabilities []string `yaml:"capabilities"` // agent_caps
 }
 
 // AmbientRequest is a capability-less call of a case.
 type AmbientRequest struct {
-	Agent  string `yaml:"agent"`
-	Skill  string `yaml:"skill"`
-	Method string `yaml:"method"`
+	Agent  string `yaml:"agent"`  // legacy agent
+	Skill  string `yaml:"skill"`  // invoked skill, may be empty
+	Method string `yaml:"method"` // JSON-RPC method
 }
 
 // Expect is what a case must produce. Unset fields are not checked.
@@ -89,16 +89,16 @@ type Expect struct {
 
 // GrantExpect is what one issued grant must look like.
 type GrantExpect struct {
-	Rule       string              `yaml:"rule"`
-	Operations []string            `yaml:"operations"`
-	Collection *string             `yaml:"collection"`
-	Filter     map[string][]string `yaml:"filter"`
+	Rule       string              `yaml:"rule"`       // issuing allow rule
+	Operations []string            `yaml:"operations"` // exact set
+	Collection *string             `yaml:"collection"` // Resource.Collection
+	Filter     map[string][]string `yaml:"filter"`     // Resource.Filter entries (exact sets)
 	// ExpiresIn is the expected Expires - Suite.Now, a Go duration.
 	ExpiresIn  string            `yaml:"expires_in"`
-	MaxDepth   *int              `yaml:"max_depth"`
-	Attenuable *bool             `yaml:"attenuable"`
-	Permits    []policy.Resource `yaml:"permits"`
-	Refuses    []policy.Resource `yaml:"refuses"`
+	MaxDepth   *int              `yaml:"max_depth"`  // GrantDecision.MaxDepth
+	Attenuable *bool             `yaml:"attenuable"` // GrantDecision.Attenuable
+	Permits    []policy.Resource `yaml:"permits"`    // must be designatable
+	Refuses    []policy.Resource `yaml:"refuses"`    // must not be designatable
 }
 
 // Parse reads a test table strictly: unknown fields, a missing now, unknown
