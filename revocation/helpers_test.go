@@ -59,3 +59,7 @@ func eventually(t testing.TB, what string, cond func() bool) {
 
 // q is a query on a chain of ids.
 func q(ids ...string) Query { return Query{IDs: ids} }
+
+// bg is the context of calls made by background test
+// goroutines.
+func bg() context.Context { return context.Background() }
