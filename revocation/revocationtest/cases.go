@@ -105,64 +105,75 @@ func timeCases() []testCase {
 	}
 }
 
+// Principals and helpers of the principal cases.
+const (
+	alice   = "user:alice@example.com"
+	bob     = "user:bob@example.com"
+	byAlice = revocation.PrincipalPrefix + alice
+)
+
+// pq is a query for a capability of principal p issued at iat.
+func pq(p string, iat time.Time) revocation.Query {
+	return revocation.Query{IDs: []string{leaf}, Principal: p, IssuedAt: iat}
+}
+
 func principalCases() []testCase {
-	const alice, bob = "user:alice@example.com", "user:bob@example.com"
-	byAlice := revocation.PrincipalPrefix + alice
-	q := func(p string, iat time.Time) revocation.Query {
-		return revocation.Query{IDs: []string{leaf}, Principal: p, IssuedAt: iat}
-	}
 	return []testCase{
 		{"PrincipalCutoff", func(t *testing.T, s revocation.Store, c *Clock) {
 			t0 := c.Now().Truncate(time.Second)
 			revokePrincipal(t, s, alice, t0, c.Now().Add(time.Hour))
-			wantRevoked(t, s, q(alice, t0.Add(-time.Second)), byAlice)
-			wantRevoked(t, s, q(alice, t0.Add(-time.Hour)), byAlice)
-			wantAllowed(t, s, q(alice, t0))
-			wantAllowed(t, s, q(alice, t0.Add(time.Second)))
-			wantAllowed(t, s, q(bob, t0.Add(-time.Second)))
+			wantRevoked(t, s, pq(alice, t0.Add(-time.Second)), byAlice)
+			wantRevoked(t, s, pq(alice, t0.Add(-time.Hour)), byAlice)
+			wantAllowed(t, s, pq(alice, t0))
+			wantAllowed(t, s, pq(alice, t0.Add(time.Second)))
+			wantAllowed(t, s, pq(bob, t0.Add(-time.Second)))
 			wantAllowed(t, s, ids(leaf))
 		}},
 		{"ZeroIssuedAtCountsAsBeforeEveryCutoff", func(t *testing.T, s revocation.Store, c *Clock) {
 			revokePrincipal(t, s, alice, c.Now(), c.Now().Add(time.Hour))
-			wantRevoked(t, s, q(alice, time.Time{}), byAlice)
+			wantRevoked(t, s, pq(alice, time.Time{}), byAlice)
 		}},
 		{"RevokedIDWinsOverPrincipal", func(t *testing.T, s revocation.Store, c *Clock) {
 			revokePrincipal(t, s, alice, c.Now(), c.Now().Add(time.Hour))
 			revoke(t, s, leaf, c.Now().Add(time.Hour))
-			wantRevoked(t, s, q(alice, c.Now().Add(-time.Hour)), leaf)
+			wantRevoked(t, s, pq(alice, c.Now().Add(-time.Hour)), leaf)
 		}},
+		{"IDsAndPrincipalsDoNotCollide", func(t *testing.T, s revocation.Store, c *Clock) {
+			// The same string as an id and as a principal names two
+			// different things.
+			revoke(t, s, alice, c.Now().Add(time.Hour))
+			wantAllowed(t, s, pq(alice, c.Now().Add(-time.Hour)))
+			revokePrincipal(t, s, leaf, c.Now(), c.Now().Add(time.Hour))
+			wantAllowed(t, s, ids(leaf))
+		}},
+	}
+}
+
+func cutoffTimeCases() []testCase {
+	return []testCase{
 		{"CutoffOnlyMovesLater", func(t *testing.T, s revocation.Store, c *Clock) {
 			t0 := c.Now().Truncate(time.Second)
 			until := c.Now().Add(time.Hour)
 			revokePrincipal(t, s, alice, t0, until)
 			revokePrincipal(t, s, alice, t0.Add(-time.Hour), until)
-			wantRevoked(t, s, q(alice, t0.Add(-time.Second)), byAlice)
+			wantRevoked(t, s, pq(alice, t0.Add(-time.Second)), byAlice)
 			revokePrincipal(t, s, alice, t0.Add(time.Hour), until)
-			wantRevoked(t, s, q(alice, t0.Add(time.Second)), byAlice)
-			wantAllowed(t, s, q(alice, t0.Add(2*time.Hour)))
+			wantRevoked(t, s, pq(alice, t0.Add(time.Second)), byAlice)
+			wantAllowed(t, s, pq(alice, t0.Add(2*time.Hour)))
 		}},
 		{"CutoffUntilNeverShortens", func(t *testing.T, s revocation.Store, c *Clock) {
 			t0 := c.Now().Truncate(time.Second)
 			revokePrincipal(t, s, alice, t0, c.Now().Add(time.Hour))
 			revokePrincipal(t, s, alice, t0.Add(-time.Minute), c.Now().Add(300*time.Millisecond))
 			outlive(c, 300*time.Millisecond)
-			wantRevoked(t, s, q(alice, t0.Add(-time.Second)), byAlice)
+			wantRevoked(t, s, pq(alice, t0.Add(-time.Second)), byAlice)
 		}},
 		{"CutoffStopsMatchingAfterUntil", func(t *testing.T, s revocation.Store, c *Clock) {
 			t0 := c.Now()
 			revokePrincipal(t, s, alice, t0, c.Now().Add(time.Second))
-			wantRevoked(t, s, q(alice, t0.Add(-time.Minute)), byAlice)
+			wantRevoked(t, s, pq(alice, t0.Add(-time.Minute)), byAlice)
 			c.Advance(2 * time.Second)
-			eventuallyAllowed(t, s, q(alice, t0.Add(-time.Minute)))
-		}},
-		{"IDsAndPrincipalsDoNotCollide", func(t *testing.T, s revocation.Store, c *Clock) {
-			// The same string as an id and as a principal names two
-			// different things.
-			const name = "user:alice@example.com"
-			revoke(t, s, name, c.Now().Add(time.Hour))
-			wantAllowed(t, s, q(name, c.Now().Add(-time.Hour)))
-			revokePrincipal(t, s, leaf, c.Now(), c.Now().Add(time.Hour))
-			wantAllowed(t, s, ids(leaf))
+			eventuallyAllowed(t, s, pq(alice, t0.Add(-time.Minute)))
 		}},
 	}
 }
@@ -226,37 +237,23 @@ func invalidInput(t *testing.T, s revocation.Store, c *Clock) {
 // everyone at the end.
 func concurrent(t *testing.T, s revocation.Store, c *Clock) {
 	const writers, perWriter, readers = 8, 25, 4
+	id := func(w, i int) string { return fmt.Sprintf("rv_w%d_%d", w, i) }
 	until := c.Now().Add(time.Hour)
-	var wg sync.WaitGroup
-	stop := make(chan struct{})
 	errs := make(chan error, writers+readers)
+	stop := make(chan struct{})
+	var reading, writing sync.WaitGroup
 	for r := range readers {
-		wg.Go(func() {
-			for i := 0; ; i++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				q := chain(fmt.Sprintf("rv_w%d_%d", i%writers, i%perWriter), root, fmt.Sprintf("rv_r%d", r))
-				if _, err := s.Check(ctx(t), q); err != nil {
-					errs <- fmt.Errorf("reader %d: %w", r, err)
-					return
-				}
-			}
-		})
+		reading.Go(func() { checkUntil(t, s, stop, errs, r, id) })
 	}
-	var writing sync.WaitGroup
 	for w := range writers {
 		writing.Go(func() {
 			for i := range perWriter {
-				id := fmt.Sprintf("rv_w%d_%d", w, i)
-				if err := s.Revoke(ctx(t), id, until); err != nil {
+				if err := s.Revoke(ctx(t), id(w, i), until); err != nil {
 					errs <- fmt.Errorf("writer %d: %w", w, err)
 					return
 				}
-				if res, err := s.Check(ctx(t), chain(id, root)); err != nil || !res.Revoked || res.By != id {
-					errs <- fmt.Errorf("writer %d: own revocation of %s not visible: %+v, %v", w, id, res, err)
+				if res, err := s.Check(ctx(t), chain(id(w, i), root)); err != nil || !res.Revoked || res.By != id(w, i) {
+					errs <- fmt.Errorf("writer %d: own revocation of %s not visible: %+v, %v", w, id(w, i), res, err)
 					return
 				}
 			}
@@ -264,15 +261,31 @@ func concurrent(t *testing.T, s revocation.Store, c *Clock) {
 	}
 	writing.Wait()
 	close(stop)
-	wg.Wait()
+	reading.Wait()
 	close(errs)
 	for err := range errs {
 		t.Error(err)
 	}
 	for w := range writers {
 		for i := range perWriter {
-			id := fmt.Sprintf("rv_w%d_%d", w, i)
-			wantRevoked(t, s, chain(id, root), id)
+			wantRevoked(t, s, chain(id(w, i), root), id(w, i))
+		}
+	}
+}
+
+// checkUntil checks chains of ids being revoked until stop is closed,
+// reporting the first error.
+func checkUntil(t *testing.T, s revocation.Store, stop <-chan struct{}, errs chan<- error, r int, id func(w, i int) string) {
+	for i := 0; ; i++ {
+		select {
+		case <-stop:
+			return
+		default:
+		}
+		q := chain(id(i%8, i%25), root, fmt.Sprintf("rv_r%d", r))
+		if _, err := s.Check(ctx(t), q); err != nil {
+			errs <- fmt.Errorf("reader %d: %w", r, err)
+			return
 		}
 	}
 }

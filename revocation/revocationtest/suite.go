@@ -25,7 +25,11 @@ type testCase struct {
 // fresh store from newStore.
 func Run(t *testing.T, newStore Factory) {
 	t.Helper()
-	for _, tc := range append(chainCases(), append(timeCases(), append(principalCases(), miscCases()...)...)...) {
+	var cases []testCase
+	for _, group := range [][]testCase{chainCases(), timeCases(), principalCases(), cutoffTimeCases(), miscCases()} {
+		cases = append(cases, group...)
+	}
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			clock := NewClock()
 			s := newStore(t, clock)
