@@ -147,6 +147,7 @@ func TestSyncedOptionsValidate(t *testing.T) {
 		{"zero", SyncedOptions{}, nil},
 		{"custom", SyncedOptions{MaxStaleness: time.Second, PingInterval: 100 * time.Millisecond}, nil},
 		{"negative staleness", SyncedOptions{MaxStaleness: -1}, ErrInvalidOptions},
+		{"staleness too small to ping", SyncedOptions{MaxStaleness: time.Millisecond}, ErrInvalidOptions},
 		{"negative ping", SyncedOptions{PingInterval: -1}, ErrInvalidOptions},
 		{"ping not shorter than staleness", SyncedOptions{MaxStaleness: time.Second, PingInterval: time.Second}, ErrInvalidOptions},
 		{"negative prune", SyncedOptions{PruneInterval: -1}, ErrInvalidOptions},

@@ -16,6 +16,10 @@ import (
 // may be before Synced stops trusting it, when the options leave it zero.
 const DefaultMaxStaleness = 2 * time.Second
 
+// minStaleness is the smallest MaxStaleness accepted: below it the PINGs
+// that confirm freshness could not keep up.
+const minStaleness = 10 * time.Millisecond
+
 // SyncedOptions configures NewSynced. The zero value is valid.
 type SyncedOptions struct {
 	// MaxStaleness is how long after its last confirmed sync the local set
@@ -39,8 +43,8 @@ type SyncedOptions struct {
 // Validate reports every problem with o.
 func (o SyncedOptions) Validate() error {
 	var errs []error
-	if o.MaxStaleness < 0 {
-		errs = append(errs, fmt.Errorf("%w: max staleness %v is negative", ErrInvalidOptions, o.MaxStaleness))
+	if o.MaxStaleness < 0 || (o.MaxStaleness > 0 && o.MaxStaleness < minStaleness) {
+		errs = append(errs, fmt.Errorf("%w: max staleness %v: zero for the default, or at least %v", ErrInvalidOptions, o.MaxStaleness, minStaleness))
 	}
 	if o.PingInterval < 0 {
 		errs = append(errs, fmt.Errorf("%w: ping interval %v is negative", ErrInvalidOptions, o.PingInterval))

@@ -47,8 +47,8 @@ func TestSyncedPropagation(t *testing.T) {
 	slices.Sort(took)
 	t.Logf("propagation A.Revoke -> B local set over %d trials: p50 %v, p90 %v, p99 %v, max %v",
 		trials, took[trials/2], took[trials*9/10], took[trials*99/100], took[trials-1])
-	if st := b.Stats(); !st.Healthy || st.Size != trials {
-		t.Errorf("B stats %+v, want healthy with %d entries", st, trials)
+	if st := b.Stats(); !st.Healthy || st.Size != trials || st.Resyncs != 1 {
+		t.Errorf("B stats %+v, want healthy with %d entries after one resync", st, trials)
 	}
 }
 
@@ -162,4 +162,40 @@ func TestNewSyncedFailsWithoutRedis(t *testing.T) {
 	if _, err := NewSynced(t.Context(), nil, SyncedOptions{}); !errors.Is(err, ErrInvalidOptions) {
 		t.Fatalf("NewSynced(nil) = %v, want ErrInvalidOptions", err)
 	}
+}
+
+// TestSyncedClusterResyncAndHealth: on Cluster the initial resync scans
+// every master, and the subscription stays healthy (pings answered, no
+// reconnect loop).
+func TestSyncedClusterResyncAndHealth(t *testing.T) {
+	cluster := redistest.StartCluster(t, 3)
+	r := startRedis(t, cluster.Client, RedisOptions{})
+	now := time.Now()
+	const n = 300 // spread over every master's slots
+	for i := range n {
+		if err := r.Revoke(t.Context(), fmt.Sprintf("rv_c%d", i), now.Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.RevokePrincipal(t.Context(), "user:c", now, now.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	s := startSynced(t, r, SyncedOptions{MaxStaleness: 400 * time.Millisecond})
+	for i := range n {
+		if id := fmt.Sprintf("rv_c%d", i); !localHas(s, id) {
+			t.Fatalf("initial resync missed %s", id)
+		}
+	}
+	pq := Query{IDs: []string{"rv_x"}, Principal: "user:c", IssuedAt: now.Add(-time.Minute)}
+	if !s.set.check(pq, time.Now()).Revoked {
+		t.Fatal("initial resync missed the principal cutoff")
+	}
+	time.Sleep(time.Second) // several ping intervals
+	if st := s.Stats(); !st.Healthy || st.Resyncs != 1 || st.Size != n+1 {
+		t.Fatalf("stats %+v, want healthy after exactly one resync with %d entries", st, n+1)
+	}
+	if err := r.Revoke(t.Context(), "rv_late", time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "an event published on another node arrives", func() bool { return localHas(s, "rv_late") })
 }
