@@ -210,9 +210,7 @@ func decodeMembers(m map[string]json.RawMessage, body Body) error {
 			}
 			continue
 		}
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.UseNumber()
-		if err := dec.Decode(v.Field(i).Addr().Interface()); err != nil {
+		if err := decodeField(raw, v.Field(i)); err != nil {
 			return fmt.Errorf("member %q: %w", name, err)
 		}
 	}
@@ -220,6 +218,19 @@ func decodeMembers(m map[string]json.RawMessage, body Body) error {
 		return fmt.Errorf("member \"req_id\" longer than %d bytes", MaxIDLength)
 	}
 	return nil
+}
+
+// decodeField decodes raw into the field f. Numbers bound for interface
+// values become json.Number, so large integers keep their exact text.
+func decodeField(raw []byte, f reflect.Value) error {
+	switch k := f.Kind(); {
+	case k == reflect.String || k == reflect.Bool || k == reflect.Int || k == reflect.Int64 || k == reflect.Float64,
+		k == reflect.Slice && f.Type().Elem().Kind() == reflect.String:
+		return json.Unmarshal(raw, f.Addr().Interface())
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	return dec.Decode(f.Addr().Interface())
 }
 
 // jsonName returns the member name of an exported struct field, or "".
