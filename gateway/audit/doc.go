@@ -1,0 +1,78 @@
+// Package audit is capgate's tamper-evident audit trail.
+//
+// The gateway logs one event for every capability issuance, attenuation,
+// delegation, invocation decision (allow or deny), revocation, and every
+// A2E handshake and refusal, through an ordinary *slog.Logger. Handler is
+// the slog.Handler behind that logger: it writes each record as one JSON
+// line and links the lines into a hash chain, so that a security team can
+// show that the trail it reads is the trail the gateway wrote. Verify
+// checks a file; RedisStream copies every event to a Redis stream so the
+// trail outlives the replica, and VerifyStream checks that copy.
+//
+// # Event fields
+//
+// Every line is a JSON object with these fields besides the record's
+// attributes (groups become nested objects):
+//
+//	time   the event time, UTC, RFC 3339 with nanoseconds
+//	event  the record's message, e.g. "capability.invoke"
+//	chain  the writer's chain id (Options.Chain, the replica id)
+//	seq    1, 2, 3, ... within the chain, in write order
+//	prev   the hash of the chain's previous event; "" at seq 1
+//	hash   the hex SHA-256 of the event's canonical encoding without hash
+//
+// An attribute never overwrites a field: an attribute whose key is taken,
+// by a reserved field or an earlier attribute of the same object, is
+// written as key#2 (then key#3, ...). Attribute values become JSON as
+// slog.JSONHandler would write them: durations as integer nanoseconds,
+// times as RFC 3339 strings, errors as their message, other values through
+// encoding/json; NaN and infinities as strings. Strings are made valid
+// UTF-8 first (each invalid sequence becomes U+FFFD). An event whose
+// attributes exceed about MaxLineBytes is written without them, with
+// attrs_omitted holding their size, so it still takes its place in the
+// chain.
+//
+// # Canonical encoding
+//
+// The canonical encoding of an event is the JSON text produced by:
+//   - objects, at every depth: members sorted by key, compared as byte
+//     strings (the UTF-8 encoding of the key); no whitespace anywhere;
+//   - strings: as Go's encoding/json Encoder writes them with HTML
+//     escaping off: `"` and `\` escaped, \n \r \t for those controls,
+//     other controls below U+0020 and U+2028, U+2029 as \u00XX or \u2028,
+//     every other character as raw UTF-8;
+//   - numbers: their literal text exactly as it appears in the line
+//     (the handler writes integers in decimal and floats in encoding/json's
+//     shortest form);
+//   - true, false, null and arrays as usual, with no whitespace.
+//
+// hash is the lowercase hex SHA-256 of the canonical encoding of the event
+// without its hash member; prev is part of what is hashed, so each hash
+// commits to the whole chain before it. The handler writes every line in
+// canonical form (with hash in its sorted place); Verify parses the line
+// and recomputes the canonical form, so whitespace or member order
+// changed by a log shipper does not break verification, but a changed
+// value does. testdata/canonical.golden pins the encoding.
+//
+// The verifier parses strictly: a line must be valid UTF-8, a single
+// object with no duplicate key at any depth (a reader must never see two
+// values for one authenticated key), at most MaxLineBytes long.
+//
+// # Guarantees and limits
+//
+// Handler is safe for concurrent use; the chain order is the order in
+// which Handle calls take the chain lock, and each event is one Write.
+// Verify detects any changed, inserted, deleted or reordered line and
+// names the first broken one. It cannot detect events cut from the end of
+// a chain, and, since the chain has no secret, a writer who can rewrite
+// the file from some point on and recompute every later hash: compare
+// each chain's Head with an anchor kept where that writer cannot reach,
+// such as the Redis stream or a periodic export of Handler.Head.
+//
+// A RedisStream never blocks the request path: events wait in a bounded
+// buffer, Redis failures are retried with backoff in the background, and
+// events that do not fit are dropped, counted (Dropped, the OnDrop hook),
+// logged, and declared in the stream with a gap entry. Each replica keeps
+// its own chain, so VerifyStream verifies each chain of a shared stream
+// separately.
+package audit

@@ -1,0 +1,231 @@
+package audit
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Options configures a Handler.
+type Options struct {
+	// Chain names this writer's chain and goes into every event. Use the
+	// replica id; each replica must have its own (two live writers sharing
+	// a chain id break each other's chain in a shared stream). Empty means
+	// a random id, "chain-" and 16 hex digits.
+	Chain string
+	// Now is the clock for the time field. Nil means the record's own time
+	// (set by slog.Logger), or time.Now when that is zero.
+	Now func() time.Time
+	// Stream, when set, receives every event after it is written, in chain
+	// order. It must not block (RedisStream does not).
+	Stream StreamSink
+	// Logger receives the handler's own diagnostics (a failed write). It
+	// must not be a logger backed by this handler. Nil discards them.
+	Logger *slog.Logger
+}
+
+// Head is the end of a chain: its id, the seq of its last event and that
+// event's hash. Writing it somewhere the audit file's writer cannot
+// change anchors the chain against truncation and rewriting.
+type Head struct {
+	Chain string
+	Seq   uint64
+	Hash  string
+}
+
+// Handler is a slog.Handler writing each record as one hash-chained JSON
+// line. It is safe for concurrent use; the chain order is the write
+// order. Handlers derived with WithAttrs and WithGroup share the chain.
+type Handler struct {
+	c     *chain
+	steps []step
+}
+
+var _ slog.Handler = (*Handler)(nil)
+
+// step is one WithGroup (group != "") or WithAttrs call, in order.
+type step struct {
+	group string
+	attrs []slog.Attr
+}
+
+// chain is the state shared by a handler and its derivatives.
+type chain struct {
+	id     string
+	w      io.Writer
+	now    func() time.Time
+	stream StreamSink
+	log    *slog.Logger
+
+	mu   sync.Mutex
+	seq  uint64
+	prev string
+}
+
+// NewHandler returns a handler writing to w. Each Handle call makes
+// exactly one Write of one newline-terminated line, so w may be a file
+// opened with O_APPEND.
+func NewHandler(w io.Writer, opts Options) *Handler {
+	id := opts.Chain
+	if id == "" {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		id = "chain-" + hex.EncodeToString(b[:])
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Handler{c: &chain{id: clean(id), w: w, now: opts.Now, stream: opts.Stream, log: log}}
+}
+
+// Enabled reports true for every level: an audit trail does not sample.
+func (h *Handler) Enabled(context.Context, slog.Level) bool { return true }
+
+// WithAttrs returns a handler adding attrs to every event, inside the
+// groups opened so far.
+func (h *Handler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	if len(attrs) == 0 {
+		return h
+	}
+	return h.with(step{attrs: append([]slog.Attr(nil), attrs...)})
+}
+
+// WithGroup returns a handler nesting later attributes under name.
+func (h *Handler) WithGroup(name string) slog.Handler {
+	if name == "" {
+		return h
+	}
+	return h.with(step{group: name})
+}
+
+func (h *Handler) with(s step) *Handler {
+	steps := make([]step, len(h.steps), len(h.steps)+1)
+	copy(steps, h.steps)
+	return &Handler{c: h.c, steps: append(steps, s)}
+}
+
+// Head returns the chain's current end; Seq is 0 before the first event.
+func (h *Handler) Head() Head {
+	h.c.mu.Lock()
+	defer h.c.mu.Unlock()
+	return Head{Chain: h.c.id, Seq: h.c.seq, Hash: h.c.prev}
+}
+
+// Handle appends one event to the chain and writes it. The event's
+// fields are built and encoded before the chain lock is taken; only seq,
+// prev, time and the hash are assigned under it. A write error is
+// returned wrapping ErrWrite, and logged; the event keeps its seq.
+func (h *Handler) Handle(_ context.Context, r slog.Record) error {
+	attrs, err := encodeMembers(h.attrs(r))
+	if err != nil {
+		return fmt.Errorf("audit: encoding event %q: %w", r.Message, err)
+	}
+	if size := membersSize(attrs); size > maxAttrBytes {
+		h.c.log.Error("audit event attributes too large; recorded without them",
+			"event", r.Message, "bytes", size)
+		attrs = []member{mustMember(FieldOmitted, json.Number(strconv.Itoa(size)))}
+	}
+	fixed := []member{
+		mustMember(FieldEvent, clean(r.Message)),
+		mustMember(FieldChain, h.c.id),
+	}
+	return h.c.append(append(attrs, fixed...), r.Time)
+}
+
+// attrs builds the attribute tree of one record, with the reserved
+// top-level names already taken so that attributes cannot shadow them.
+func (h *Handler) attrs(r slog.Record) map[string]any {
+	root := map[string]any{}
+	for _, k := range []string{FieldTime, FieldEvent, FieldChain, FieldSeq, FieldPrev, FieldHash} {
+		root[k] = nil
+	}
+	cur := root
+	var open []string
+	enter := func() {
+		for _, g := range open {
+			sub := map[string]any{}
+			put(cur, g, sub)
+			cur = sub
+		}
+		open = nil
+	}
+	for _, s := range h.steps {
+		if s.group != "" {
+			open = append(open, s.group)
+			continue
+		}
+		if hasContent(s.attrs) {
+			enter()
+			for _, a := range s.attrs {
+				addAttr(cur, a)
+			}
+		}
+	}
+	if r.NumAttrs() > 0 {
+		enter()
+		r.Attrs(func(a slog.Attr) bool { addAttr(cur, a); return true })
+	}
+	for _, k := range []string{FieldTime, FieldEvent, FieldChain, FieldSeq, FieldPrev, FieldHash} {
+		delete(root, k)
+	}
+	return root
+}
+
+// append numbers, links, hashes and writes one event.
+func (c *chain) append(ms []member, recTime time.Time) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := recTime
+	if c.now != nil {
+		t = c.now()
+	} else if t.IsZero() {
+		t = time.Now()
+	}
+	seq := c.seq + 1
+	ms = append(ms,
+		mustMember(FieldTime, t.UTC().Format(time.RFC3339Nano)),
+		mustMember(FieldSeq, json.Number(strconv.FormatUint(seq, 10))),
+		mustMember(FieldPrev, c.prev))
+	sortMembers(ms)
+	hash := chainHash(ms)
+	ms = append(ms, mustMember(FieldHash, hash))
+	sortMembers(ms)
+	line := append(join(ms, ""), '\n')
+	c.seq, c.prev = seq, hash
+	var werr error
+	if _, err := c.w.Write(line); err != nil {
+		werr = fmt.Errorf("%w: chain %s seq %d: %w", ErrWrite, c.id, seq, err)
+		c.log.Error("audit event not written", "chain", c.id, "seq", seq, "err", err)
+	}
+	if c.stream != nil {
+		c.stream.Enqueue(Entry{Chain: c.id, Seq: seq, Line: line[:len(line)-1]})
+	}
+	return werr
+}
+
+// membersSize is the encoded size of ms.
+func membersSize(ms []member) int {
+	n := 0
+	for _, m := range ms {
+		n += len(m.enc) + 1
+	}
+	return n
+}
+
+// mustMember encodes a reserved field, whose value is a string or a
+// json.Number and always encodes.
+func mustMember(key string, v any) member {
+	m, err := encodeMember(key, v)
+	if err != nil {
+		panic("audit: encoding reserved field " + key + ": " + err.Error())
+	}
+	return m
+}
