@@ -21,9 +21,9 @@ type Client struct {
 	// SessionID is the session the client speaks on.
 	SessionID string
 
-	hc      *http.Client
-	base    string
-	events  chan []byte
+	hc     *http.Client
+	base   string
+	events chan []byte
 	mu     sync.Mutex
 	cancel context.CancelFunc
 	done   chan struct{}
