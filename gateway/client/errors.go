@@ -59,6 +59,19 @@ var (
 	ErrInvalidParams           = errors.New("client: invalid params")            // -32602 invalid_params
 )
 
+// StatusError is a non-2xx answer that carried no JSON-RPC error, for
+// callers that need the status. It matches ErrHTTPStatus.
+type StatusError struct {
+	// StatusCode is the HTTP status, e.g. 502.
+	StatusCode int
+}
+
+// Error renders "client: unexpected HTTP status <code>".
+func (e *StatusError) Error() string { return "client: unexpected HTTP status " + strconv.Itoa(e.StatusCode) }
+
+// Is reports whether target is ErrHTTPStatus.
+func (e *StatusError) Is(target error) bool { return target == ErrHTTPStatus }
+
 // reasonSentinel is one row of the reason table: the stable word, the
 // JSON-RPC code the gateway sends with it, and its sentinel.
 type reasonSentinel struct {

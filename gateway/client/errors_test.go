@@ -163,3 +163,12 @@ func TestRPCErrorText(t *testing.T) {
 		t.Errorf("Data = %s", rpcErr.Data)
 	}
 }
+
+func TestStatusError(t *testing.T) {
+	g := newFakeGateway(t, raw(502, `<html>Bad Gateway</html>`))
+	err := callByName(newClient(t, g.srv.URL, client.Options{}), "invoke")
+	se, ok := errors.AsType[*client.StatusError](err)
+	if !ok || se.StatusCode != 502 || !errors.Is(err, client.ErrHTTPStatus) {
+		t.Errorf("err = %#v, want a *StatusError 502 matching ErrHTTPStatus", err)
+	}
+}

@@ -79,7 +79,7 @@ type wireResponse struct {
 // decodeResponse turns an HTTP answer into the result of request id. A
 // JSON-RPC error object is an *RPCError whatever the HTTP status (the
 // gateway answers 413 with one); 401 is ErrUnauthenticated; any other
-// non-2xx answer is ErrHTTPStatus; a 2xx answer that is not the response
+// non-2xx answer is a *StatusError (ErrHTTPStatus); a 2xx answer that is not the response
 // to id is ErrMalformedResponse.
 func decodeResponse(status int, raw []byte, id int64) (json.RawMessage, error) {
 	if status == http.StatusUnauthorized {
@@ -92,7 +92,7 @@ func decodeResponse(status int, raw []byte, id int64) (json.RawMessage, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if err := dec.Decode(&resp); err != nil || dec.More() || resp.JSONRPC != "2.0" {
 		if status < 200 || status > 299 {
-			return nil, fmt.Errorf("%w: %d", ErrHTTPStatus, status)
+			return nil, &StatusError{StatusCode: status}
 		}
 		return nil, fmt.Errorf("%w: not a JSON-RPC 2.0 response", ErrMalformedResponse)
 	}
@@ -112,7 +112,7 @@ func decodeResponse(status int, raw []byte, id int64) (json.RawMessage, error) {
 		}
 		return nil, rpcErr
 	case status < 200 || status > 299:
-		return nil, fmt.Errorf("%w: %d", ErrHTTPStatus, status)
+		return nil, &StatusError{StatusCode: status}
 	case !hasResult:
 		return nil, fmt.Errorf("%w: neither result nor error", ErrMalformedResponse)
 	case string(resp.ID) != strconv.FormatInt(id, 10):

@@ -33,6 +33,7 @@ type Options struct {
 	// "Authorization: Bearer <Credential>" (quickstart: summarizer-dev-key).
 	Credential string
 	// HTTPClient calls the gateway; nil means a client with a 30 s timeout.
+	// Redirects are never followed (see the client package).
 	HTTPClient *http.Client
 	// Logger receives refusals and failures (never tokens).
 	Logger *slog.Logger
@@ -82,9 +83,9 @@ func New(opts Options) (*Agent, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	client := opts.HTTPClient
-	if client == nil {
-		client = &http.Client{Timeout: 30 * time.Second}
+	inv, err := newInvoker(opts.DocumentsURL, opts.Credential, opts.HTTPClient)
+	if err != nil {
+		return nil, err
 	}
 	timeout := opts.InvokeTimeout
 	if timeout == 0 {
@@ -99,10 +100,7 @@ func New(opts Options) (*Agent, error) {
 		return nil, err
 	}
 	a.card = card
-	exec := &executor{
-		invoker: &invoker{url: opts.DocumentsURL, credential: opts.Credential, client: client},
-		logger:  opts.Logger, timeout: timeout,
-	}
+	exec := &executor{invoker: inv, logger: opts.Logger, timeout: timeout}
 	front, err := documents.NewFront(documents.FrontConfig{
 		Logger: opts.Logger, Now: opts.Now, Recorder: a.recorder, Card: card,
 		Standard: a2asrv.NewJSONRPCHandler(a2asrv.NewHandler(exec, a2asrv.WithLogger(opts.Logger))),

@@ -19,8 +19,9 @@
 //     params ("capabilities": a list of capability objects in the SEP
 //     issuance shape), accepted on every generation's send method.
 //   - Capability tokens and its own credential are sent only to the
-//     configured gateway URL, never to an address found in a message, and
-//     are never logged or echoed in an answer.
+//     configured gateway URL, never to an address found in a message, never
+//     after a redirect (it calls the gateway with the capgate client,
+//     gateway/client), and are never logged or echoed in an answer.
 //   - A refused invocation is a value: the answer names the JSON-RPC
 //     error reason (e.g. "capability_revoked") for that document and the
 //     task still completes.

@@ -1,15 +1,14 @@
 package summarizer
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
-	"sync/atomic"
 
+	"github.com/capgate/capgate/gateway/client"
 	"github.com/capgate/capgate/gateway/quickstart/documents"
 )
 
@@ -33,94 +32,60 @@ type Outcome struct {
 	Error string `json:"error,omitempty"`
 }
 
-// invoker calls a2a/skill/invoke on the gateway as the summarizer.
+// invoker calls a2a/skill/invoke on the gateway as the summarizer, with
+// the capgate client: tokens and the credential go to the configured
+// documents URL only, and redirects are refused.
 type invoker struct {
-	url        string
-	credential string
-	client     *http.Client
-	nextID     atomic.Int64
+	gw *client.Client
 }
 
-type invokeRequest struct {
-	JSONRPC string       `json:"jsonrpc"`
-	ID      int64        `json:"id"`
-	Method  string       `json:"method"`
-	Params  invokeParams `json:"params"`
-}
-
-type invokeParams struct {
-	Skill           string            `json:"skill"`
-	Arguments       map[string]string `json:"arguments"`
-	CapabilityID    string            `json:"capabilityId"`
-	CapabilityToken string            `json:"capabilityToken,omitempty"`
-}
-
-type invokeResponse struct {
-	Result *documents.DocumentView `json:"result"`
-	Error  *documents.RPCError     `json:"error"`
+func newInvoker(documentsURL, credential string, hc *http.Client) (*invoker, error) {
+	gw, err := client.NewEndpoint(documentsURL, client.Options{
+		HTTPClient: hc, Credential: credential, MaxResponseBytes: maxResponseBytes,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidOptions, err)
+	}
+	return &invoker{gw: gw}, nil
 }
 
 // retrieve calls retrieve_document for one handle under one capability.
 // A JSON-RPC error is a refusal in the Outcome; err is for technical failure.
 func (iv *invoker) retrieve(ctx context.Context, c Capability, h ResourceHandle) (Outcome, error) {
 	out := Outcome{CapabilityID: c.ID, Handle: h.Handle, DisplayName: h.DisplayName}
-	body, err := json.Marshal(invokeRequest{
-		JSONRPC: "2.0", ID: iv.nextID.Add(1), Method: documents.MethodSkillInvoke,
-		Params: invokeParams{
-			Skill:        documents.SkillRetrieve,
-			Arguments:    map[string]string{"resourceHandle": h.Handle},
-			CapabilityID: c.ID, CapabilityToken: c.Token,
-		},
-	})
+	raw, err := iv.gw.Invoke(ctx, client.Capability{ID: c.ID, Token: c.Token}, documents.SkillRetrieve,
+		map[string]any{"resourceHandle": h.Handle})
+	if rpcErr, ok := errors.AsType[*client.RPCError](err); ok {
+		out.Refused, out.Code, out.Reason = true, rpcErr.Code, rpcReason(rpcErr)
+		return out, nil
+	}
 	if err != nil {
-		return out, fmt.Errorf("%w: %w", ErrGatewayCall, err)
+		return out, gatewayFailure(err)
 	}
-	resp, err := iv.post(ctx, body)
-	if err != nil {
-		return out, err
+	var doc documents.DocumentView
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return out, fmt.Errorf("%w: the result is not a document: %w", ErrGatewayCall, err)
 	}
-	switch {
-	case resp.Error != nil:
-		out.Refused, out.Code, out.Reason = true, resp.Error.Code, rpcReason(resp.Error)
-	case resp.Result != nil:
-		out.Title = resp.Result.Title
-		out.FirstLine = firstLine(resp.Result.Content)
-	default:
-		return out, fmt.Errorf("%w: response has neither result nor error", ErrGatewayCall)
-	}
+	out.Title = doc.Title
+	out.FirstLine = firstLine(doc.Content)
 	return out, nil
 }
 
-func (iv *invoker) post(ctx context.Context, body []byte) (invokeResponse, error) {
-	var out invokeResponse
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, iv.url, bytes.NewReader(body))
-	if err != nil {
-		return out, fmt.Errorf("%w: %w", ErrGatewayCall, err)
+// gatewayFailure wraps a technical failure of the client in ErrGatewayCall,
+// naming the HTTP status when there was one.
+func gatewayFailure(err error) error {
+	if se, ok := errors.AsType[*client.StatusError](err); ok {
+		return fmt.Errorf("%w: HTTP %d", ErrGatewayCall, se.StatusCode)
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("Authorization", "Bearer "+iv.credential)
-	resp, err := iv.client.Do(req)
-	if err != nil {
-		return out, fmt.Errorf("%w: %w", ErrGatewayCall, err)
+	if errors.Is(err, client.ErrUnauthenticated) {
+		return fmt.Errorf("%w: HTTP 401 (the gateway refused the summarizer's credential)", ErrGatewayCall)
 	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
-	if err != nil {
-		return out, fmt.Errorf("%w: reading response: %w", ErrGatewayCall, err)
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return out, fmt.Errorf("%w: HTTP %d", ErrGatewayCall, resp.StatusCode)
-	}
-	if err := json.Unmarshal(raw, &out); err != nil {
-		return out, fmt.Errorf("%w: not a JSON-RPC response: %w", ErrGatewayCall, err)
-	}
-	return out, nil
+	return fmt.Errorf("%w: %w", ErrGatewayCall, err)
 }
 
-func rpcReason(e *documents.RPCError) string {
-	if r, ok := e.Data["reason"].(string); ok && r != "" {
-		return r
+func rpcReason(e *client.RPCError) string {
+	if e.Reason != "" {
+		return e.Reason
 	}
 	if e.Message != "" {
 		return e.Message
