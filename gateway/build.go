@@ -45,6 +45,8 @@ type Built struct {
 	*Gateway
 	Policy  *policy.Watcher
 	closers []func() error
+	// readyChecks are handed to the gateway's /readyz.
+	readyChecks []func(context.Context) error
 }
 
 // Close stops the policy watcher and closes the stores FromConfig opened.
@@ -77,7 +79,7 @@ func FromConfig(ctx context.Context, cfg *config.Config, opts BuildOptions) (*Bu
 	}
 	gw, err := New(ctx, Options{
 		Config: cfg, Authenticator: a, Capabilities: caps, Logger: opts.Logger, Now: opts.Now,
-		Getenv: opts.Getenv, ReadFile: os.ReadFile,
+		Getenv: opts.Getenv, ReadFile: os.ReadFile, Ready: b.readyChecks,
 	})
 	if err != nil {
 		b.Close()
@@ -122,6 +124,11 @@ func (b *Built) capabilities(ctx context.Context, cfg *config.Config, opts Build
 	b.closers = append(b.closers, w.Close)
 	caps := &Capabilities{Keys: ks, Verifier: v, Policy: w, Audit: opts.Audit,
 		Index: opts.Index, Revocations: opts.Revocations}
+	if cfg.Redis != nil && caps.Revocations == nil && caps.Index == nil {
+		if caps.Revocations, caps.Index, err = b.redisStores(ctx, cfg, opts); err != nil {
+			return nil, err
+		}
+	}
 	if caps.Index == nil {
 		caps.Index = capindex.NewMemory(opts.Now)
 		b.closers = append(b.closers, caps.Index.Close)

@@ -33,6 +33,9 @@ type Options struct {
 	Getenv func(string) string
 	// ReadFile reads upstream client-secret files.
 	ReadFile func(string) ([]byte, error)
+	// Ready are readiness checks (the shared store reachable, say);
+	// /readyz fails while any fails.
+	Ready []func(context.Context) error
 }
 
 // Gateway is capgate's public HTTP surface.
@@ -45,6 +48,7 @@ type Gateway struct {
 	limits   jsonrpc.Limits
 	agents   map[string]*agent
 	router   chi.Router
+	ready    []func(context.Context) error
 	draining atomic.Bool
 }
 
@@ -72,6 +76,7 @@ func New(ctx context.Context, opts Options) (*Gateway, error) {
 		cfg:    opts.Config,
 		authn:  opts.Authenticator,
 		caps:   opts.Capabilities,
+		ready:  opts.Ready,
 		logger: opts.Logger,
 		now:    opts.Now,
 		agents: map[string]*agent{},

@@ -60,6 +60,8 @@ dev_keys:
   - {hash: "sha256:20c216c8dc383bbcf06bbbfed5899f72003a4525d7827ee62d67365f616b5d66", principal: "user:bob@example.com", groups: [contractors]}
   - {hash: "sha256:af1c6e770dbd3ef6f82327451ccdec28fb82086c9031c35a5dde664a4e88604e", principal: "user:carol@example.com", groups: [hr, editors]}
   - {hash: "sha256:dce2e5c4af686ed7f70522633ac2b8c566e39089b2293b3835be8e02297b5d80", principal: "agent:summarizer"}
+  - {hash: "sha256:de98f63053e418786663e4cc98b39c7fbaf7b747b6ff0e8a8be6adb58e9dabfe", principal: "user:admin@example.com", groups: [capgate-admins]}
+admin_access: {groups: [capgate-admins]}
 policy: {file: ../deploy/examples/quickstart/policy.yaml, reload_interval: 50ms}
 `, docsURL, extraURL, idpURL, testAudience)
 }

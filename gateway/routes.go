@@ -1,7 +1,9 @@
 package gateway
 
 import (
+	"context"
 	"net/http"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -33,13 +35,26 @@ func (g *Gateway) healthz(w http.ResponseWriter, _ *http.Request) {
 }
 
 // readyz reports whether this replica should receive traffic: false while
-// draining, so that in-flight requests finish while new ones go elsewhere.
-func (g *Gateway) readyz(w http.ResponseWriter, _ *http.Request) {
+// draining, so that in-flight requests finish while new ones go elsewhere,
+// and false while a readiness check (the shared store) fails. The policy
+// is always loaded: the gateway does not start without one.
+func (g *Gateway) readyz(w http.ResponseWriter, r *http.Request) {
 	if g.draining.Load() {
 		writeJSONStatus(w, http.StatusServiceUnavailable, map[string]string{"status": "draining"})
 		return
 	}
-	writeJSONStatus(w, http.StatusOK, map[string]string{"status": "ready"})
+	ctx, cancel := context.WithTimeout(r.Context(), time.Second)
+	defer cancel()
+	for _, check := range g.ready {
+		if err := check(ctx); err != nil {
+			w.Header().Set("Retry-After", "1")
+			writeJSONStatus(w, http.StatusServiceUnavailable, map[string]string{"status": "store unavailable"})
+			return
+		}
+	}
+	writeJSONStatus(w, http.StatusOK, map[string]string{
+		"status": "ready", "policyRevision": g.caps.Policy.Current().Revision(),
+	})
 }
 
 // serveJWKS publishes the public keys that verify capability tokens.

@@ -104,10 +104,14 @@ func (g *Gateway) issue(ctx context.Context, c *call, p requestParams, gd policy
 		return capability{}, capErr(jsonrpc.CodeGrantDenied, "grant denied: no resource matches the query within policy",
 			map[string]any{"grant": gd.Grant, "rule": gd.Rule, "policyRevision": rev})
 	}
+	expires := gd.Expires
+	if ceiling := now.Add(g.cfg.Capabilities.MaxTTL.D()); expires.After(ceiling) {
+		expires = ceiling
+	}
 	claims := captoken.Claims{
 		Issuer: g.cfg.Capabilities.Issuer, Principal: c.principal.ID, Holder: c.principal.ID,
 		Audience: c.agent.cfg.Name, CapabilityID: captoken.NewCapabilityID(), Grant: gd.Grant,
-		Operations: gd.Operations, Handles: handles, Expiry: captoken.NewNumericDate(gd.Expires),
+		Operations: gd.Operations, Handles: handles, Expiry: captoken.NewNumericDate(expires),
 		NotBefore: captoken.NewNumericDate(now), IssuedAt: captoken.NewNumericDate(now),
 		RevocationID: captoken.NewRevocationID(), MaxDepth: gd.MaxDepth, Purpose: p.Purpose,
 		Attenuable: gd.Attenuable, PolicyRevision: rev,

@@ -18,6 +18,9 @@ func runDemo(ctx context.Context, args []string, e env) int {
 	serve := fs.Bool("serve", false, "serve the quickstart world until interrupted")
 	addr := fs.String("addr", "127.0.0.1:8080", "gateway listen address with --serve")
 	verbose := fs.Bool("v", false, "log gateway events to stderr")
+	adminAddr := fs.String("admin-addr", "127.0.0.1:0", "admin listener address with --serve")
+	redisURL := fs.String("redis", "", "share state through this Redis (redis://host:port/db): run several --serve processes as replicas")
+	keys := fs.String("keys", "", "capability key file shared by replicas (capgate keys generate --out FILE)")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
 		return 2
 	}
@@ -29,7 +32,9 @@ func runDemo(ctx context.Context, args []string, e env) int {
 	if *serve {
 		listen = *addr
 	}
-	w, err := quickstart.Start(ctx, quickstart.Options{Addr: listen, Logger: logger})
+	w, err := quickstart.Start(ctx, quickstart.Options{
+		Addr: listen, Logger: logger, AdminAddr: *adminAddr, RedisURL: *redisURL, KeysFile: *keys,
+	})
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
 		return 1
@@ -37,6 +42,7 @@ func runDemo(ctx context.Context, args []string, e env) int {
 	defer w.Close()
 	if *serve {
 		fmt.Fprintf(e.stdout, "capgate quickstart world serving at %s (Ctrl-C to stop)\n", w.URL)
+		fmt.Fprintf(e.stdout, "admin API at %s (Bearer %s)\n", w.AdminURL, quickstart.AdminKey)
 		fmt.Fprintf(e.stdout, "dev keys: %s, %s, %s, %s\n", quickstart.AliceKey, quickstart.BobKey, quickstart.CarolKey, quickstart.SummarizerKey)
 		<-ctx.Done()
 		return 0

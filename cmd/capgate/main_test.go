@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/capgate/capgate/gateway/quickstart"
 )
 
 func runCmd(t *testing.T, args ...string) (int, string, string) {
@@ -101,5 +103,26 @@ func TestKeysAndTokenWired(t *testing.T) {
 	}
 	if code, _, _ := runCmd(t, "token", "inspect", "not-a-token"); code == 0 {
 		t.Fatal("token inspect accepted garbage")
+	}
+}
+
+// TestRevokeCommand revokes alice's capability through the admin API of a
+// running quickstart world.
+func TestRevokeCommand(t *testing.T) {
+	ctx := context.Background()
+	w, err := quickstart.Start(ctx, quickstart.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if code, _, _ := runCmd(t, "revoke", "--admin", w.AdminURL, "--key", "alice-dev-key", "--principal", "user:bob@example.com"); code != 1 {
+		t.Errorf("a non-admin revoke exited %d, want 1", code)
+	}
+	code, out, errOut := runCmd(t, "revoke", "--admin", w.AdminURL, "--key", "admin-dev-key", "--principal", "user:alice@example.com")
+	if code != 0 || !strings.Contains(out, `"revoked":true`) {
+		t.Fatalf("revoke: %d %s %s", code, out, errOut)
+	}
+	if code, _, _ := runCmd(t, "revoke", "--admin", w.AdminURL, "--capability", "a", "--principal", "b"); code != 2 {
+		t.Errorf("two targets exited %d, want 2", code)
 	}
 }

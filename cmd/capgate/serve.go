@@ -40,6 +40,14 @@ func runServe(ctx context.Context, args []string, e env) int {
 	defer gw.Close()
 	stop := reloadOnHangup(ctx, gw, logger)
 	defer stop()
+	if cfg.Admin != nil {
+		stopAdmin, err := serveAdmin(ctx, gw.Gateway, *cfg.Admin, logger)
+		if err != nil {
+			fmt.Fprintln(e.stderr, err)
+			return 1
+		}
+		defer stopAdmin()
+	}
 	if err := serveGateway(ctx, gw.Gateway, cfg.Listen, logger); err != nil {
 		fmt.Fprintln(e.stderr, err)
 		return 1
@@ -78,4 +86,21 @@ func serveGateway(ctx context.Context, gw *gateway.Gateway, l config.Listener, l
 	}
 	logger.Info("capgate listening", "addr", ln.Addr().String())
 	return gw.Serve(ctx, ln, gateway.NewServer(l, gw.Handler()))
+}
+
+// serveAdmin serves the admin API on its own listener until the returned
+// stop function is called.
+func serveAdmin(ctx context.Context, gw *gateway.Gateway, l config.Listener, logger *slog.Logger) (func(), error) {
+	ln, err := net.Listen("tcp", l.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("capgate: admin listen: %w", err)
+	}
+	srv := gateway.NewServer(l, gw.AdminHandler())
+	logger.Info("capgate admin listening", "addr", ln.Addr().String())
+	go func() { _ = srv.Serve(ln) }()
+	return func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), l.ShutdownTimeout.D())
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+	}, nil
 }

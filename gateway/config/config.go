@@ -6,8 +6,15 @@ import "time"
 type Config struct {
 	// Listen is the public listener that callers and agents reach.
 	Listen Listener `yaml:"listen"`
-	// Admin is the separately authenticated admin listener. Optional.
+	// Admin is the admin listener. Optional.
 	Admin *Listener `yaml:"admin,omitempty"`
+	// AdminAccess names who may use the admin listener: principals or
+	// members of groups, authenticated like any caller.
+	AdminAccess AdminAccess `yaml:"admin_access,omitempty"`
+	// Redis holds the shared state of several replicas: revocations, the
+	// capability index and A2E sessions. Absent means the embedded
+	// in-memory stores, for a single replica.
+	Redis *Redis `yaml:"redis,omitempty"`
 	// PublicURL is the base URL callers use to reach the gateway. Agent
 	// cards served by the gateway point here.
 	PublicURL string `yaml:"public_url"`
@@ -25,6 +32,29 @@ type Config struct {
 	Policy PolicyRef `yaml:"policy"`
 	// Capabilities configures capability-token issuance.
 	Capabilities Capabilities `yaml:"capabilities"`
+}
+
+// AdminAccess names the principals allowed on the admin listener.
+type AdminAccess struct {
+	Principals []string `yaml:"principals,omitempty"`
+	Groups     []string `yaml:"groups,omitempty"`
+}
+
+// Redis configures the shared store. Exactly one of URL (a single node)
+// and Addrs (Sentinel with MasterName, or Cluster without) is set.
+type Redis struct {
+	URL         string   `yaml:"url,omitempty"`
+	Addrs       []string `yaml:"addrs,omitempty"`
+	MasterName  string   `yaml:"master_name,omitempty"`
+	Username    string   `yaml:"username,omitempty"`
+	PasswordEnv string   `yaml:"password_env,omitempty"`
+	// Prefix starts every key; replicas of one gateway share it.
+	Prefix string `yaml:"prefix,omitempty"`
+	// Timeout bounds every Redis call.
+	Timeout Duration `yaml:"timeout"`
+	// MaxStaleness is how long the local revocation set may answer alone
+	// after its last confirmed sync with Redis.
+	MaxStaleness Duration `yaml:"max_staleness"`
 }
 
 // Listener configures one HTTP listener and the timeouts a public listener
@@ -157,8 +187,10 @@ type Capabilities struct {
 	// KeysFile holds the signing and sealing keys (capgate keys generate).
 	// Empty means ephemeral keys generated at start, for a single replica.
 	KeysFile string `yaml:"keys_file,omitempty"`
-	// DefaultTTL applies when neither the request nor the policy sets one.
-	DefaultTTL Duration `yaml:"default_ttl"`
+	// MaxTTL caps every capability's life, whatever the policy says. It
+	// is also how long a revocation by id is kept when the capability
+	// itself is not known.
+	MaxTTL Duration `yaml:"max_ttl"`
 }
 
 // Duration is a time.Duration written as a Go duration string ("5s").

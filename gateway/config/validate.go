@@ -51,8 +51,19 @@ func (c *Config) applyDefaults() {
 	if c.Policy.ReloadInterval == 0 {
 		c.Policy.ReloadInterval = Duration(2 * time.Second)
 	}
-	if c.Capabilities.DefaultTTL == 0 {
-		c.Capabilities.DefaultTTL = Duration(15 * time.Minute)
+	if c.Capabilities.MaxTTL == 0 {
+		c.Capabilities.MaxTTL = Duration(24 * time.Hour)
+	}
+	if c.Redis != nil {
+		if c.Redis.Timeout == 0 {
+			c.Redis.Timeout = Duration(250 * time.Millisecond)
+		}
+		if c.Redis.MaxStaleness == 0 {
+			c.Redis.MaxStaleness = Duration(2 * time.Second)
+		}
+		if c.Redis.Prefix == "" {
+			c.Redis.Prefix = "capgate:"
+		}
 	}
 	if c.Capabilities.Issuer == "" {
 		c.Capabilities.Issuer = c.PublicURL
@@ -95,6 +106,18 @@ func (c *Config) validate() []problem {
 		is.validate(fmt.Sprintf("oidc[%d]", i), add)
 	}
 	c.validateDevKeys(add)
+	c.validateRedis(add)
+	if c.Admin != nil && len(c.AdminAccess.Principals) == 0 && len(c.AdminAccess.Groups) == 0 {
+		add("admin_access", "an admin listener needs admin principals or groups")
+	}
+	for i, p := range c.AdminAccess.Principals {
+		if !validPrincipal(p) {
+			add(fmt.Sprintf("admin_access.principals[%d]", i), "%q must start with user: or agent:", p)
+		}
+	}
+	if c.Capabilities.MaxTTL < 0 {
+		add("capabilities.max_ttl", "must be positive")
+	}
 	if c.Policy.File == "" {
 		add("policy.file", "is required: the grant policy decides what may be issued")
 	}
@@ -263,6 +286,29 @@ func (c *Config) validateDevKeys(add addFunc) {
 		if !validPrincipal(k.Principal) {
 			add(p+".principal", "%q must start with user: or agent:", k.Principal)
 		}
+	}
+}
+
+func (c *Config) validateRedis(add addFunc) {
+	r := c.Redis
+	if r == nil {
+		return
+	}
+	if (r.URL == "") == (len(r.Addrs) == 0) {
+		add("redis", "exactly one of url (single node) and addrs (Sentinel or Cluster) is required")
+	}
+	if r.URL != "" {
+		if u, err := url.Parse(r.URL); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
+			add("redis.url", "%q is not a redis:// or rediss:// URL", r.URL)
+		} else if _, set := u.User.Password(); set {
+			add("redis.url", "must not carry a password; use password_env")
+		}
+	}
+	if r.MasterName != "" && len(r.Addrs) == 0 {
+		add("redis.master_name", "needs the Sentinel addrs")
+	}
+	if r.Timeout < 0 || r.MaxStaleness < 0 {
+		add("redis", "timeout and max_staleness must not be negative")
 	}
 }
 

@@ -34,6 +34,7 @@ const (
 	BobKey        = "bob-dev-key"
 	CarolKey      = "carol-dev-key"
 	SummarizerKey = "summarizer-dev-key"
+	AdminKey      = "admin-dev-key"
 )
 
 // Options configures Start.
@@ -42,6 +43,13 @@ type Options struct {
 	Addr   string
 	Logger *slog.Logger
 	Now    func() time.Time
+	// AdminAddr is the admin listener's address; "127.0.0.1:0" picks one.
+	AdminAddr string
+	// RedisURL, when set, makes the world a replica sharing revocations,
+	// the capability index and sessions through that Redis.
+	RedisURL string
+	// KeysFile, when set, is the capability key file (shared by replicas).
+	KeysFile string
 	// Configure may edit the config before the gateway is built.
 	Configure func(*config.Config)
 }
@@ -50,6 +58,8 @@ type Options struct {
 type World struct {
 	// URL is the gateway's base URL, e.g. http://127.0.0.1:8080.
 	URL string
+	// AdminURL is the admin listener's base URL.
+	AdminURL string
 	// Gateway is the gateway in front of the agents.
 	Gateway *gateway.Built
 	// Config is the config the gateway runs with.
@@ -106,6 +116,7 @@ func (w *World) start(ctx context.Context, opts Options) error {
 		gwLn.Close()
 		return err
 	}
+	applyOptions(cfg, opts)
 	if opts.Configure != nil {
 		opts.Configure(cfg)
 	}
@@ -119,7 +130,34 @@ func (w *World) start(ctx context.Context, opts Options) error {
 	srv := gateway.NewServer(cfg.Listen, gw.Handler())
 	w.gwDone = make(chan error, 1)
 	go func() { w.gwDone <- gw.Serve(ctx, gwLn, srv) }()
+	return w.startAdmin(opts)
+}
+
+func (w *World) startAdmin(opts Options) error {
+	addr := opts.AdminAddr
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("quickstart: admin listen: %w", err)
+	}
+	w.AdminURL = "http://" + ln.Addr().String()
+	w.serve(ln, w.Gateway.AdminHandler())
 	return nil
+}
+
+// applyOptions points the config at the world's shared state, if any.
+func applyOptions(cfg *config.Config, opts Options) {
+	if opts.RedisURL != "" {
+		cfg.Redis = &config.Redis{
+			URL: opts.RedisURL, Prefix: "capgate:", Timeout: config.Duration(250 * time.Millisecond),
+			MaxStaleness: config.Duration(2 * time.Second),
+		}
+	}
+	if opts.KeysFile != "" {
+		cfg.Capabilities.KeysFile = opts.KeysFile
+	}
 }
 
 func (w *World) startDocuments(opts Options) (string, error) {
@@ -174,8 +212,9 @@ func (w *World) config(agentURLs map[string]string) (*config.Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The capability issuer stays the config's: replicas on other ports
+	// must accept each other's tokens.
 	cfg.PublicURL = w.URL
-	cfg.Capabilities.Issuer = w.URL
 	if cfg.Policy.File, err = w.writePolicy(); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,208 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/authn"
+	"github.com/capgate/capgate/gateway/capindex"
+	"github.com/capgate/capgate/revocation"
+)
+
+// EventAdminRevoke is the audit event of a revocation made by an operator.
+const EventAdminRevoke = "admin.revoke"
+
+// maxAdminBody bounds an admin request body.
+const maxAdminBody = 64 << 10
+
+// AdminHandler returns the admin API, for its own listener. Callers
+// authenticate like any caller, and must then be one of the configured
+// admin principals or belong to an admin group.
+func (g *Gateway) AdminHandler() http.Handler {
+	r := chi.NewRouter()
+	r.Use(authn.Middleware(g.authn, g.logger), g.adminOnly)
+	r.Post("/admin/revoke", g.adminRevoke)
+	r.Get("/admin/capabilities", g.adminCapabilities)
+	r.Post("/admin/policy/reload", g.adminReload)
+	r.Get("/admin/policy", g.adminPolicy)
+	return r
+}
+
+func (g *Gateway) adminOnly(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, ok := authn.PrincipalFrom(r.Context())
+		acc := g.cfg.AdminAccess
+		if !ok || !(slices.Contains(acc.Principals, p.ID) || slices.ContainsFunc(acc.Groups, p.HasGroup)) {
+			writeJSONStatus(w, http.StatusForbidden, map[string]string{"error": "admin access required"})
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// revokeRequest is the body of POST /admin/revoke: exactly one of a
+// capability id (cascading to its descendants), a revocation id, or a
+// principal with an optional cutoff time (default now).
+type revokeRequest struct {
+	CapabilityID string     `json:"capabilityId,omitempty"`
+	RevocationID string     `json:"revocationId,omitempty"`
+	Principal    string     `json:"principal,omitempty"`
+	Before       *time.Time `json:"before,omitempty"`
+}
+
+func (g *Gateway) adminRevoke(w http.ResponseWriter, r *http.Request) {
+	var req revokeRequest
+	dec := json.NewDecoder(io.LimitReader(r.Body, maxAdminBody))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil || countSet(req.CapabilityID, req.RevocationID, req.Principal) != 1 {
+		writeJSONStatus(w, http.StatusBadRequest, map[string]string{
+			"error": "body must be JSON naming exactly one of capabilityId, revocationId, principal (with optional before)"})
+		return
+	}
+	ctx := r.Context()
+	res, err := g.revokeAdmin(ctx, req)
+	admin, _ := authn.PrincipalFrom(ctx)
+	g.audit(ctx, EventAdminRevoke, slog.String("admin", admin.ID), slog.Any("request", req),
+		slog.Any("result", res), slog.String("decision", decisionWord(err)))
+	switch {
+	case errors.Is(err, capindex.ErrNotFound):
+		writeJSONStatus(w, http.StatusNotFound, map[string]string{"error": "unknown capability"})
+	case errors.Is(err, captoken.ErrInvalid):
+		writeJSONStatus(w, http.StatusUnprocessableEntity, map[string]string{"error": "the indexed token does not verify"})
+	case err != nil:
+		g.logger.ErrorContext(ctx, "admin revocation failed", "error", err)
+		w.Header().Set("Retry-After", "1")
+		writeJSONStatus(w, http.StatusServiceUnavailable, map[string]string{"error": "revocation store unavailable; nothing was revoked"})
+	default:
+		writeJSONStatus(w, http.StatusOK, res)
+	}
+}
+
+func (g *Gateway) revokeAdmin(ctx context.Context, req revokeRequest) (map[string]any, error) {
+	now := g.now()
+	maxLife := g.cfg.Capabilities.MaxTTL.D() + time.Minute
+	switch {
+	case req.CapabilityID != "":
+		rec, err := g.caps.Index.Get(ctx, req.CapabilityID)
+		if err != nil {
+			return nil, err
+		}
+		claims, _, err := captoken.UnsafeClaimsWithoutVerification(rec.Token)
+		if err == nil {
+			_, err = g.caps.Verifier.Verify(ctx, rec.Token, captoken.Expected{})
+		}
+		if err != nil && !errors.Is(err, captoken.ErrExpired) {
+			return nil, err
+		}
+		if err := g.caps.Revocations.Revoke(ctx, claims.RevocationID, claims.Expiry.Time().Add(time.Minute)); err != nil {
+			return nil, err
+		}
+		return map[string]any{"revoked": true, "capabilityId": claims.CapabilityID, "revocationId": claims.RevocationID}, nil
+	case req.RevocationID != "":
+		if err := g.caps.Revocations.Revoke(ctx, req.RevocationID, now.Add(maxLife)); err != nil {
+			return nil, err
+		}
+		return map[string]any{"revoked": true, "revocationId": req.RevocationID}, nil
+	default:
+		before := now
+		if req.Before != nil {
+			before = *req.Before
+		}
+		if err := g.caps.Revocations.RevokePrincipal(ctx, req.Principal, before, before.Add(maxLife)); err != nil {
+			return nil, err
+		}
+		return map[string]any{"revoked": true, "principal": req.Principal, "before": before.UTC()}, nil
+	}
+}
+
+// adminCapabilities lists a principal's live capabilities with their
+// revocation state; "unknown" when the store cannot say.
+func (g *Gateway) adminCapabilities(w http.ResponseWriter, r *http.Request) {
+	p := r.URL.Query().Get("principal")
+	if p == "" {
+		writeJSONStatus(w, http.StatusBadRequest, map[string]string{"error": "principal is required"})
+		return
+	}
+	recs, err := g.caps.Index.ListByPrincipal(r.Context(), p)
+	if err != nil {
+		w.Header().Set("Retry-After", "1")
+		writeJSONStatus(w, http.StatusServiceUnavailable, map[string]string{"error": "capability index unavailable"})
+		return
+	}
+	out := make([]map[string]any, 0, len(recs))
+	for _, rec := range recs {
+		out = append(out, map[string]any{
+			"id": rec.CapabilityID, "grant": rec.Grant, "agent": rec.Agent, "principal": rec.Principal,
+			"holder": rec.Holder, "parentId": rec.ParentID, "issuedAt": rec.IssuedAt, "expires": rec.Expires,
+			"revoked": g.revokedState(r.Context(), rec),
+		})
+	}
+	writeJSONStatus(w, http.StatusOK, map[string]any{"principal": p, "capabilities": out})
+}
+
+func (g *Gateway) revokedState(ctx context.Context, rec capindex.Record) string {
+	c, err := g.caps.Verifier.Verify(ctx, rec.Token, captoken.Expected{})
+	if err != nil {
+		return "invalid"
+	}
+	res, err := g.caps.Revocations.Check(ctx, revocation.Query{IDs: c.RevocationIDs(), Principal: c.Principal, IssuedAt: c.IssuedAt.Time()})
+	switch {
+	case err != nil:
+		return "unknown"
+	case res.Revoked:
+		return "revoked"
+	}
+	return "live"
+}
+
+// reloader is a policy source that can reload on demand.
+type reloader interface {
+	Reload(ctx context.Context) error
+}
+
+func (g *Gateway) adminReload(w http.ResponseWriter, r *http.Request) {
+	rl, ok := g.caps.Policy.(reloader)
+	if !ok {
+		writeJSONStatus(w, http.StatusNotImplemented, map[string]string{"error": "this policy source cannot reload"})
+		return
+	}
+	if err := rl.Reload(r.Context()); err != nil {
+		writeJSONStatus(w, http.StatusUnprocessableEntity, map[string]any{
+			"error": "policy refused; the last good policy keeps serving", "detail": err.Error(),
+			"revision": g.caps.Policy.Current().Revision(),
+		})
+		return
+	}
+	g.adminPolicy(w, r)
+}
+
+func (g *Gateway) adminPolicy(w http.ResponseWriter, _ *http.Request) {
+	p := g.caps.Policy.Current()
+	writeJSONStatus(w, http.StatusOK, map[string]any{"revision": p.Revision(), "name": p.Name(), "rules": p.Rules()})
+}
+
+func countSet(ss ...string) int {
+	n := 0
+	for _, s := range ss {
+		if s != "" {
+			n++
+		}
+	}
+	return n
+}
+
+func decisionWord(err error) string {
+	if err != nil {
+		return "failed"
+	}
+	return "revoked"
+}

@@ -1,0 +1,136 @@
+package capindex
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Redis is the shared index of several replicas: any replica can serve a
+// capability issued by any other. It works on a single node, Sentinel or
+// Cluster through go-redis's UniversalClient.
+//
+// A record lives under PREFIX cap:{id} until the capability expires. A
+// sorted set per principal (and per holder), PREFIX capsby:{principal},
+// scored by expiry, lists them for the admin API; members past their
+// expiry are trimmed when the set is written.
+type Redis struct {
+	c       redis.UniversalClient
+	prefix  string
+	timeout time.Duration
+	now     func() time.Time
+}
+
+var _ Index = (*Redis)(nil)
+
+// NewRedis returns an index on c. Keys start with prefix; every call is
+// bounded by timeout.
+func NewRedis(c redis.UniversalClient, prefix string, timeout time.Duration, now func() time.Time) *Redis {
+	return &Redis{c: c, prefix: prefix, timeout: timeout, now: now}
+}
+
+func (r *Redis) recordKey(id string) string { return r.prefix + "cap:" + id }
+func (r *Redis) byKey(p string) string      { return r.prefix + "capsby:" + p }
+
+// Put stores rec until it expires.
+func (r *Redis) Put(ctx context.Context, rec Record) error {
+	ttl := rec.Expires.Sub(r.now())
+	if ttl <= 0 {
+		return nil
+	}
+	b, err := json.Marshal(rec)
+	if err != nil {
+		return fmt.Errorf("capindex: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, r.timeout)
+	defer cancel()
+	nowScore := fmt.Sprint(r.now().UnixMilli())
+	_, err = r.c.Pipelined(ctx, func(p redis.Pipeliner) error {
+		p.Set(ctx, r.recordKey(rec.CapabilityID), b, ttl)
+		for _, who := range uniq(rec.Principal, rec.Holder) {
+			k := r.byKey(who)
+			p.ZAdd(ctx, k, redis.Z{Score: float64(rec.Expires.UnixMilli()), Member: rec.CapabilityID})
+			p.ZRemRangeByScore(ctx, k, "-inf", "("+nowScore)
+			p.ExpireGT(ctx, k, ttl)
+			p.ExpireNX(ctx, k, ttl)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	return nil
+}
+
+// Get returns the live record for id.
+func (r *Redis) Get(ctx context.Context, id string) (Record, error) {
+	ctx, cancel := context.WithTimeout(ctx, r.timeout)
+	defer cancel()
+	b, err := r.c.Get(ctx, r.recordKey(id)).Bytes()
+	switch {
+	case errors.Is(err, redis.Nil):
+		return Record{}, ErrNotFound
+	case err != nil:
+		return Record{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	var rec Record
+	if err := json.Unmarshal(b, &rec); err != nil || rec.CapabilityID != id {
+		// A garbled record is unusable, not absent: fail closed.
+		return Record{}, fmt.Errorf("%w: garbled record for %s", ErrUnavailable, id)
+	}
+	if !r.now().Before(rec.Expires) {
+		return Record{}, ErrNotFound
+	}
+	return rec, nil
+}
+
+// ListByPrincipal returns the live records of principal or holder p.
+func (r *Redis) ListByPrincipal(ctx context.Context, p string) ([]Record, error) {
+	ctx, cancel := context.WithTimeout(ctx, r.timeout)
+	defer cancel()
+	ids, err := r.c.ZRangeByScore(ctx, r.byKey(p), &redis.ZRangeBy{
+		Min: fmt.Sprint(r.now().UnixMilli()), Max: "+inf",
+	}).Result()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	cmds := make([]*redis.StringCmd, len(ids))
+	_, err = r.c.Pipelined(ctx, func(pl redis.Pipeliner) error {
+		for i, id := range ids {
+			cmds[i] = pl.Get(ctx, r.recordKey(id))
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, redis.Nil) {
+		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	var out []Record
+	for _, cmd := range cmds {
+		var rec Record
+		if b, err := cmd.Bytes(); err == nil && json.Unmarshal(b, &rec) == nil && r.now().Before(rec.Expires) {
+			out = append(out, rec)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].IssuedAt.Equal(out[j].IssuedAt) {
+			return out[i].CapabilityID < out[j].CapabilityID
+		}
+		return out[i].IssuedAt.Before(out[j].IssuedAt)
+	})
+	return out, nil
+}
+
+// Close does not close the client, which the caller owns.
+func (r *Redis) Close() error { return nil }
+
+func uniq(a, b string) []string {
+	if a == b {
+		return []string{a}
+	}
+	return []string{a, b}
+}

@@ -1,0 +1,69 @@
+package gateway
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/capgate/capgate/gateway/capindex"
+	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/revocation"
+)
+
+// NewRedisClient returns the go-redis UniversalClient the config names: a
+// single node from url, Sentinel from addrs with master_name, or Cluster
+// from addrs alone.
+func NewRedisClient(rc *config.Redis, getenv func(string) string) (redis.UniversalClient, error) {
+	password := ""
+	if rc.PasswordEnv != "" {
+		if getenv == nil || getenv(rc.PasswordEnv) == "" {
+			return nil, fmt.Errorf("gateway: redis: environment variable %s is empty", rc.PasswordEnv)
+		}
+		password = getenv(rc.PasswordEnv)
+	}
+	if rc.URL != "" {
+		opts, err := redis.ParseURL(rc.URL)
+		if err != nil {
+			return nil, fmt.Errorf("gateway: redis: %w", err)
+		}
+		if password != "" {
+			opts.Password = password
+		}
+		if rc.Username != "" {
+			opts.Username = rc.Username
+		}
+		opts.DialTimeout, opts.ReadTimeout, opts.WriteTimeout = rc.Timeout.D()*4, rc.Timeout.D(), rc.Timeout.D()
+		return redis.NewClient(opts), nil
+	}
+	return redis.NewUniversalClient(&redis.UniversalOptions{
+		Addrs: rc.Addrs, MasterName: rc.MasterName, Username: rc.Username, Password: password,
+		DialTimeout: rc.Timeout.D() * 4, ReadTimeout: rc.Timeout.D(), WriteTimeout: rc.Timeout.D(),
+	}), nil
+}
+
+// redisStores opens the Redis-backed revocation store (with its pub/sub
+// local set) and capability index.
+func (b *Built) redisStores(ctx context.Context, cfg *config.Config, opts BuildOptions) (revocation.Store, capindex.Index, error) {
+	client, err := NewRedisClient(cfg.Redis, opts.Getenv)
+	if err != nil {
+		return nil, nil, err
+	}
+	b.closers = append(b.closers, client.Close)
+	r, err := revocation.NewRedis(ctx, client, revocation.RedisOptions{
+		Prefix: cfg.Redis.Prefix, Timeout: cfg.Redis.Timeout.D(), Now: opts.Now, Logger: opts.Logger,
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("gateway: redis revocation store: %w", err)
+	}
+	b.closers = append(b.closers, r.Close)
+	s, err := revocation.NewSynced(ctx, r, revocation.SyncedOptions{
+		MaxStaleness: cfg.Redis.MaxStaleness.D(), Now: opts.Now, Logger: opts.Logger,
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("gateway: redis revocation set: %w", err)
+	}
+	b.closers = append(b.closers, s.Close)
+	b.readyChecks = append(b.readyChecks, func(ctx context.Context) error { return r.Ping(ctx) })
+	return s, capindex.NewRedis(client, cfg.Redis.Prefix, cfg.Redis.Timeout.D(), opts.Now), nil
+}
