@@ -16,7 +16,7 @@ import (
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")
 
 // readCard reads a JSON card from testdata.
-func readCard(t *testing.T, name string) map[string]any {
+func readCard(t testing.TB, name string) map[string]any {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
