@@ -70,15 +70,39 @@ func encodeMember(key string, v any) (member, error) {
 	return member{key: key, enc: buf.Bytes()}, nil
 }
 
-// encodeMembers encodes every field of obj, sorted by key.
+// encodeMembers encodes every field of obj, sorted by key, with one
+// encoder and one buffer.
 func encodeMembers(obj map[string]any) ([]member, error) {
-	ms := make([]member, 0, len(obj))
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	write := func(v any) error {
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		buf.Truncate(buf.Len() - 1) // Encode appends a newline
+		return nil
+	}
+	type span struct {
+		key        string
+		start, end int
+	}
+	spans := make([]span, 0, len(obj))
 	for k, v := range obj {
-		m, err := encodeMember(k, v)
-		if err != nil {
+		start := buf.Len()
+		if err := write(k); err != nil {
 			return nil, err
 		}
-		ms = append(ms, m)
+		buf.WriteByte(':')
+		if err := write(v); err != nil {
+			return nil, fmt.Errorf("field %q: %w", k, err)
+		}
+		spans = append(spans, span{k, start, buf.Len()})
+	}
+	all := buf.Bytes()
+	ms := make([]member, len(spans), len(spans)+6)
+	for i, sp := range spans {
+		ms[i] = member{key: sp.key, enc: all[sp.start:sp.end:sp.end]}
 	}
 	sortMembers(ms)
 	return ms, nil
