@@ -76,7 +76,7 @@ func NewRedisStore(client redis.UniversalClient, opts RedisOptions) (*RedisStore
 	return &RedisStore{client: client, opts: opts}, nil
 }
 
-func (r *RedisStore) tag(id string) string       { return r.opts.Prefix + "{" + id + "}" }
+func (r *RedisStore) tag(id string) string        { return r.opts.Prefix + "{" + id + "}" }
 func (r *RedisStore) sessionKey(id string) string { return r.tag(id) + ":s" }
 func (r *RedisStore) flightKey(id string) string  { return r.tag(id) + ":q" }
 func (r *RedisStore) mboxKey(id string) string    { return r.tag(id) + ":m" }
@@ -310,4 +310,3 @@ func validSessionID(id string) bool {
 	}
 	return true
 }
-
