@@ -7,6 +7,7 @@ import (
 	"maps"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // Encode returns the JSON line for a message (without a line end): the
@@ -56,13 +57,23 @@ func Encode(env Envelope, b Body) ([]byte, error) {
 }
 
 // Rewrite returns m re-encoded with the members in set replacing (or
-// adding to) m's own; a nil value in set removes the member. Every other
+// adding to) m's own; a nil value in set removes the member. A member whose
+// name differs from a name in set only in case ("Auth_Token" for
+// "auth_token") is removed too, so no parser, case-sensitive or not, can
+// read the caller's value instead of the rewritten one. Every other
 // member, known or not, is kept with its exact bytes. Members are written
 // in name order. m itself is not changed.
 func (m Message) Rewrite(set map[string]any) ([]byte, error) {
 	out := maps.Clone(m.Members)
 	if out == nil {
 		out = map[string]json.RawMessage{}
+	}
+	for have := range out {
+		for name := range set {
+			if have != name && strings.EqualFold(have, name) {
+				delete(out, have)
+			}
+		}
 	}
 	for name, v := range set {
 		if v == nil {

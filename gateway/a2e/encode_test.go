@@ -95,6 +95,21 @@ func TestRewriteKeepsUnknownMembers(t *testing.T) {
 	}
 }
 
+func TestRewriteDropsCaseVariants(t *testing.T) {
+	m, err := DecodeLine([]byte(`{"type":"handshake/req","id":"h","agent_caps":["tools"],"Auth_Token":"alice","\u017fession":"x"}`), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := m.Rewrite(map[string]any{"auth_token": "host-secret", "agent_caps": []string{"tools"}, "session": "s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"agent_caps":["tools"],"auth_token":"host-secret","id":"h","session":"s","type":"handshake/req"}`
+	if string(out) != want {
+		t.Errorf("Rewrite = %s\nwant      %s", out, want)
+	}
+}
+
 func TestEnvelopeReplyKeepsVersionKey(t *testing.T) {
 	in := Envelope{Type: TypePing, ID: "p", Version: "1.0", Key: KeyVersion}
 	r := in.Reply(TypeError, "e", goldenTime, "9.9")
