@@ -92,7 +92,8 @@ func verifyErr(err error) *jsonrpc.Error {
 // resolve: a bad credential is never ignored. A token read from the index
 // is verified like a presented one, because the index is not trusted with
 // authority. The audience must be the agent the call is addressed to.
-func (g *Gateway) loadCapability(ctx context.Context, a *agent, id, token string) (*captoken.Claims, *capindex.Record, *jsonrpc.Error) {
+// An empty audience accepts any agent the gateway fronts.
+func (g *Gateway) loadCapability(ctx context.Context, audience, id, token string) (*captoken.Claims, *capindex.Record, *jsonrpc.Error) {
 	var rec *capindex.Record
 	if token == "" {
 		if id == "" {
@@ -108,9 +109,12 @@ func (g *Gateway) loadCapability(ctx context.Context, a *agent, id, token string
 		}
 		token, rec = r.Token, &r
 	}
-	claims, err := g.caps.Verifier.Verify(ctx, token, captoken.Expected{Audience: a.cfg.Name})
+	claims, err := g.caps.Verifier.Verify(ctx, token, captoken.Expected{Audience: audience})
 	if err != nil {
 		return nil, nil, verifyErr(err)
+	}
+	if _, ok := g.agents[claims.Audience]; !ok {
+		return nil, nil, capErr(jsonrpc.CodeCapabilityInvalid, "capability for an agent this gateway does not front", nil)
 	}
 	if id != "" && claims.CapabilityID != id {
 		return nil, nil, capErr(jsonrpc.CodeCapabilityInvalid, "capabilityId does not match the presented token", nil)
@@ -148,7 +152,14 @@ func checkHolder(c *captoken.Claims, p *authn.Principal) *jsonrpc.Error {
 // checked before the store, so a caller cannot probe the revocation state
 // of capabilities it does not hold.
 func (g *Gateway) usable(ctx context.Context, c *call, id, token string) (*captoken.Claims, *capindex.Record, *jsonrpc.Error) {
-	claims, rec, e := g.loadCapability(ctx, c.agent, id, token)
+	return g.usableAt(ctx, c, c.agent.cfg.Name, id, token)
+}
+
+// usableAt is usable for a capability whose audience may differ from the
+// agent the call is addressed to (empty: any fronted agent), as in a
+// delegated send.
+func (g *Gateway) usableAt(ctx context.Context, c *call, audience, id, token string) (*captoken.Claims, *capindex.Record, *jsonrpc.Error) {
+	claims, rec, e := g.loadCapability(ctx, audience, id, token)
 	if e != nil {
 		return nil, nil, e
 	}

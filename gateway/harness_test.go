@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/capgate/capgate/gateway"
+	"github.com/capgate/capgate/gateway/agentcard"
 	"github.com/capgate/capgate/gateway/authn/oidctest"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/quickstart/documents"
@@ -92,7 +93,11 @@ func newHarnessWith(t *testing.T, extra http.Handler, mod func(*config.Config), 
 	t.Cleanup(h.docsSrv.Close)
 	extraURL := h.docsSrv.URL
 	if extra != nil {
-		es := httptest.NewServer(extra)
+		h := extra
+		if _, raw := extra.(rawUpstream); !raw {
+			h = withCard(extra)
+		}
+		es := httptest.NewServer(h)
 		t.Cleanup(es.Close)
 		extraURL = es.URL
 	}
@@ -154,12 +159,42 @@ func (h *harness) post(agent, bearer, body string, hdr ...string) (*http.Respons
 }
 
 // upstreamSawNothing fails the test when the documents agent received any
-// request.
+// call (card fetches aside).
 func (h *harness) upstreamSawNothing() {
 	h.t.Helper()
-	if n := h.docs.Recorder().Count(); n != 0 {
-		h.t.Errorf("upstream received %d requests; a rejected call must never reach it", n)
+	if n := h.calls(); n != 0 {
+		h.t.Errorf("upstream received %d calls; a rejected call must never reach it", n)
 	}
+}
+
+// calls counts the JSON-RPC calls the documents agent received since the
+// last Reset; GETs of its card are not calls.
+func (h *harness) calls() int {
+	n := 0
+	for _, r := range h.docs.Recorder().Requests() {
+		if r.Method == http.MethodPost {
+			n++
+		}
+	}
+	return n
+}
+
+// rawUpstream marks a test upstream that serves its own card.
+type rawUpstream struct{ http.Handler }
+
+// withCard serves a permissive agent card in front of a test upstream, so
+// that the gateway's hop validation passes.
+func withCard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/.well-known/") {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, `{"name":"extra","url":"http://upstream.test/","version":"1",`+
+				`"min_protocol_version":"0.1","max_protocol_version":"1.0",`+
+				`"capabilities":{"streaming":true,"pushNotifications":true,"extensions":[{"uri":"`+agentcard.ExtensionURI+`"}]}}`)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 const sendBody = `{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"role":"user","messageId":"m1","parts":[{"kind":"text","text":"hello"}]}}}`

@@ -88,7 +88,7 @@ func TestBatch(t *testing.T) {
 	if rs[2].Error == nil || rs[2].Error.Data["reason"] != "streaming_in_batch" {
 		t.Errorf("answer 3 should refuse a streaming method in a batch: %s", b)
 	}
-	if n := h.docs.Recorder().Count(); n != 1 {
+	if n := h.calls(); n != 1 {
 		t.Errorf("upstream saw %d requests, want only the allowed one", n)
 	}
 }

@@ -22,6 +22,7 @@ func (g *Gateway) routes() chi.Router {
 		r.Group(func(r chi.Router) {
 			r.Use(authn.Middleware(g.authn, g.logger))
 			r.Post("/", g.serveA2A)
+			r.Get("/capabilities", g.serveCapabilities)
 		})
 	})
 	r.NotFound(func(w http.ResponseWriter, _ *http.Request) {

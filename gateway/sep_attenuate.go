@@ -88,7 +88,7 @@ func (g *Gateway) capabilitiesRevoke(ctx context.Context, c *call) outcome {
 	if err := jsonrpc.UnmarshalParams(c.req.Params, &p); err != nil {
 		return fail(c.req.ID, jsonrpc.ErrorFor(err))
 	}
-	claims, _, e := g.loadCapability(ctx, c.agent, p.CapabilityID, presentedToken(c.http, p.CapabilityToken))
+	claims, _, e := g.loadCapability(ctx, c.agent.cfg.Name, p.CapabilityID, presentedToken(c.http, p.CapabilityToken))
 	if e == nil && claims.Holder != c.principal.ID && claims.Principal != c.principal.ID {
 		e = capErr(jsonrpc.CodeHolderMismatch, "only the holder or its principal may revoke a capability", nil)
 	}

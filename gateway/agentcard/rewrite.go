@@ -1,7 +1,8 @@
 package agentcard
 
 // Rewrite returns a copy of the upstream card as the gateway serves it:
-// url (and any additional interface urls) point at the gateway, the
+// url points at the gateway (the upstream's interface URLs are removed),
+// the capability tiers and protocol version range are explicit, the
 // capabilityGrants are the configured ones, and the capability extension is
 // declared. Unknown members of the upstream card are kept.
 func Rewrite(upstream map[string]any, cfg Config) map[string]any {
@@ -11,13 +12,18 @@ func Rewrite(upstream map[string]any, cfg Config) map[string]any {
 	}
 	card["url"] = cfg.PublicURL
 	card["preferredTransport"] = "JSONRPC"
-	delete(card, "additionalInterfaces")
 	grants := cfg.Grants
 	if grants == nil {
 		grants = []Grant{}
 	}
 	card["capabilityGrants"] = grants
 	card["capabilities"] = withExtension(upstream["capabilities"], !cfg.Legacy)
+	// Tiers first: they read the interfaces' versions before those are
+	// removed. Interfaces would name the upstream's own URLs, which callers
+	// must not see or use to bypass the gateway.
+	card = WithTiers(card)
+	delete(card, "additionalInterfaces")
+	delete(card, "supportedInterfaces")
 	return card
 }
 

@@ -52,7 +52,7 @@ func (w *World) Walkthrough(ctx context.Context, out io.Writer) error {
 }
 
 func steps() []step {
-	return append(basicSteps(), sepSteps()...)
+	return append(append(basicSteps(), sepSteps()...), delegationSteps()...)
 }
 
 func basicSteps() []step {

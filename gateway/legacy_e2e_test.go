@@ -1,0 +1,72 @@
+package gateway_test
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/capgate/capgate/gateway/config"
+)
+
+// legacyAgent is an upstream whose card does not declare the capability
+// extension; it counts the calls that reach it.
+type legacyAgent struct{ calls atomic.Int32 }
+
+func (l *legacyAgent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	if r.Method == http.MethodGet {
+		_, _ = io.WriteString(w, `{"name":"legacy","url":"http://legacy.test/","version":"1","min_protocol_version":"0.1","max_protocol_version":"1.0","capabilities":{"streaming":false}}`)
+		return
+	}
+	l.calls.Add(1)
+	_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":7,"result":{"kind":"message","role":"agent","parts":[{"kind":"text","text":"ok"}]}}`)
+}
+
+// TestDelegationToLegacyAgent: an agent that does not understand
+// capabilities gets a delegated send only where the policy explicitly
+// allows ambient authority for it.
+func TestDelegationToLegacyAgent(t *testing.T) {
+	base, err := os.ReadFile("../deploy/examples/quickstart/policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	allow := strings.Replace(string(base), "ambient: []", `ambient:
+  - id: finance-legacy-bot
+    principals: {groups: [finance]}
+    agents: [extra]
+    methods: [SendMessage]`, 1)
+	for _, tc := range []struct {
+		name   string
+		policy string
+		want   int
+	}{{"without allowance", string(base), -32004}, {"with allowance", allow, 0}} {
+		t.Run(tc.name, func(t *testing.T) {
+			pol := filepath.Join(t.TempDir(), "policy.yaml")
+			if err := os.WriteFile(pol, []byte(tc.policy), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			up := &legacyAgent{}
+			h := newHarness(t, rawUpstream{up}, func(c *config.Config) {
+				c.Policy.File = pol
+				c.Agents[1].Legacy, c.Agents[1].Principal = true, "agent:legacy-bot"
+			})
+			c := h.aliceQ1()
+			body := fmt.Sprintf(`{"jsonrpc":"2.0","id":7,"method":"message/send","params":{"message":{"role":"user","messageId":"m","parts":[{"kind":"text","text":"hi"}]},"capabilities":[%q]}}`, c.ID)
+			_, b := h.post("extra", "alice-dev-key", body)
+			r := decodeRPC(t, b)
+			switch {
+			case tc.want == 0 && r.Error != nil:
+				t.Fatalf("refused: %+v", r.Error)
+			case tc.want != 0 && (r.Error == nil || r.Error.Code != tc.want):
+				t.Fatalf("want %d, got %s", tc.want, b)
+			case tc.want != 0 && up.calls.Load() != 0:
+				t.Fatal("the refused delegation reached the legacy agent")
+			}
+		})
+	}
+}

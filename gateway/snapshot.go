@@ -1,0 +1,57 @@
+package gateway
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/capgate/capgate/gateway/agentcard"
+	"github.com/capgate/capgate/gateway/authn"
+	"github.com/capgate/capgate/gateway/discovery"
+)
+
+// serveCapabilities is GET /a2a/{agent}/capabilities: an AG-UI
+// AgentCapabilities snapshot of what the authenticated principal may
+// actually do with the agent, decided by the policy in force now, so a
+// reload changes it on the next call. Nothing is issued.
+func (g *Gateway) serveCapabilities(w http.ResponseWriter, r *http.Request) {
+	a, ok := g.agents[chi.URLParam(r, "agent")]
+	p, authed := authn.PrincipalFrom(r.Context())
+	if !ok || !authed {
+		writeJSONStatus(w, http.StatusNotFound, map[string]string{"error": "unknown agent"})
+		return
+	}
+	_, card, err := a.card.Card(r.Context())
+	if err != nil {
+		card = nil // unknown card facts are omitted, not guessed
+	}
+	grants := make([]discovery.Grant, 0, len(a.cfg.Grants))
+	for _, gr := range a.cfg.Grants {
+		grants = append(grants, agentcard.Grant(gr))
+	}
+	snap, err := discovery.Snapshot(r.Context(), discovery.Input{
+		Agent: a.cfg.Name, Card: card, PublicURL: a.publicURL, Grants: grants, Skills: a.skills,
+		Policy: g.caps.Policy.Current(), Principal: toPolicyPrincipal(p), Now: g.now(),
+		SubAgents: g.subAgents(a), MaxExecutionTime: g.cfg.Limits.UpstreamTimeout.D(),
+	})
+	if err != nil {
+		g.logger.WarnContext(r.Context(), "capability snapshot failed", "agent", a.cfg.Name, "error", err)
+		w.Header().Set("Retry-After", "1")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSONStatus(w, http.StatusOK, snap)
+}
+
+// subAgents lists the capability-aware agents a capability may be
+// delegated to: every fronted agent with an identity, other than a.
+func (g *Gateway) subAgents(a *agent) []discovery.SubAgent {
+	var out []discovery.SubAgent
+	for _, ac := range g.cfg.Agents {
+		if ac.Name != a.cfg.Name && ac.Principal != "" && !ac.Legacy {
+			out = append(out, discovery.SubAgent{Name: ac.Name})
+		}
+	}
+	return out
+}
