@@ -133,8 +133,9 @@ func (s *RedisStream) Stats() StreamStats {
 // Dropped returns how many events never reached the stream.
 func (s *RedisStream) Dropped() uint64 { return s.dropped.Load() }
 
-// Close stops accepting events, makes one attempt to deliver what is
-// buffered, counts the rest as dropped and waits for the writer. It does
+// Close stops accepting events, delivers what is buffered while Redis
+// answers (one attempt per batch, stopping at the first failure), counts
+// the rest as dropped and waits for the writer. It does
 // not close the client. It is idempotent.
 func (s *RedisStream) Close() error {
 	s.closeOnce.Do(func() {
@@ -187,12 +188,19 @@ func (s *RedisStream) collect(e Entry) []Entry {
 	return batch
 }
 
-// flush delivers what is buffered with one attempt per batch.
+// flush delivers what is buffered with one attempt per batch; after a
+// failed attempt it drops the rest without trying, so that Close is not
+// held up by a Redis that is down.
 func (s *RedisStream) flush() {
+	ok := true
 	for {
 		select {
 		case e := <-s.ch:
-			s.deliver(s.collect(e), false)
+			if ok {
+				ok = s.deliver(s.collect(e), false)
+			} else {
+				s.drop(e, "redis unavailable at close")
+			}
 		default:
 			return
 		}

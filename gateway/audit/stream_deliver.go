@@ -106,8 +106,8 @@ func (s *RedisStream) plan(batch []Entry) ([]item, map[string]uint64) {
 
 // deliver adds a batch to the stream, retrying with backoff while retry
 // is true and the stream is not closing. A batch that cannot be delivered
-// is dropped and counted.
-func (s *RedisStream) deliver(batch []Entry, retry bool) {
+// is dropped and counted. It reports whether the batch was delivered.
+func (s *RedisStream) deliver(batch []Entry, retry bool) bool {
 	items, next := s.plan(batch)
 	wait := s.cfg.minBackoff
 	for {
@@ -120,7 +120,7 @@ func (s *RedisStream) deliver(batch []Entry, retry bool) {
 			if s.dropping.Swap(false) {
 				s.cfg.log.Info("audit: stream delivering again", "stream", s.key, "dropped_total", s.dropped.Load())
 			}
-			return
+			return true
 		}
 		s.failures.Add(1)
 		if s.cfg.onError != nil {
@@ -131,7 +131,7 @@ func (s *RedisStream) deliver(batch []Entry, retry bool) {
 			for _, e := range batch {
 				s.drop(e, "redis unavailable at close")
 			}
-			return
+			return false
 		}
 		if !s.sleep(wait) {
 			retry = false // closing: one last attempt

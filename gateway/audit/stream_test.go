@@ -253,3 +253,22 @@ func TestVerifyStreamRedisDown(t *testing.T) {
 		t.Fatalf("VerifyStream with Redis down = %v; want a technical error", err)
 	}
 }
+
+func TestRedisStreamCloseWithRedisDown(t *testing.T) {
+	srv := redistest.Start(t)
+	r := newReplica(t, srv.NewClient(&redis.Options{MaxRetries: -1}), "r1", WithBatch(4))
+	srv.Kill()
+	for i := range 50 {
+		r.log.Info("capability.invoke", "i", i)
+	}
+	done := make(chan struct{})
+	go func() { _ = r.stream.Close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("Close hung on a dead Redis")
+	}
+	if st := r.stream.Stats(); st.Delivered != 0 || st.Dropped != 50 {
+		t.Fatalf("stats %+v; want all 50 counted as dropped", st)
+	}
+}
