@@ -261,6 +261,7 @@ func cloneSession(s Session) Session {
 	s.Forwarded = slices.Clone(s.Forwarded)
 	s.Accepted = slices.Clone(s.Accepted)
 	s.Denied = maps.Clone(s.Denied)
+	s.PolicyReasons = maps.Clone(s.PolicyReasons)
 	return s
 }
 

@@ -83,9 +83,9 @@ func (r *RedisStore) mboxKey(id string) string    { return r.tag(id) + ":m" }
 func (r *RedisStore) channel(id string) string    { return r.tag(id) + ":n" }
 func (r *RedisStore) indexKey() string            { return r.opts.Prefix + "sessions" }
 
-// call runs fn bounded by Timeout, even if the client ignores context
+// redisCall runs fn bounded by Timeout, even if the client ignores context
 // deadlines; any error wraps ErrStoreUnavailable.
-func call[T any](ctx context.Context, r *RedisStore, op string, fn func(ctx context.Context) (T, error)) (T, error) {
+func redisCall[T any](ctx context.Context, r *RedisStore, op string, fn func(ctx context.Context) (T, error)) (T, error) {
 	ctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
 	defer cancel()
 	type result struct {
@@ -126,7 +126,7 @@ func (r *RedisStore) Create(ctx context.Context, s Session, max int) error {
 	if err != nil {
 		return err
 	}
-	added, err := call(ctx, r, "create", func(ctx context.Context) (int64, error) {
+	added, err := redisCall(ctx, r, "create", func(ctx context.Context) (int64, error) {
 		return indexAddScript.Run(ctx, r.client, []string{r.indexKey()}, ms(now), max, s.ID, ms(s.ExpiresAt)).Int64()
 	})
 	switch {
@@ -137,7 +137,7 @@ func (r *RedisStore) Create(ctx context.Context, s Session, max int) error {
 	case added < 0:
 		return fmt.Errorf("%w: id %s exists", ErrConflict, s.ID)
 	}
-	created, err := call(ctx, r, "create", func(ctx context.Context) (int64, error) {
+	created, err := redisCall(ctx, r, "create", func(ctx context.Context) (int64, error) {
 		return createScript.Run(ctx, r.client, []string{r.sessionKey(s.ID)}, data, ttl).Int64()
 	})
 	if err == nil && created == 1 {
@@ -152,7 +152,7 @@ func (r *RedisStore) Create(ctx context.Context, s Session, max int) error {
 
 // unindex removes id from the index, best effort.
 func (r *RedisStore) unindex(ctx context.Context, id string) {
-	if _, err := call(ctx, r, "unindex", func(ctx context.Context) (int64, error) {
+	if _, err := redisCall(ctx, r, "unindex", func(ctx context.Context) (int64, error) {
 		return r.client.ZRem(ctx, r.indexKey(), id).Result()
 	}); err != nil {
 		r.opts.Logger.Warn("a2efront: removing a session from the index", "error", err)
@@ -164,7 +164,7 @@ func (r *RedisStore) Get(ctx context.Context, id string) (Session, error) {
 	if !validSessionID(id) {
 		return Session{}, ErrSessionNotFound
 	}
-	vals, err := call(ctx, r, "get", func(ctx context.Context) ([]any, error) {
+	vals, err := redisCall(ctx, r, "get", func(ctx context.Context) ([]any, error) {
 		return r.client.HMGet(ctx, r.sessionKey(id), "rev", "data").Result()
 	})
 	if err != nil {
@@ -201,7 +201,7 @@ func (r *RedisStore) Update(ctx context.Context, s Session) (Session, error) {
 	if err != nil {
 		return Session{}, err
 	}
-	res, err := call(ctx, r, "update", func(ctx context.Context) (int64, error) {
+	res, err := redisCall(ctx, r, "update", func(ctx context.Context) (int64, error) {
 		return updateScript.Run(ctx, r.client, []string{r.sessionKey(s.ID)}, s.Rev, data, ttl).Int64()
 	})
 	switch {
@@ -212,7 +212,7 @@ func (r *RedisStore) Update(ctx context.Context, s Session) (Session, error) {
 	case res == 0:
 		return Session{}, ErrConflict
 	}
-	if _, err := call(ctx, r, "update index", func(ctx context.Context) (int64, error) {
+	if _, err := redisCall(ctx, r, "update index", func(ctx context.Context) (int64, error) {
 		return r.client.ZAddXX(ctx, r.indexKey(), redis.Z{Score: float64(ms(s.ExpiresAt)), Member: s.ID}).Result()
 	}); err != nil {
 		r.opts.Logger.Warn("a2efront: updating the session index", "error", err)
@@ -225,7 +225,7 @@ func (r *RedisStore) Delete(ctx context.Context, id string) error {
 	if !validSessionID(id) {
 		return nil
 	}
-	_, err := call(ctx, r, "delete", func(ctx context.Context) (int64, error) {
+	_, err := redisCall(ctx, r, "delete", func(ctx context.Context) (int64, error) {
 		return r.client.Del(ctx, r.sessionKey(id), r.flightKey(id), r.mboxKey(id)).Result()
 	})
 	if err != nil {
@@ -240,7 +240,7 @@ func (r *RedisStore) Admit(ctx context.Context, id, reqID string, max int, deadl
 	if !validSessionID(id) {
 		return 0, ErrSessionNotFound
 	}
-	res, err := call(ctx, r, "admit", func(ctx context.Context) (int64, error) {
+	res, err := redisCall(ctx, r, "admit", func(ctx context.Context) (int64, error) {
 		return admitScript.Run(ctx, r.client, []string{r.flightKey(id), r.sessionKey(id)},
 			ms(r.opts.Now()), reqID, max, ms(deadline)).Int64()
 	})
@@ -262,7 +262,7 @@ func (r *RedisStore) Complete(ctx context.Context, id, reqID string) (bool, erro
 	if !validSessionID(id) {
 		return false, ErrSessionNotFound
 	}
-	n, err := call(ctx, r, "complete", func(ctx context.Context) (int64, error) {
+	n, err := redisCall(ctx, r, "complete", func(ctx context.Context) (int64, error) {
 		return r.client.ZRem(ctx, r.flightKey(id), reqID).Result()
 	})
 	return n > 0, err
@@ -273,7 +273,7 @@ func (r *RedisStore) InFlight(ctx context.Context, id string) (int, error) {
 	if !validSessionID(id) {
 		return 0, ErrSessionNotFound
 	}
-	n, err := call(ctx, r, "in flight", func(ctx context.Context) (int64, error) {
+	n, err := redisCall(ctx, r, "in flight", func(ctx context.Context) (int64, error) {
 		return r.client.ZCount(ctx, r.flightKey(id), "("+strconv.FormatInt(ms(r.opts.Now()), 10), "+inf").Result()
 	})
 	return int(n), err
@@ -284,7 +284,7 @@ func (r *RedisStore) Publish(ctx context.Context, id string, msg []byte) error {
 	if !validSessionID(id) {
 		return ErrSessionNotFound
 	}
-	res, err := call(ctx, r, "publish", func(ctx context.Context) (int64, error) {
+	res, err := redisCall(ctx, r, "publish", func(ctx context.Context) (int64, error) {
 		return publishScript.Run(ctx, r.client, []string{r.mboxKey(id), r.sessionKey(id)}, msg, MailboxLimit, r.channel(id)).Int64()
 	})
 	if err == nil && res < 0 {

@@ -20,7 +20,7 @@ func (r *RedisStore) Subscribe(ctx context.Context, id string) (Subscription, er
 		return nil, ErrSessionNotFound
 	}
 	ps := r.client.Subscribe(context.WithoutCancel(ctx), r.channel(id))
-	if _, err := call(ctx, r, "subscribe", func(ctx context.Context) (any, error) { return ps.Receive(ctx) }); err != nil {
+	if _, err := redisCall(ctx, r, "subscribe", func(ctx context.Context) (any, error) { return ps.Receive(ctx) }); err != nil {
 		_ = ps.Close()
 		return nil, err
 	}
@@ -52,7 +52,7 @@ func (r *RedisStore) Subscribe(ctx context.Context, id string) (Subscription, er
 // drain delivers every queued message; false when the subscription ended.
 func (r *RedisStore) drain(sub *chanSub, id string) bool {
 	for {
-		msgs, err := call(sub.ctx, r, "pop", func(ctx context.Context) ([]string, error) {
+		msgs, err := redisCall(sub.ctx, r, "pop", func(ctx context.Context) ([]string, error) {
 			m, err := r.client.LPopCount(ctx, r.mboxKey(id), popBatch).Result()
 			if errors.Is(err, redis.Nil) {
 				return nil, nil
@@ -87,7 +87,7 @@ func (r *RedisStore) requeue(id string, msgs []string) {
 	for i, m := range rev {
 		args[i] = m
 	}
-	if _, err := call(context.Background(), r, "requeue", func(ctx context.Context) (int64, error) {
+	if _, err := redisCall(context.Background(), r, "requeue", func(ctx context.Context) (int64, error) {
 		return r.client.LPush(ctx, r.mboxKey(id), args...).Result()
 	}); err != nil {
 		r.opts.Logger.Warn("a2efront: requeueing gateway messages", "error", err)

@@ -19,6 +19,9 @@ const (
 	StateHandshaking State = "handshaking"
 	// StateReady: the handshake succeeded; Accepted and MaxParallel hold.
 	StateReady State = "ready"
+	// StateClosed: too many failed handshakes; the session is refused
+	// until it expires.
+	StateClosed State = "closed"
 )
 
 // Session is the gateway's record of one A2E session. It is what replicas
@@ -60,8 +63,11 @@ type Session struct {
 	// and to what the host offers.
 	Forwarded []string `json:"forwarded,omitempty"`
 	// Denied maps each requested capability not forwarded to the reason
-	// shown to the caller.
+	// shown to the caller ("denied by policy", "no plugin loaded").
 	Denied map[string]string `json:"denied,omitempty"`
+	// PolicyReasons maps each capability the policy denied to the
+	// policy's own reason, for the audit trail only.
+	PolicyReasons map[string]string `json:"policy_reasons,omitempty"`
 	// PolicyRevision is the revision of the policy that decided.
 	PolicyRevision string `json:"policy_revision,omitempty"`
 	// Accepted lists the capabilities the session may use.

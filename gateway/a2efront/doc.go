@@ -1,0 +1,64 @@
+// Package a2efront is the gateway's A2E front: POST /a2e/{host}/session,
+// POST /a2e/{host}/send and GET /a2e/{host}/stream, the HTTP transport of
+// the A2E Python SDK, proxied to the A2E host named {host}.
+//
+// # Why it exists
+//
+// An A2E host trusts whoever holds its shared secret and enables whatever
+// plugins it has. The front puts the grant policy between agents and
+// hosts: agents authenticate with their own credential (an OIDC token or a
+// dev key in handshake/req's auth_token), the policy decides which
+// capabilities each principal may negotiate with each host, and every
+// later message is checked against what the session negotiated.
+//
+// # What it guarantees
+//
+//   - The caller's auth_token never reaches the host: a handshake/req is
+//     forwarded only after it authenticated, with auth_token replaced by
+//     the host's own secret (and any case variant of the name removed).
+//     An unauthenticated handshake is answered ok:false auth_failed; a
+//     version other than the host's, version_mismatch; nothing is
+//     forwarded.
+//   - agent_caps is narrowed before forwarding to what the policy allows
+//     (policy.DecideA2E) and what the host offers (Host.Capabilities, when
+//     set). If nothing is left the handshake is answered no_caps and not
+//     forwarded.
+//   - The host's handshake/resp is rewritten: accepted_caps lists every
+//     requested capability; enabled is true only where the gateway
+//     forwarded it AND the host enabled it, with the host's metadata;
+//     otherwise enabled is false with metadata.reason "denied by policy",
+//     "no plugin loaded" or the host's own reason. The outcome (principal,
+//     accepted set, max_parallel) is recorded in the SessionStore before
+//     the caller sees it; if it cannot be recorded the caller gets ok:false
+//     server_error. A handshake/resp that answers no pending handshake is
+//     dropped.
+//   - Every other message is mapped to a capability by its type's
+//     namespace (a2e.CapabilityFor). Before a successful handshake it is
+//     refused (unauthorized); for a capability not accepted it is refused
+//     (capability_missing); beyond max_parallel requests in flight it is
+//     refused (too_many_requests, retryable). A request counts until a
+//     message carrying its id as req_id comes back (invoke/event does not
+//     count), or until Config.RequestTimeout. Malformed lines (parse_error),
+//     unknown types (invalid_message) and oversized lines
+//     (message_too_large, HTTP 413) are refused too. A refused message is
+//     never forwarded, and no refusal ends the session.
+//   - Refusals are A2E error messages on the session's stream, published
+//     through the SessionStore, so they reach the caller whichever replica
+//     holds its stream. /send's HTTP status reports only the transport:
+//     202 when the line was taken (body {"ok":true} when forwarded,
+//     {"ok":false,"code":…} when refused on the stream), 400 without
+//     X-Session-Id, 404 for an unknown host or session, 413 for an oversized
+//     line, 502 when the host failed, 503 when the store failed.
+//   - A session store failure fails closed: the message is refused with a
+//     retryable error and never forwarded.
+//   - Sessions are bounded (Config.MaxSessions), carry 128-bit random ids,
+//     live Config.HandshakeTimeout until authenticated and
+//     Config.SessionTTL in all, and are closed after
+//     Config.MaxHandshakeAttempts failed handshakes.
+//   - Each handshake outcome and each refusal is one audit event
+//     (EventHandshake, EventRefusal) on Deps.Audit.
+//
+// Two SessionStore implementations are provided: MemoryStore for a single
+// replica and RedisStore (go-redis UniversalClient) for several. Both pass
+// the suite in package sessiontest.
+package a2efront

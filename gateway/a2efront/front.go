@@ -1,0 +1,208 @@
+package a2efront
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/capgate/capgate/gateway/a2e"
+	"github.com/capgate/capgate/gateway/authn"
+	"github.com/capgate/capgate/policy"
+)
+
+// SessionHeader carries the session id on /send and /stream.
+const SessionHeader = "X-Session-Id"
+
+// PolicySource hands out the policy in force; *policy.Watcher is one.
+type PolicySource interface {
+	// Current returns the policy in force, or nil when none is loaded.
+	Current() *policy.Policy
+}
+
+// Deps are the Front's collaborators.
+type Deps struct {
+	// Authenticate turns handshake/req's auth_token into a principal
+	// ((*authn.Authenticator).AuthenticateToken). Required.
+	Authenticate func(ctx context.Context, token string) (*authn.Principal, error)
+	// Policy decides which capabilities a principal may negotiate.
+	// Required.
+	Policy PolicySource
+	// Sessions holds the sessions; share one Redis store between
+	// replicas. Required.
+	Sessions SessionStore
+	// HTTPClient reaches the hosts; nil means a new client without an
+	// overall timeout (streams are long-lived; calls carry their own).
+	HTTPClient *http.Client
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Logger receives operational events; nil discards them.
+	Logger *slog.Logger
+	// Audit receives one event per handshake and per refusal; nil
+	// discards them.
+	Audit *slog.Logger
+}
+
+// Front is the A2E front: it authenticates handshakes, narrows and
+// records negotiated capabilities, and enforces them on every message.
+type Front struct {
+	cfg   Config
+	deps  Deps
+	hosts map[string]*upstream
+}
+
+// upstream is one configured host.
+type upstream struct {
+	Host
+	base    *url.URL
+	offered map[string]bool // nil: not configured
+}
+
+// New validates cfg and deps and returns a Front.
+func New(cfg Config, deps Deps) (*Front, error) {
+	errs := []error{cfg.Validate()}
+	if deps.Authenticate == nil {
+		errs = append(errs, fmt.Errorf("%w: Deps.Authenticate is required", ErrInvalidConfig))
+	}
+	if deps.Policy == nil {
+		errs = append(errs, fmt.Errorf("%w: Deps.Policy is required", ErrInvalidConfig))
+	}
+	if deps.Sessions == nil {
+		errs = append(errs, fmt.Errorf("%w: Deps.Sessions is required", ErrInvalidConfig))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	cfg = cfg.withDefaults()
+	if deps.HTTPClient == nil {
+		deps.HTTPClient = &http.Client{}
+	}
+	if deps.Now == nil {
+		deps.Now = time.Now
+	}
+	if deps.Logger == nil {
+		deps.Logger = slog.New(slog.DiscardHandler)
+	}
+	if deps.Audit == nil {
+		deps.Audit = slog.New(slog.DiscardHandler)
+	}
+	f := &Front{cfg: cfg, deps: deps, hosts: map[string]*upstream{}}
+	for _, h := range cfg.Hosts {
+		base, _ := url.Parse(h.URL) // validated
+		if !strings.HasSuffix(base.Path, "/") {
+			base.Path += "/"
+		}
+		if h.Version == "" {
+			h.Version = a2e.Version1
+		}
+		up := &upstream{Host: h, base: base}
+		if len(h.Capabilities) > 0 {
+			up.offered = map[string]bool{}
+			for _, c := range h.Capabilities {
+				up.offered[c] = true
+			}
+		}
+		f.hosts[h.Name] = up
+	}
+	return f, nil
+}
+
+// Mount registers POST /a2e/{host}/session, POST /a2e/{host}/send and
+// GET /a2e/{host}/stream on r.
+func (f *Front) Mount(r chi.Router) {
+	r.Post("/a2e/{host}/session", f.serveSession)
+	r.Post("/a2e/{host}/send", f.serveSend)
+	r.Get("/a2e/{host}/stream", f.serveStream)
+}
+
+// newID returns 128 random bits in hex.
+func newID() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(fmt.Sprintf("a2efront: crypto/rand failed: %v", err)) // never happens on supported platforms
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// transportError is the JSON body of a transport-level failure.
+type transportError struct {
+	Error     string `json:"error"`
+	Message   string `json:"message,omitempty"`
+	Retryable bool   `json:"retryable,omitempty"`
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// sessionFor resolves the host and the caller's session, writing the
+// transport error and returning false when it cannot.
+func (f *Front) sessionFor(w http.ResponseWriter, r *http.Request) (*upstream, Session, bool) {
+	h, ok := f.hosts[chi.URLParam(r, "host")]
+	if !ok {
+		writeJSON(w, http.StatusNotFound, transportError{Error: "unknown_host"})
+		return nil, Session{}, false
+	}
+	id := r.Header.Get(SessionHeader)
+	if id == "" {
+		writeJSON(w, http.StatusBadRequest, transportError{Error: "missing_session_id", Message: "send the " + SessionHeader + " header"})
+		return nil, Session{}, false
+	}
+	s, err := f.deps.Sessions.Get(r.Context(), id)
+	switch {
+	case errors.Is(err, ErrSessionNotFound), err == nil && (s.Host != h.Name || s.State == StateClosed):
+		writeJSON(w, http.StatusNotFound, transportError{Error: "unknown_session"})
+		return nil, Session{}, false
+	case err != nil:
+		f.deps.Logger.Error("a2efront: reading a session", "error", err)
+		writeJSON(w, http.StatusServiceUnavailable, transportError{Error: "unavailable", Retryable: true})
+		return nil, Session{}, false
+	}
+	return h, s, true
+}
+
+// serveSession answers POST /a2e/{host}/session: it reserves a gateway
+// session, opens the upstream one, and maps the first to the second.
+func (f *Front) serveSession(w http.ResponseWriter, r *http.Request) {
+	h, ok := f.hosts[chi.URLParam(r, "host")]
+	if !ok {
+		writeJSON(w, http.StatusNotFound, transportError{Error: "unknown_host"})
+		return
+	}
+	ctx, now := r.Context(), f.deps.Now()
+	s := Session{ID: newID(), Host: h.Name, State: StateNew, CreatedAt: now, ExpiresAt: now.Add(f.cfg.HandshakeTimeout)}
+	switch err := f.deps.Sessions.Create(ctx, s, f.cfg.MaxSessions); {
+	case errors.Is(err, ErrSessionLimit):
+		writeJSON(w, http.StatusServiceUnavailable, transportError{Error: "too_many_sessions", Retryable: true})
+		return
+	case err != nil:
+		f.deps.Logger.Error("a2efront: creating a session", "error", err)
+		writeJSON(w, http.StatusServiceUnavailable, transportError{Error: "unavailable", Retryable: true})
+		return
+	}
+	s.Rev = 1
+	up, err := f.createUpstream(ctx, h)
+	if err == nil {
+		s.UpstreamID = up
+		_, err = f.deps.Sessions.Update(ctx, s)
+	}
+	if err != nil {
+		f.deps.Logger.Error("a2efront: opening the upstream session", "host", h.Name, "error", err)
+		_ = f.deps.Sessions.Delete(context.WithoutCancel(ctx), s.ID)
+		writeJSON(w, http.StatusBadGateway, transportError{Error: "upstream_unavailable", Retryable: true})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"session_id": s.ID})
+}
