@@ -154,15 +154,16 @@ func TestEndpoints(t *testing.T) {
 	}
 }
 
-// TestArgumentsRefusedLocally: a call that cannot be right is refused
-// before anything is sent.
-func TestArgumentsRefusedLocally(t *testing.T) {
+// localCase is a call the client must refuse without sending anything.
+type localCase struct {
+	name string
+	call func(*client.Client) error
+}
+
+func localCases() []localCase {
 	ctx := context.Background()
 	two := []client.Capability{testCap(), testCap()}
-	tests := []struct {
-		name string
-		call func(*client.Client) error
-	}{
+	return []localCase{
 		{"request without grants", func(c *client.Client) error { _, err := c.Request(ctx, client.RequestParams{}); return err }},
 		{"invoke without skill", func(c *client.Client) error { _, err := c.Invoke(ctx, testCap(), "", nil); return err }},
 		{"invoke without id", func(c *client.Client) error {
@@ -208,7 +209,12 @@ func TestArgumentsRefusedLocally(t *testing.T) {
 			return err
 		}},
 	}
-	for _, tt := range tests {
+}
+
+// TestArgumentsRefusedLocally: a call that cannot be right is refused
+// before anything is sent.
+func TestArgumentsRefusedLocally(t *testing.T) {
+	for _, tt := range localCases() {
 		t.Run(tt.name, func(t *testing.T) {
 			g := newFakeGateway(t, result(map[string]any{}))
 			if err := tt.call(newClient(t, g.srv.URL, client.Options{})); !errors.Is(err, client.ErrInvalidArgument) {

@@ -67,7 +67,9 @@ type StatusError struct {
 }
 
 // Error renders "client: unexpected HTTP status <code>".
-func (e *StatusError) Error() string { return "client: unexpected HTTP status " + strconv.Itoa(e.StatusCode) }
+func (e *StatusError) Error() string {
+	return "client: unexpected HTTP status " + strconv.Itoa(e.StatusCode)
+}
 
 // Is reports whether target is ErrHTTPStatus.
 func (e *StatusError) Is(target error) bool { return target == ErrHTTPStatus }

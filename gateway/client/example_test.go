@@ -138,3 +138,50 @@ func ExampleUnsafeInspect() {
 	// cap_example documents:read [retrieve] [rh_001]
 	// holder user:alice@example.com expires 2025-01-09T13:00:00Z
 }
+
+// Delegation: alice hands the summarizer agent a narrower copy of her
+// capability, one document and retrieve only, with the message. The
+// gateway mints that child bound to agent:summarizer, which retrieves the
+// document through the gateway with this client.
+func ExampleClient_Delegate() {
+	ctx := context.Background()
+	w, err := quickstart.Start(ctx, quickstart.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer w.Close()
+
+	alice, _ := client.New(w.URL, "documents", client.Options{Credential: quickstart.AliceKey})
+	caps, err := alice.Request(ctx, client.RequestParams{
+		Grants: []string{"documents:read"}, Purpose: "Summarize quarterly reports",
+		ResourceQuery: &client.ResourceQuery{Collection: "reports", Filter: map[string]string{"quarter": "2025-Q1"}},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	read := caps[0]
+	h, _ := read.Handle("Q1 Sales Report")
+
+	summarizer, _ := alice.For("summarizer")
+	raw, err := summarizer.Delegate(ctx, client.Delegation{
+		Text:         "Summarize this report",
+		Capabilities: []client.Capability{read},
+		Attenuations: map[string]client.Constraints{read.ID: {ResourceHandles: []string{h}, Operations: []string{"retrieve"}}},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var answer struct {
+		Parts []struct {
+			Text string `json:"text"`
+		} `json:"parts"`
+	}
+	_ = json.Unmarshal(raw, &answer)
+	fmt.Println(answer.Parts[0].Text)
+	// Output:
+	// Summaries of 1 delegated document(s):
+	// - Q1 Sales Report: Q1 2025 sales closed 148 new accounts, 9% above target, led by the EMEA team.
+}

@@ -16,13 +16,16 @@ var messageID = regexp.MustCompile(`"msg-[A-Z2-7]{26}"`)
 
 // TestWireShapes pins, with golden files, the exact JSON-RPC request each
 // method sends: the shapes the gateway's sep_wire.go decodes.
-func TestWireShapes(t *testing.T) {
+// wireCase is one call whose request body is pinned by a golden file.
+type wireCase struct {
+	name   string
+	answer any
+	call   func(*client.Client) error
+}
+
+func wireCases() []wireCase {
 	expires := time.Date(2025, 1, 9, 12, 30, 0, 0, time.FixedZone("CET", 3600))
-	tests := []struct {
-		name   string
-		answer any
-		call   func(*client.Client) error
-	}{
+	tests := []wireCase{
 		{"request_full", map[string]any{"capabilities": []any{issued("cap_1")}}, func(c *client.Client) error {
 			_, err := c.Request(context.Background(), client.RequestParams{
 				Grants: []string{"documents:read"}, Purpose: "Summarize quarterly reports",
@@ -56,11 +59,7 @@ func TestWireShapes(t *testing.T) {
 	for _, m := range []string{"", client.MethodSendMessage, client.MethodTasksSend, client.MethodTaskSend} {
 		name := "delegate_" + map[string]string{"": "default", client.MethodSendMessage: "SendMessage",
 			client.MethodTasksSend: "tasks_send", client.MethodTaskSend: "a2a_task_send"}[m]
-		tests = append(tests, struct {
-			name   string
-			answer any
-			call   func(*client.Client) error
-		}{name, map[string]any{"kind": "message"}, func(c *client.Client) error {
+		tests = append(tests, wireCase{name, map[string]any{"kind": "message"}, func(c *client.Client) error {
 			_, err := c.Delegate(context.Background(), client.Delegation{
 				Method: m, Text: "Summarize this document", Capabilities: []client.Capability{testCap()},
 				Attenuations: map[string]client.Constraints{"cap_parent": {Operations: []string{"retrieve"}, Expires: expires}},
@@ -68,7 +67,11 @@ func TestWireShapes(t *testing.T) {
 			return err
 		}})
 	}
-	for _, tt := range tests {
+	return tests
+}
+
+func TestWireShapes(t *testing.T) {
+	for _, tt := range wireCases() {
 		t.Run(tt.name, func(t *testing.T) {
 			g := newFakeGateway(t, result(tt.answer))
 			c := newClient(t, g.srv.URL, client.Options{Credential: "alice-dev-key"})
