@@ -171,3 +171,23 @@ func flipUnusedBits(token string) string {
 }
 
 func b64(b []byte) string { return base64.RawURLEncoding.EncodeToString(b) }
+
+// TestInvokeCaseVariantArguments: a case variant of a resource argument
+// would be read as the real one by an agent decoding case-insensitively.
+func TestInvokeCaseVariantArguments(t *testing.T) {
+	h := newHarness(t, nil, nil)
+	c := h.aliceQ1()
+	for _, args := range []map[string]any{
+		{"ResourceId": "hr/salaries-2025"},
+		{"resourceids": []string{"hr/salaries-2025"}},
+		{"ResourceHandle": c.ResourceHandles[0].Handle},
+	} {
+		_, r := h.rpc("alice-dev-key", "a2a/skill/invoke", invokeParams("retrieve_document", c.ID, args))
+		if r.Error == nil {
+			t.Fatalf("%v was forwarded", args)
+		}
+	}
+	if h.invokeCount() != 0 {
+		t.Fatal("the agent saw a refused invocation")
+	}
+}

@@ -93,11 +93,8 @@ func (g *Gateway) rewriteHandles(c *captoken.Claims, in map[string]json.RawMessa
 	for k, v := range in {
 		out[k] = v
 	}
-	if _, ok := in[argResourceID]; ok {
-		return nil, capErr(jsonrpc.CodeResourceNotPermitted, "resources are named by handle, not by id", nil)
-	}
-	if _, ok := in[argResourceIDs]; ok {
-		return nil, capErr(jsonrpc.CodeResourceNotPermitted, "resources are named by handle, not by id", nil)
+	if e := checkArgumentNames(in); e != nil {
+		return nil, e
 	}
 	resources, err := g.caps.Verifier.Unseal(c)
 	if err != nil {
@@ -132,6 +129,27 @@ func (g *Gateway) rewriteHandles(c *captoken.Claims, in map[string]json.RawMessa
 	}
 	out[argResourceIDs] = mustMarshal(ids)
 	return out, nil
+}
+
+// checkArgumentNames refuses real resource ids from the caller, and any
+// argument whose name is a case variant of a resource argument: an agent
+// decoding with encoding/json would read "ResourceId" as resourceId, which
+// would let a caller name a resource the capability does not designate.
+func checkArgumentNames(in map[string]json.RawMessage) *jsonrpc.Error {
+	for k := range in {
+		for _, reserved := range []string{argHandle, argHandles, argResourceID, argResourceIDs} {
+			if !strings.EqualFold(k, reserved) {
+				continue
+			}
+			if k == argResourceID || k == argResourceIDs {
+				return capErr(jsonrpc.CodeResourceNotPermitted, "resources are named by handle, not by id", nil)
+			}
+			if k != reserved {
+				return capErr(jsonrpc.CodeInvalidParams, "argument "+k+" is a case variant of "+reserved, nil)
+			}
+		}
+	}
+	return nil
 }
 
 // ambient handles an invocation that names no capability. Only an agent
