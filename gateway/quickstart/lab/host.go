@@ -68,14 +68,20 @@ func (h *Host) Close() error {
 }
 
 func (h *Host) serveSession(w http.ResponseWriter, _ *http.Request) {
-	id := newID()
+	id, now := newID(), h.opts.Now()
 	h.mu.Lock()
+	for sid, s := range h.sessions {
+		if s.stale(now, h.opts.HandshakeTimeout, h.opts.IdleTimeout) {
+			delete(h.sessions, sid)
+			s.cancel()
+		}
+	}
 	if len(h.sessions) >= h.opts.MaxSessions {
 		h.mu.Unlock()
 		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"error": "too many sessions"})
 		return
 	}
-	h.sessions[id] = newSession(h.ctx, id)
+	h.sessions[id] = newSession(h.ctx, id, now)
 	h.mu.Unlock()
 	writeJSON(w, http.StatusOK, map[string]string{"session_id": id})
 }
@@ -104,6 +110,7 @@ func (h *Host) serveSend(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, map[string]any{"error": "reading body"})
 		return
 	}
+	s.touch(h.opts.Now())
 	m, derr := a2e.DecodeLine(line, h.opts.MaxLineBytes)
 	h.opts.Recorder.Record(RecordedMessage{Time: h.opts.Now(), Session: s.ID, Type: m.Type, Line: line})
 	if derr != nil {

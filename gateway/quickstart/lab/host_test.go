@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/capgate/capgate/gateway/a2e"
 )
@@ -203,5 +204,33 @@ func TestShutdownEndsSession(t *testing.T) {
 	status, _, _ := c.Send(testCtx(t), []byte(`{"type":"ping","id":"p"}`))
 	if status != http.StatusNotFound {
 		t.Errorf("send after shutdown: %d, want 404", status)
+	}
+}
+
+func TestStaleSessionsAreReaped(t *testing.T) {
+	clock := testNow
+	now := func() time.Time { return clock }
+	_, srv := newTestHost(t, Options{Now: now, MaxSessions: 2, HandshakeTimeout: time.Minute, IdleTimeout: time.Hour})
+	ready := open(t, srv)
+	handshake(t, ready, testSecret, "tools")
+	if _, err := NewSession(testCtx(t), srv.Client(), srv.URL); err != nil { // never handshakes
+		t.Fatal(err)
+	}
+	if _, err := NewSession(testCtx(t), srv.Client(), srv.URL); err == nil {
+		t.Fatal("a third session fit in MaxSessions 2")
+	}
+	clock = clock.Add(time.Minute) // the unauthenticated session times out
+	if _, err := NewSession(testCtx(t), srv.Client(), srv.URL); err != nil {
+		t.Fatalf("after the handshake timeout: %v", err)
+	}
+	if status, _, _ := ready.Send(testCtx(t), []byte(`{"a2e":"1.0","type":"ping","id":"p"}`)); status != http.StatusAccepted {
+		t.Errorf("the authenticated session was reaped: %d", status)
+	}
+	clock = clock.Add(time.Hour) // every session is idle now
+	if _, err := NewSession(testCtx(t), srv.Client(), srv.URL); err != nil {
+		t.Fatal(err)
+	}
+	if status, _, _ := ready.Send(testCtx(t), []byte(`{"a2e":"1.0","type":"ping","id":"p"}`)); status != http.StatusNotFound {
+		t.Errorf("an idle session survived: %d", status)
 	}
 }

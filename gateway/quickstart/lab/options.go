@@ -11,8 +11,10 @@ import (
 
 // Defaults of Options.
 const (
-	DefaultMaxSessions  = 1024
-	DefaultMaxLineBytes = 1 << 20
+	DefaultMaxSessions      = 1024
+	DefaultMaxLineBytes     = 1 << 20
+	DefaultHandshakeTimeout = time.Minute
+	DefaultIdleTimeout      = time.Hour
 	// OutboxLimit bounds the messages queued for a session's stream; the
 	// oldest is dropped beyond it.
 	OutboxLimit = 1024
@@ -40,6 +42,12 @@ type Options struct {
 	MaxLineBytes int
 	// MaxSessions bounds open sessions; zero means DefaultMaxSessions.
 	MaxSessions int
+	// HandshakeTimeout ends a session that has not completed its handshake
+	// this long after it was opened; zero means DefaultHandshakeTimeout.
+	HandshakeTimeout time.Duration
+	// IdleTimeout ends a session that received nothing for this long;
+	// zero means DefaultIdleTimeout.
+	IdleTimeout time.Duration
 }
 
 // Validate reports every problem with o, joined; each matches
@@ -49,7 +57,8 @@ func (o Options) Validate() error {
 	if o.AuthToken == "" {
 		errs = append(errs, fmt.Errorf("%w: AuthToken is required", ErrInvalidOptions))
 	}
-	for name, v := range map[string]int{"MaxParallel": o.MaxParallel, "MaxLineBytes": o.MaxLineBytes, "MaxSessions": o.MaxSessions} {
+	for name, v := range map[string]int64{"MaxParallel": int64(o.MaxParallel), "MaxLineBytes": int64(o.MaxLineBytes),
+		"MaxSessions": int64(o.MaxSessions), "HandshakeTimeout": int64(o.HandshakeTimeout), "IdleTimeout": int64(o.IdleTimeout)} {
 		if v < 0 {
 			errs = append(errs, fmt.Errorf("%w: %s is negative", ErrInvalidOptions, name))
 		}
@@ -81,6 +90,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxSessions == 0 {
 		o.MaxSessions = DefaultMaxSessions
+	}
+	if o.HandshakeTimeout == 0 {
+		o.HandshakeTimeout = DefaultHandshakeTimeout
+	}
+	if o.IdleTimeout == 0 {
+		o.IdleTimeout = DefaultIdleTimeout
 	}
 	return o
 }

@@ -3,6 +3,7 @@ package lab
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/capgate/capgate/gateway/a2e"
 )
@@ -18,6 +19,8 @@ type Session struct {
 	notify chan struct{} // capacity 1: the outbox has something
 
 	mu         sync.Mutex
+	created    time.Time
+	active     time.Time // last /send
 	state      map[string]any
 	handshaken bool
 	caps       map[string]bool
@@ -28,9 +31,25 @@ type Session struct {
 	dropped    int
 }
 
-func newSession(parent context.Context, id string) *Session {
+func newSession(parent context.Context, id string, now time.Time) *Session {
 	ctx, cancel := context.WithCancel(parent)
-	return &Session{ID: id, ctx: ctx, cancel: cancel, notify: make(chan struct{}, 1), state: map[string]any{}}
+	return &Session{ID: id, ctx: ctx, cancel: cancel, notify: make(chan struct{}, 1), state: map[string]any{},
+		created: now, active: now}
+}
+
+// touch records activity at now.
+func (s *Session) touch(now time.Time) {
+	s.mu.Lock()
+	s.active = now
+	s.mu.Unlock()
+}
+
+// stale reports whether the session should end at now: unauthenticated
+// past handshake, or idle past idle.
+func (s *Session) stale(now time.Time, handshake, idle time.Duration) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !s.handshaken && now.Sub(s.created) >= handshake || now.Sub(s.active) >= idle
 }
 
 // State returns the value plugin keeps on the session, creating it with
