@@ -81,7 +81,9 @@ func (g *Gateway) serveA2A(w http.ResponseWriter, r *http.Request) {
 // serveOne decides one call and either answers it or proxies it, streaming
 // the upstream's answer through.
 func (g *Gateway) serveOne(w http.ResponseWriter, r *http.Request, c *call) {
+	start := g.now()
 	out := g.decide(r.Context(), c)
+	g.observeDecision(c, out, start)
 	if out.resp != nil {
 		if c.req.IsNotification() {
 			w.WriteHeader(http.StatusNoContent)
@@ -108,7 +110,20 @@ func (g *Gateway) serveOne(w http.ResponseWriter, r *http.Request, c *call) {
 	}
 	out2.ContentLength = int64(len(out.forward))
 	out2.Header.Set("Content-Length", strconv.Itoa(len(out.forward)))
-	c.agent.proxy.ServeHTTP(w, out2)
+	g.proxy(w, out2, c)
+}
+
+// proxy forwards one decided call and records the hop.
+func (g *Gateway) proxy(w http.ResponseWriter, r *http.Request, c *call) {
+	ctx, hop := withHopOutcome(r.Context())
+	start := g.now()
+	c.agent.proxy.ServeHTTP(w, r.WithContext(ctx))
+	g.metrics.ObserveUpstream(c.agent.cfg.Name, g.now().Sub(start))
+	outcome := "ok"
+	if hop.failed {
+		outcome = "upstream_error"
+	}
+	g.metrics.ObserveRequest(c.agent.cfg.Name, c.canonical, outcome)
 }
 
 // decide routes one call by its method. Methods the gateway does not know

@@ -29,7 +29,9 @@ func (g *Gateway) serveBatch(w http.ResponseWriter, r *http.Request, a *agent, p
 	var wg sync.WaitGroup
 	for i, req := range reqs {
 		c := &call{agent: a, principal: p, req: req, http: r}
+		start := g.now()
 		out := g.decideBatched(ctx, c)
+		g.observeDecision(c, out, start)
 		if out.resp != nil {
 			results[i] = mustMarshal(*out.resp)
 			continue
@@ -37,7 +39,7 @@ func (g *Gateway) serveBatch(w http.ResponseWriter, r *http.Request, a *agent, p
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i] = g.forwardOne(ctx, a, req.ID, out)
+			results[i] = g.forwardOne(ctx, c, out)
 		}()
 	}
 	wg.Wait()
@@ -68,7 +70,19 @@ func (g *Gateway) decideBatched(ctx context.Context, c *call) outcome {
 
 // forwardOne sends one allowed batch element upstream and returns the
 // upstream's answer, or a JSON-RPC error when the hop fails.
-func (g *Gateway) forwardOne(ctx context.Context, a *agent, id json.RawMessage, out outcome) json.RawMessage {
+func (g *Gateway) forwardOne(ctx context.Context, c *call, out outcome) json.RawMessage {
+	start := g.now()
+	res, failed := g.forwardElement(ctx, c.agent, c.req.ID, out)
+	g.metrics.ObserveUpstream(c.agent.cfg.Name, g.now().Sub(start))
+	outcome := "ok"
+	if failed {
+		outcome = "upstream_error"
+	}
+	g.metrics.ObserveRequest(c.agent.cfg.Name, c.canonical, outcome)
+	return res
+}
+
+func (g *Gateway) forwardElement(ctx context.Context, a *agent, id json.RawMessage, out outcome) (json.RawMessage, bool) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.url.String(), bytes.NewReader(out.forward))
 	if err != nil {
 		return g.upstreamFailure(ctx, id, err)
@@ -89,19 +103,21 @@ func (g *Gateway) forwardOne(ctx context.Context, a *agent, id json.RawMessage, 
 	case len(body) > maxUpstreamResponse:
 		return g.upstreamFailure(ctx, id, fmt.Errorf("response larger than %d bytes", maxUpstreamResponse))
 	case len(bytes.TrimSpace(body)) == 0:
-		return nil
+		return nil, false
 	case !json.Valid(body):
 		return g.upstreamFailure(ctx, id, fmt.Errorf("upstream answered status %d with invalid JSON", resp.StatusCode))
 	}
-	return body
+	return body, false
 }
 
-func (g *Gateway) upstreamFailure(ctx context.Context, id json.RawMessage, err error) json.RawMessage {
+// upstreamFailure answers a failed hop with a JSON-RPC error, and reports
+// the failure.
+func (g *Gateway) upstreamFailure(ctx context.Context, id json.RawMessage, err error) (json.RawMessage, bool) {
 	g.logger.WarnContext(ctx, "upstream call failed", "error", err)
 	return mustMarshal(jsonrpc.NewError(id, &jsonrpc.Error{
 		Code: jsonrpc.CodeInternal, Message: "upstream agent unavailable",
 		Data: map[string]string{"reason": "upstream_unavailable"},
-	}))
+	})), true
 }
 
 func mustMarshal(v any) json.RawMessage {

@@ -4,17 +4,21 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"os"
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/metrics"
 	"github.com/capgate/capgate/policy"
 	"github.com/capgate/capgate/revocation"
 )
@@ -26,9 +30,7 @@ const verifiedCacheSize = 100_000
 // BuildOptions are the process-level dependencies of FromConfig.
 type BuildOptions struct {
 	Logger *slog.Logger
-	// Audit receives audit events; nil sends them to Logger.
-	Audit *slog.Logger
-	Now   func() time.Time
+	Now    func() time.Time
 	// HTTPClient is used for OIDC discovery and JWKS fetches.
 	HTTPClient *http.Client
 	Getenv     func(string) string
@@ -38,6 +40,11 @@ type BuildOptions struct {
 	Index capindex.Index
 	// Keys overrides the config's key file.
 	Keys *captoken.KeySet
+	// AuditWriter receives the audit trail; nil means the config's
+	// audit.file, or nowhere.
+	AuditWriter io.Writer
+	// Registry receives the metrics; nil means a new registry.
+	Registry *prometheus.Registry
 }
 
 // Built is a gateway with the resources FromConfig opened for it.
@@ -47,6 +54,9 @@ type Built struct {
 	closers []func() error
 	// readyChecks are handed to the gateway's /readyz.
 	readyChecks []func(context.Context) error
+	metrics     *metrics.Metrics
+	redis       redis.UniversalClient
+	revocations revocation.Store
 }
 
 // Close stops the policy watcher and closes the stores FromConfig opened.
@@ -72,6 +82,9 @@ func FromConfig(ctx context.Context, cfg *config.Config, opts BuildOptions) (*Bu
 	if err != nil {
 		return nil, fmt.Errorf("gateway: authentication: %w", err)
 	}
+	if b.metrics, err = newMetrics(opts.Registry, cfg, b.cacheStats); err != nil {
+		return nil, err
+	}
 	caps, err := b.capabilities(ctx, cfg, opts)
 	if err != nil {
 		b.Close()
@@ -80,6 +93,7 @@ func FromConfig(ctx context.Context, cfg *config.Config, opts BuildOptions) (*Bu
 	gw, err := New(ctx, Options{
 		Config: cfg, Authenticator: a, Capabilities: caps, Logger: opts.Logger, Now: opts.Now,
 		Getenv: opts.Getenv, ReadFile: os.ReadFile, Ready: b.readyChecks,
+		Metrics: b.metrics, MetricsHandler: b.metrics.Handler(),
 	})
 	if err != nil {
 		b.Close()
@@ -93,13 +107,21 @@ func (o BuildOptions) withDefaults() BuildOptions {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	if o.Audit == nil {
-		o.Audit = o.Logger
-	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.Registry == nil {
+		o.Registry = prometheus.NewRegistry()
+	}
 	return o
+}
+
+// cacheStats reports the revocation store's local set at scrape time.
+func (b *Built) cacheStats() metrics.RevocationCacheStats {
+	if f := cacheStats(b.revocations); f != nil {
+		return f()
+	}
+	return metrics.RevocationCacheStats{}
 }
 
 func (b *Built) capabilities(ctx context.Context, cfg *config.Config, opts BuildOptions) (*Capabilities, error) {
@@ -115,19 +137,22 @@ func (b *Built) capabilities(ctx context.Context, cfg *config.Config, opts Build
 		return nil, fmt.Errorf("gateway: capability verifier: %w", err)
 	}
 	w, err := policy.NewWatcher(ctx, cfg.Policy.File, Catalog(cfg), policy.WatcherOptions{
-		Interval: cfg.Policy.ReloadInterval.D(), Logger: opts.Logger,
+		Interval: cfg.Policy.ReloadInterval.D(), Logger: opts.Logger, OnReload: b.metrics.PolicyReloaded,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("gateway: policy: %w", err)
 	}
 	b.Policy = w
 	b.closers = append(b.closers, w.Close)
-	caps := &Capabilities{Keys: ks, Verifier: v, Policy: w, Audit: opts.Audit,
-		Index: opts.Index, Revocations: opts.Revocations}
+	b.metrics.SetPolicyRevision(w.Current().Revision())
+	caps := &Capabilities{Keys: ks, Verifier: v, Policy: w, Index: opts.Index, Revocations: opts.Revocations}
 	if cfg.Redis != nil && caps.Revocations == nil && caps.Index == nil {
 		if caps.Revocations, caps.Index, err = b.redisStores(ctx, cfg, opts); err != nil {
 			return nil, err
 		}
+	}
+	if caps.Audit, err = b.auditLogger(cfg, opts, b.redis); err != nil {
+		return nil, err
 	}
 	if caps.Index == nil {
 		caps.Index = capindex.NewMemory(opts.Now)
@@ -138,6 +163,7 @@ func (b *Built) capabilities(ctx context.Context, cfg *config.Config, opts Build
 		caps.Revocations = mem
 		b.closers = append(b.closers, mem.Close)
 	}
+	b.revocations = caps.Revocations
 	return caps, nil
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/jsonrpc"
+	"github.com/capgate/capgate/gateway/metrics"
 	"github.com/capgate/capgate/gateway/proxy"
 )
 
@@ -33,6 +34,10 @@ type Options struct {
 	Getenv func(string) string
 	// ReadFile reads upstream client-secret files.
 	ReadFile func(string) ([]byte, error)
+	// Metrics receives the gateway's observations; nil records nothing.
+	Metrics *metrics.Metrics
+	// MetricsHandler serves /metrics; nil serves nothing there.
+	MetricsHandler http.Handler
 	// Ready are readiness checks (the shared store reachable, say);
 	// /readyz fails while any fails.
 	Ready []func(context.Context) error
@@ -49,6 +54,8 @@ type Gateway struct {
 	agents   map[string]*agent
 	router   chi.Router
 	ready    []func(context.Context) error
+	metrics  *metrics.Metrics
+	scrape   http.Handler
 	draining atomic.Bool
 }
 
@@ -73,13 +80,15 @@ func New(ctx context.Context, opts Options) (*Gateway, error) {
 		return nil, err
 	}
 	g := &Gateway{
-		cfg:    opts.Config,
-		authn:  opts.Authenticator,
-		caps:   opts.Capabilities,
-		ready:  opts.Ready,
-		logger: opts.Logger,
-		now:    opts.Now,
-		agents: map[string]*agent{},
+		cfg:     opts.Config,
+		authn:   opts.Authenticator,
+		caps:    opts.Capabilities,
+		ready:   opts.Ready,
+		metrics: opts.Metrics,
+		scrape:  opts.MetricsHandler,
+		logger:  opts.Logger,
+		now:     opts.Now,
+		agents:  map[string]*agent{},
 		limits: jsonrpc.Limits{
 			MaxBodyBytes: opts.Config.Limits.MaxBodyBytes,
 			MaxBatch:     opts.Config.Limits.MaxBatch,

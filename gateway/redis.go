@@ -50,6 +50,7 @@ func (b *Built) redisStores(ctx context.Context, cfg *config.Config, opts BuildO
 		return nil, nil, err
 	}
 	b.closers = append(b.closers, client.Close)
+	b.redis = client
 	r, err := revocation.NewRedis(ctx, client, revocation.RedisOptions{
 		Prefix: cfg.Redis.Prefix, Timeout: cfg.Redis.Timeout.D(), Now: opts.Now, Logger: opts.Logger,
 	})

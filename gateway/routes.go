@@ -16,11 +16,14 @@ func (g *Gateway) routes() chi.Router {
 	r.Get("/healthz", g.healthz)
 	r.Get("/readyz", g.readyz)
 	r.Get("/.well-known/jwks.json", g.serveJWKS)
+	if g.scrape != nil {
+		r.Method(http.MethodGet, "/metrics", g.scrape)
+	}
 	r.Route("/a2a/{agent}", func(r chi.Router) {
 		r.Get("/.well-known/agent-card.json", g.serveCard)
 		r.Get("/.well-known/agent.json", g.serveCard)
 		r.Group(func(r chi.Router) {
-			r.Use(authn.Middleware(g.authn, g.logger))
+			r.Use(g.countUnauthenticated, authn.Middleware(g.authn, g.logger))
 			r.Post("/", g.serveA2A)
 			r.Get("/capabilities", g.serveCapabilities)
 		})
@@ -84,6 +87,7 @@ func (g *Gateway) serveCard(w http.ResponseWriter, r *http.Request) {
 
 // upstreamError answers a failed upstream hop with a JSON-RPC error.
 func (g *Gateway) upstreamError(w http.ResponseWriter, r *http.Request, err error) {
+	markUpstreamFailed(r.Context())
 	g.logger.WarnContext(r.Context(), "upstream call failed", "path", r.URL.Path, "error", err)
 	id := requestIDFrom(r.Context())
 	resp := jsonrpc.NewError(id, &jsonrpc.Error{
@@ -92,3 +96,5 @@ func (g *Gateway) upstreamError(w http.ResponseWriter, r *http.Request, err erro
 	})
 	jsonrpc.WriteResponse(w, http.StatusBadGateway, resp)
 }
+
+func chiAgent(r *http.Request) string { return chi.URLParam(r, "agent") }

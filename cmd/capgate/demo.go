@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"os"
 
 	"github.com/capgate/capgate/gateway/quickstart"
 )
@@ -21,6 +22,7 @@ func runDemo(ctx context.Context, args []string, e env) int {
 	adminAddr := fs.String("admin-addr", "127.0.0.1:0", "admin listener address with --serve")
 	redisURL := fs.String("redis", "", "share state through this Redis (redis://host:port/db): run several --serve processes as replicas")
 	keys := fs.String("keys", "", "capability key file shared by replicas (capgate keys generate --out FILE)")
+	auditFile := fs.String("audit", "", "append the audit trail to this file (check it with capgate audit verify)")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
 		return 2
 	}
@@ -32,9 +34,17 @@ func runDemo(ctx context.Context, args []string, e env) int {
 	if *serve {
 		listen = *addr
 	}
-	w, err := quickstart.Start(ctx, quickstart.Options{
-		Addr: listen, Logger: logger, AdminAddr: *adminAddr, RedisURL: *redisURL, KeysFile: *keys,
-	})
+	opts := quickstart.Options{Addr: listen, Logger: logger, AdminAddr: *adminAddr, RedisURL: *redisURL, KeysFile: *keys}
+	if *auditFile != "" {
+		f, err := os.OpenFile(*auditFile, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err != nil {
+			fmt.Fprintln(e.stderr, err)
+			return 1
+		}
+		defer f.Close()
+		opts.AuditWriter = f
+	}
+	w, err := quickstart.Start(ctx, opts)
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
 		return 1

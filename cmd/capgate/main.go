@@ -42,6 +42,8 @@ Usage:
   capgate keys generate --out FILE [--rotate]  capability signing and sealing keys
   capgate keys hash KEY                        the config hash of a dev API key
   capgate token inspect [TOKEN]                show a capability token's claims
+  capgate audit verify [FILE|-] | --redis URL --stream KEY
+                                               check the audit trail's hash chain
   capgate revoke --admin URL (--capability ID | --revocation ID | --principal P [--before T])
                                                revoke through a gateway's admin API
   capgate example-agents [--documents ADDR] [--summarizer ADDR]
@@ -61,6 +63,8 @@ func run(ctx context.Context, args []string, e env) int {
 		return runDemo(ctx, rest, e)
 	case "keys":
 		return runKeysCommand(ctx, rest, e)
+	case "audit":
+		return runAudit(ctx, rest, e.stdin, e.stdout, e.stderr, e.getenv)
 	case "revoke":
 		return runRevoke(ctx, rest, e)
 	case "token":

@@ -126,3 +126,30 @@ func TestRevokeCommand(t *testing.T) {
 		t.Errorf("two targets exited %d, want 2", code)
 	}
 }
+
+// TestAuditVerifyAfterDemo runs the demo with an audit file, verifies the
+// chain with `capgate audit verify`, then tampers with one event.
+func TestAuditVerifyAfterDemo(t *testing.T) {
+	path := t.TempDir() + "/audit.jsonl"
+	if code, out, errOut := runCmd(t, "demo", "--audit", path); code != 0 {
+		t.Fatalf("demo: %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut := runCmd(t, "audit", "verify", path)
+	if code != 0 || !strings.Contains(out, "chain intact") {
+		t.Fatalf("audit verify: %d %s %s", code, out, errOut)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tampered := strings.Replace(string(data), `"decision":"holder_mismatch"`, `"decision":"allowed"`, 1)
+	if tampered == string(data) {
+		t.Fatal("the demo's audit trail has no holder_mismatch event to tamper with")
+	}
+	if err := os.WriteFile(path, []byte(tampered), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, _ := runCmd(t, "audit", "verify", path); code != 1 {
+		t.Fatalf("a tampered trail verified (exit %d)", code)
+	}
+}

@@ -32,7 +32,11 @@ func runServe(ctx context.Context, args []string, e env) int {
 		return 1
 	}
 	logger := slog.New(slog.NewJSONHandler(e.stderr, nil))
-	gw, err := gateway.FromConfig(ctx, cfg, gateway.BuildOptions{Logger: logger, Getenv: e.getenv})
+	opts := gateway.BuildOptions{Logger: logger, Getenv: e.getenv}
+	if cfg.Audit.File == "" {
+		opts.AuditWriter = e.stdout // audit on stdout, logs on stderr
+	}
+	gw, err := gateway.FromConfig(ctx, cfg, opts)
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
 		return 1

@@ -32,6 +32,20 @@ type Config struct {
 	Policy PolicyRef `yaml:"policy"`
 	// Capabilities configures capability-token issuance.
 	Capabilities Capabilities `yaml:"capabilities"`
+	// Audit configures the tamper-evident audit trail.
+	Audit Audit `yaml:"audit,omitempty"`
+}
+
+// Audit configures the audit trail: one hash-chained JSON line per
+// decision, to a file (default: standard output) and, with Redis, to a
+// bounded Redis stream so that events outlive a replica.
+type Audit struct {
+	// File receives the events; empty means standard output.
+	File string `yaml:"file,omitempty"`
+	// Chain names this replica's chain; empty means a random id.
+	Chain string `yaml:"chain,omitempty"`
+	// StreamMaxLen bounds the Redis stream; 0 means 100000 entries.
+	StreamMaxLen int64 `yaml:"stream_max_len,omitempty"`
 }
 
 // AdminAccess names the principals allowed on the admin listener.

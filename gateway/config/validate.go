@@ -115,6 +115,9 @@ func (c *Config) validate() []problem {
 			add(fmt.Sprintf("admin_access.principals[%d]", i), "%q must start with user: or agent:", p)
 		}
 	}
+	if c.Audit.StreamMaxLen < 0 {
+		add("audit.stream_max_len", "must not be negative")
+	}
 	if c.Capabilities.MaxTTL < 0 {
 		add("capabilities.max_ttl", "must be positive")
 	}
@@ -357,6 +360,7 @@ func (c *Config) resolvePaths(dir string) {
 	}
 	c.Policy.File = abs(c.Policy.File)
 	c.Capabilities.KeysFile = abs(c.Capabilities.KeysFile)
+	c.Audit.File = abs(c.Audit.File)
 	for i := range c.Agents {
 		if ua := c.Agents[i].UpstreamAuth; ua != nil {
 			ua.ClientSecretFile = abs(ua.ClientSecretFile)

@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -50,6 +51,8 @@ type Options struct {
 	RedisURL string
 	// KeysFile, when set, is the capability key file (shared by replicas).
 	KeysFile string
+	// AuditWriter receives the audit trail; nil discards it.
+	AuditWriter io.Writer
 	// Configure may edit the config before the gateway is built.
 	Configure func(*config.Config)
 }
@@ -121,7 +124,7 @@ func (w *World) start(ctx context.Context, opts Options) error {
 		opts.Configure(cfg)
 	}
 	w.Config = cfg
-	gw, err := gateway.FromConfig(ctx, cfg, gateway.BuildOptions{Logger: opts.Logger, Now: opts.Now})
+	gw, err := gateway.FromConfig(ctx, cfg, gateway.BuildOptions{Logger: opts.Logger, Now: opts.Now, AuditWriter: opts.AuditWriter})
 	if err != nil {
 		gwLn.Close()
 		return err

@@ -1,0 +1,172 @@
+package gateway
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/capgate/capgate/gateway/audit"
+	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/jsonrpc"
+	"github.com/capgate/capgate/gateway/metrics"
+	"github.com/capgate/capgate/revocation"
+)
+
+// newMetrics registers capgate's metrics, with the Go and process
+// collectors, on reg. Label sets are the configured agents and the known
+// method names, so callers cannot grow the series.
+func newMetrics(reg *prometheus.Registry, cfg *config.Config, stats func() metrics.RevocationCacheStats) (*metrics.Metrics, error) {
+	var agents []string
+	for _, a := range cfg.Agents {
+		agents = append(agents, a.Name)
+	}
+	for _, h := range cfg.A2EHosts {
+		agents = append(agents, h.Name)
+	}
+	methods := []string{
+		jsonrpc.MethodSendMessage, jsonrpc.MethodSendStreamingMessage, jsonrpc.MethodGetTask, jsonrpc.MethodListTasks,
+		jsonrpc.MethodCancelTask, jsonrpc.MethodSubscribeToTask, jsonrpc.MethodSetTaskPushNotificationConfig,
+		jsonrpc.MethodGetTaskPushNotificationConfig, jsonrpc.MethodListTaskPushNotificationConfig,
+		jsonrpc.MethodDeleteTaskPushNotificationConfig, jsonrpc.MethodGetAuthenticatedExtendedCard,
+		jsonrpc.MethodCapabilitiesRequest, jsonrpc.MethodCapabilitiesAttenuate, jsonrpc.MethodCapabilitiesRevoke,
+		jsonrpc.MethodSkillInvoke, jsonrpc.MethodTaskSend,
+	}
+	m, err := metrics.New(reg, metrics.Options{Agents: agents, Methods: methods, RevocationCache: stats})
+	if err != nil {
+		return nil, fmt.Errorf("gateway: metrics: %w", err)
+	}
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m, nil
+}
+
+// cacheStats reports the revocation store's local set, when it has one.
+func cacheStats(s revocation.Store) func() metrics.RevocationCacheStats {
+	switch st := s.(type) {
+	case *revocation.Synced:
+		return func() metrics.RevocationCacheStats {
+			x := st.Stats()
+			return metrics.RevocationCacheStats{Size: x.Size, SyncedAt: x.SyncedAt}
+		}
+	case *revocation.Memory:
+		return func() metrics.RevocationCacheStats {
+			return metrics.RevocationCacheStats{Size: st.Len(), SyncedAt: time.Now()}
+		}
+	}
+	return nil
+}
+
+// auditLogger returns the audit logger: hash-chained JSON lines to w and,
+// with Redis, to a bounded stream.
+func (b *Built) auditLogger(cfg *config.Config, opts BuildOptions, client redis.UniversalClient) (*slog.Logger, error) {
+	w := opts.AuditWriter
+	if w == nil && cfg.Audit.File != "" {
+		f, err := os.OpenFile(cfg.Audit.File, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("gateway: audit file: %w", err)
+		}
+		b.closers = append(b.closers, f.Close)
+		w = f
+	}
+	if w == nil {
+		w = io.Discard
+	}
+	chain := cfg.Audit.Chain
+	if chain == "" {
+		chain = randomChain()
+	}
+	o := audit.Options{Chain: chain, Now: opts.Now, Logger: opts.Logger}
+	if client != nil {
+		maxLen := cfg.Audit.StreamMaxLen
+		if maxLen == 0 {
+			maxLen = 100_000
+		}
+		s := audit.NewRedisStream(client, cfg.Redis.Prefix+"audit", maxLen, cfg.Redis.Timeout.D(),
+			audit.WithLogger(opts.Logger), audit.WithOnDrop(b.metrics.AuditEventDropped),
+			audit.WithOnError(func(error) { b.metrics.RedisError("audit") }))
+		b.closers = append(b.closers, s.Close)
+		o.Stream = s
+	}
+	return slog.New(audit.NewHandler(w, o)), nil
+}
+
+func randomChain() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	host, _ := os.Hostname()
+	return host + "-" + hex.EncodeToString(b[:])
+}
+
+// outcomeKey carries the mutable record of one forwarded call, so the
+// proxy's error handler can mark an upstream failure.
+type outcomeKey struct{}
+
+type hopOutcome struct{ failed bool }
+
+func withHopOutcome(ctx context.Context) (context.Context, *hopOutcome) {
+	o := &hopOutcome{}
+	return context.WithValue(ctx, outcomeKey{}, o), o
+}
+
+func markUpstreamFailed(ctx context.Context) {
+	if o, ok := ctx.Value(outcomeKey{}).(*hopOutcome); ok {
+		o.failed = true
+	}
+}
+
+// observeDecision counts one call's decision: ok when forwarded, denied
+// for a capability refusal, invalid for bad input, error otherwise.
+func (g *Gateway) observeDecision(c *call, out outcome, start time.Time) {
+	g.metrics.ObserveStep(metrics.StepTotal, g.now().Sub(start))
+	method := c.canonical
+	if out.resp == nil {
+		g.metrics.ObserveDecision(metrics.Allowed)
+		return
+	}
+	e := out.resp.Error
+	switch {
+	case e == nil:
+		g.metrics.ObserveRequest(c.agent.cfg.Name, method, "ok")
+	case e.Code <= jsonrpc.CodeCapabilityRequired && e.Code >= jsonrpc.CodeRevocationUnavailable:
+		g.metrics.ObserveDecision(e.Reason())
+		g.metrics.ObserveRequest(c.agent.cfg.Name, method, "denied")
+	case e.Code <= jsonrpc.CodeInvalidRequest && e.Code >= jsonrpc.CodeParseError || e.Code == jsonrpc.CodeMethodNotFound || e.Code == jsonrpc.CodeInvalidParams:
+		g.metrics.ObserveRequest(c.agent.cfg.Name, method, "invalid")
+	default:
+		g.metrics.ObserveRequest(c.agent.cfg.Name, method, "error")
+	}
+}
+
+// countUnauthenticated counts the 401s of the authentication step.
+func (g *Gateway) countUnauthenticated(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sw := &statusWriter{ResponseWriter: w}
+		next.ServeHTTP(sw, r)
+		if sw.status == http.StatusUnauthorized {
+			g.metrics.ObserveRequest(chiAgent(r), metrics.Other, "unauthenticated")
+		}
+	})
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusWriter) WriteHeader(code int) {
+	if s.status == 0 {
+		s.status = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
