@@ -25,6 +25,10 @@
 //   - Every file a config names (policy, keys, client secrets) exists or is
 //     mounted where the config looks for it; the Kubernetes ConfigMaps are
 //     byte-for-byte the production example files.
+//   - The compose config really serves as two replicas: both are built
+//     in-process with gateway.FromConfig on one throwaway redis-server
+//     (installed by CI; see revocation/redistest), and a capability,
+//     delegation and revocation cross between them.
 //   - The Kubernetes and compose hardening stays in place: non-root,
 //     read-only root file system, no privilege escalation, probes on
 //     /readyz and /healthz, two replicas and a disruption budget.
