@@ -56,7 +56,7 @@ func TestEnvRefusedAndNeverForwarded(t *testing.T) {
 	}
 }
 
-func mustEncode(t *testing.T, id string, body a2e.Body) []byte {
+func mustEncode(t testing.TB, id string, body a2e.Body) []byte {
 	t.Helper()
 	line, err := a2e.Encode(a2e.NewEnvelope("", id, testNow, a2e.KeyA2E, "1.0"), body)
 	if err != nil {
@@ -237,5 +237,23 @@ func TestShutdownEndsSession(t *testing.T) {
 	send(t, c, &a2e.Shutdown{Reason: "done"}, http.StatusAccepted)
 	if status, _ := sendRaw(t, c, `{"a2e":"1.0","type":"ping","id":"p"}`); status != http.StatusNotFound {
 		t.Errorf("send after shutdown: %d, want 404", status)
+	}
+}
+
+// TestRefusalsWaitForTheStream sends before any stream is open: the
+// gateway's answer is queued and delivered when the stream opens.
+func TestRefusalsWaitForTheStream(t *testing.T) {
+	w := newWorld(t, worldOptions{})
+	c, err := lab.NewSession(testCtx(t), nil, w.base(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	send(t, c, &a2e.HandshakeReq{AgentCaps: []string{"tools"}, AuthToken: "wrong"}, http.StatusAccepted)
+	if err := c.OpenStream(testCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if resp, ok := next(t, c).Body.(*a2e.HandshakeResp); !ok || resp.Reason != a2e.ReasonAuthFailed {
+		t.Errorf("got %+v, want the queued auth_failed", resp)
 	}
 }

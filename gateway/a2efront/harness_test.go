@@ -104,7 +104,7 @@ type worldOptions struct {
 	now    func() time.Time // the fronts' clock; nil means time.Now
 }
 
-func newWorld(t *testing.T, o worldOptions) *world {
+func newWorld(t testing.TB, o worldOptions) *world {
 	t.Helper()
 	o.lab.AuthToken = labSecret
 	h, err := lab.New(o.lab)
@@ -146,7 +146,7 @@ func newWorld(t *testing.T, o worldOptions) *world {
 func (w *world) base(i int) string { return w.fronts[i].URL + "/a2e/lab/" }
 
 // open opens a session on front 0 and its stream.
-func (w *world) open(t *testing.T) *lab.Client {
+func (w *world) open(t testing.TB) *lab.Client {
 	t.Helper()
 	c, err := lab.NewSession(testCtx(t), nil, w.base(0))
 	if err != nil {
@@ -159,7 +159,7 @@ func (w *world) open(t *testing.T) *lab.Client {
 	return c
 }
 
-func testCtx(t *testing.T) context.Context {
+func testCtx(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
 	return ctx
@@ -168,7 +168,7 @@ func testCtx(t *testing.T) context.Context {
 var testNow = time.Date(2025, 1, 9, 12, 0, 0, 0, time.UTC)
 
 // sendRaw posts a line and returns the HTTP status and body.
-func sendRaw(t *testing.T, c *lab.Client, line string) (int, string) {
+func sendRaw(t testing.TB, c *lab.Client, line string) (int, string) {
 	t.Helper()
 	status, body, err := c.Send(testCtx(t), []byte(line))
 	if err != nil {
@@ -190,7 +190,7 @@ func nextID() string {
 }
 
 // send encodes body with a fresh id and checks the HTTP status.
-func send(t *testing.T, c *lab.Client, body a2e.Body, wantStatus int) string {
+func send(t testing.TB, c *lab.Client, body a2e.Body, wantStatus int) string {
 	t.Helper()
 	id := nextID()
 	status, err := c.SendMessage(testCtx(t), a2e.NewEnvelope("", id, testNow, a2e.KeyA2E, "1.0"), body)
@@ -200,7 +200,7 @@ func send(t *testing.T, c *lab.Client, body a2e.Body, wantStatus int) string {
 	return id
 }
 
-func next(t *testing.T, c *lab.Client) a2e.Message {
+func next(t testing.TB, c *lab.Client) a2e.Message {
 	t.Helper()
 	m, err := c.Next(testCtx(t))
 	if err != nil {
@@ -211,7 +211,7 @@ func next(t *testing.T, c *lab.Client) a2e.Message {
 
 // handshake sends a handshake/req with token and caps and returns the
 // rewritten handshake/resp.
-func handshake(t *testing.T, c *lab.Client, token string, caps ...string) (*a2e.HandshakeResp, a2e.Message) {
+func handshake(t testing.TB, c *lab.Client, token string, caps ...string) (*a2e.HandshakeResp, a2e.Message) {
 	t.Helper()
 	id := send(t, c, &a2e.HandshakeReq{AgentID: "test-agent", AgentCaps: caps, AuthToken: token}, http.StatusAccepted)
 	m := next(t, c)
@@ -223,7 +223,7 @@ func handshake(t *testing.T, c *lab.Client, token string, caps ...string) (*a2e.
 }
 
 // expectError reads the next message and checks it is an A2E error.
-func expectError(t *testing.T, c *lab.Client, reqID, code string) *a2e.Error {
+func expectError(t testing.TB, c *lab.Client, reqID, code string) *a2e.Error {
 	t.Helper()
 	m := next(t, c)
 	e, ok := m.Body.(*a2e.Error)

@@ -16,7 +16,7 @@ import (
 )
 
 // redisStores returns n stores, each on its own client, sharing srv.
-func redisStores(t *testing.T, srv *redistest.Server, n int) []a2efront.SessionStore {
+func redisStores(t testing.TB, srv *redistest.Server, n int) []a2efront.SessionStore {
 	t.Helper()
 	var out []a2efront.SessionStore
 	for range n {

@@ -15,13 +15,15 @@ import (
 // serveStream answers GET /a2e/{host}/stream: the host's event stream for
 // the mapped upstream session, with every handshake/resp rewritten and
 // every response counted off max_parallel, merged with the gateway's own
-// messages for the session (from any replica).
+// messages for the session (from any replica). The stream ends with the
+// host's, when the caller leaves, or at CreatedAt+SessionTTL.
 func (f *Front) serveStream(w http.ResponseWriter, r *http.Request) {
 	h, s, ok := f.sessionFor(w, r)
 	if !ok {
 		return
 	}
-	ctx, cancel := context.WithCancel(r.Context())
+	// No stream outlives the longest life its session can have.
+	ctx, cancel := context.WithTimeout(r.Context(), s.CreatedAt.Add(f.cfg.SessionTTL).Sub(f.deps.Now()))
 	defer cancel()
 	sub, err := f.deps.Sessions.Subscribe(ctx, s.ID)
 	if err != nil {
