@@ -41,7 +41,9 @@ type Deps struct {
 	// replicas. Required.
 	Sessions SessionStore
 	// HTTPClient reaches the hosts; nil means a new client without an
-	// overall timeout (streams are long-lived; calls carry their own).
+	// overall timeout (streams are long-lived; calls carry their own). The
+	// Front uses a copy that never follows redirects, so a host cannot
+	// bounce a forwarded line (and its own secret) elsewhere.
 	HTTPClient *http.Client
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
@@ -83,9 +85,12 @@ func New(cfg Config, deps Deps) (*Front, error) {
 		return nil, err
 	}
 	cfg = cfg.withDefaults()
-	if deps.HTTPClient == nil {
-		deps.HTTPClient = &http.Client{}
+	hc := http.Client{}
+	if deps.HTTPClient != nil {
+		hc = *deps.HTTPClient
 	}
+	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	deps.HTTPClient = &hc
 	if deps.Now == nil {
 		deps.Now = time.Now
 	}

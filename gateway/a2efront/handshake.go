@@ -88,7 +88,7 @@ func (f *Front) forwardHandshake(ctx context.Context, c *call) outcome {
 		f.deps.Logger.Warn("a2efront: forwarding handshake/req", "host", c.host.Name, "error", err)
 		return f.rejectHandshake(ctx, c, a2e.ReasonServerError, nil)
 	}
-	return forwarded
+	return forwarded()
 }
 
 // rejectHandshake answers a handshake/req with ok:false, counts the

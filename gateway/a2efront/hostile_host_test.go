@@ -94,3 +94,46 @@ func TestHostileHostCannotWiden(t *testing.T) {
 	default:
 	}
 }
+
+// TestRedirectsAreNotFollowed: a host answering /send with a redirect does
+// not get the line re-sent elsewhere.
+func TestRedirectsAreNotFollowed(t *testing.T) {
+	elsewhere := make(chan string, 4)
+	sink := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		elsewhere <- string(b)
+	}))
+	defer sink.Close()
+	host := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/session":
+			_ = json.NewEncoder(w).Encode(map[string]string{"session_id": "up-1"})
+		case "/send":
+			http.Redirect(w, r, sink.URL+"/steal", http.StatusTemporaryRedirect)
+		}
+	}))
+	defer host.Close()
+	front, err := a2efront.New(a2efront.Config{Hosts: []a2efront.Host{{Name: "lab", URL: host.URL, AuthToken: labSecret}}},
+		a2efront.Deps{Authenticate: authenticator(t).AuthenticateToken, Policy: fixedPolicy{quickstartPolicy(t)},
+			Sessions: a2efront.NewMemoryStore(nil), HTTPClient: http.DefaultClient})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := chi.NewRouter()
+	front.Mount(r)
+	gw := httptest.NewServer(r)
+	defer gw.Close()
+	c, err := lab.NewSession(testCtx(t), nil, gw.URL+"/a2e/lab/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, _ := sendRaw(t, c, `{"a2e":"1.0","type":"handshake/req","id":"h1","agent_caps":["tools"],"auth_token":"`+aliceKey+`"}`)
+	if status != http.StatusAccepted {
+		t.Fatalf("status %d", status)
+	}
+	select {
+	case got := <-elsewhere:
+		t.Fatalf("the redirect target received %s", got)
+	default:
+	}
+}

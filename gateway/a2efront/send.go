@@ -30,7 +30,8 @@ type sendReply struct {
 	Code string `json:"code,omitempty"`
 }
 
-var forwarded = outcome{http.StatusAccepted, sendReply{OK: true}}
+// forwarded is the answer to a message handed to the host.
+func forwarded() outcome { return outcome{http.StatusAccepted, sendReply{OK: true}} }
 
 // serveSend answers POST /a2e/{host}/send: one NDJSON line for the
 // session named by X-Session-Id. Protocol answers (refusals, handshake
@@ -104,7 +105,7 @@ func (f *Front) dispatch(ctx context.Context, c *call) outcome {
 			f.deps.Logger.Warn("a2efront: deleting a shut-down session", "session", c.sess.ID, "error", err)
 		}
 	}
-	return forwarded
+	return forwarded()
 }
 
 // admit puts a request in flight within the session's max_parallel.
