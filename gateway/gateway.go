@@ -56,6 +56,7 @@ type Gateway struct {
 	ready    []func(context.Context) error
 	metrics  *metrics.Metrics
 	scrape   http.Handler
+	unsealed *unsealCache
 	draining atomic.Bool
 }
 
@@ -80,15 +81,16 @@ func New(ctx context.Context, opts Options) (*Gateway, error) {
 		return nil, err
 	}
 	g := &Gateway{
-		cfg:     opts.Config,
-		authn:   opts.Authenticator,
-		caps:    opts.Capabilities,
-		ready:   opts.Ready,
-		metrics: opts.Metrics,
-		scrape:  opts.MetricsHandler,
-		logger:  opts.Logger,
-		now:     opts.Now,
-		agents:  map[string]*agent{},
+		cfg:      opts.Config,
+		authn:    opts.Authenticator,
+		caps:     opts.Capabilities,
+		ready:    opts.Ready,
+		metrics:  opts.Metrics,
+		scrape:   opts.MetricsHandler,
+		logger:   opts.Logger,
+		now:      opts.Now,
+		agents:   map[string]*agent{},
+		unsealed: newUnsealCache(),
 		limits: jsonrpc.Limits{
 			MaxBodyBytes: opts.Config.Limits.MaxBodyBytes,
 			MaxBatch:     opts.Config.Limits.MaxBatch,

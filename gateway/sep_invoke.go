@@ -96,7 +96,7 @@ func (g *Gateway) rewriteHandles(c *captoken.Claims, in map[string]json.RawMessa
 	if e := checkArgumentNames(in); e != nil {
 		return nil, e
 	}
-	resources, err := g.caps.Verifier.Unseal(c)
+	resources, err := g.unsealed.open(g.caps.Verifier, c)
 	if err != nil {
 		return nil, capErr(jsonrpc.CodeCapabilityInvalid, "capability invalid", nil)
 	}
