@@ -1,0 +1,189 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime/pprof"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/capgate/capgate/gateway/loadtest"
+)
+
+const benchUsage = `usage:
+  capgate bench [--duration 5s] [--warmup 1s] [--conns 1,64] [--variants memory,redis,synced]
+                [--redis auto|off|URL] [--only upstream|baseline|capgate|issuance|attenuation]
+                [--quick] [--json] [--cpuprofile FILE]
+
+bench measures what capgate costs beyond the proxy hop. In one process, on
+loopback only, it starts a minimal upstream (the documents agent's stand-in),
+a plain tuned httputil.ReverseProxy in front of it (the baseline), and capgate
+on the full a2a/skill/invoke path, once per revocation store: memory, redis
+(revocation.Redis) and synced (the pub/sub-synced local set). It drives each
+with --conns keep-alive connections in a closed loop for --duration after a
+discarded --warmup, then drives issuance (a2a/capabilities/request) and
+attenuation (a2a/capabilities/attenuate) at the largest connection count. It
+prints the plan and its time budget first (on standard error), then a table
+with req/s, p50/p99/p99.9, allocations per request and the ratio to the
+baseline from the same run (on standard output; --json for machine reading).
+The default run takes about 90 seconds.
+
+--redis auto (the default) starts a throwaway redis-server if one is on PATH,
+and skips the Redis variants with a note otherwise. --quick shortens the
+run (300ms measured, 100ms warm-up unless given) for smoke tests. --only
+keeps one target's runs, and --cpuprofile writes a pprof CPU profile of the
+whole run, for profiling.
+
+Exit status: 0 measured without errors, 1 failed requests or a run that
+could not happen, 2 usage error.
+`
+
+// Quick-run defaults, for smoke tests.
+const (
+	quickDuration = 300 * time.Millisecond
+	quickWarmup   = 100 * time.Millisecond
+)
+
+// benchArgs are the parsed arguments of `capgate bench`.
+type benchArgs struct {
+	opts       loadtest.Options
+	json       bool
+	cpuprofile string
+}
+
+// runBench implements `capgate bench`; args are the arguments after
+// "bench". getenv is not consulted: every setting is a flag.
+func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	a, err := parseBench(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(stdout, benchUsage)
+		return 0
+	case err != nil:
+		fmt.Fprintf(stderr, "capgate bench: %v\n\n%s", err, benchUsage)
+		return 2
+	}
+	if a.cpuprofile != "" {
+		stop, err := startCPUProfile(a.cpuprofile)
+		if err != nil {
+			fmt.Fprintf(stderr, "capgate bench: %v\n", err)
+			return 1
+		}
+		defer stop()
+	}
+	a.opts.Progress = stderr
+	rep, err := loadtest.Run(ctx, a.opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "capgate bench: %v\n", err)
+		return 1
+	}
+	if a.json {
+		err = rep.WriteJSON(stdout)
+	} else {
+		err = rep.WriteTable(stdout)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "capgate bench: %v\n", err)
+		return 1
+	}
+	if bad := rep.Problems(); len(bad) > 0 {
+		fmt.Fprintf(stderr, "capgate bench: %d problem(s): the measurement is not valid; see the table\n", len(bad))
+		return 1
+	}
+	return 0
+}
+
+func parseBench(args []string) (benchArgs, error) {
+	var a benchArgs
+	var conns, variants, only string
+	var quick bool
+	fs := flag.NewFlagSet("capgate bench", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.DurationVar(&a.opts.Duration, "duration", loadtest.DefaultDuration, "measured time of each run")
+	fs.DurationVar(&a.opts.Warmup, "warmup", loadtest.DefaultWarmup, "discarded warm-up before each run (0: none)")
+	fs.StringVar(&conns, "conns", "1,64", "comma-separated connection counts")
+	fs.StringVar(&variants, "variants", "memory,redis,synced", "comma-separated capgate revocation stores")
+	fs.StringVar(&a.opts.Redis, "redis", loadtest.RedisAuto, "auto, off, or a redis:// URL")
+	fs.StringVar(&only, "only", "", "keep one target's runs")
+	fs.BoolVar(&quick, "quick", false, "a short run, for smoke tests")
+	fs.BoolVar(&a.json, "json", false, "print JSON instead of the table")
+	fs.StringVar(&a.cpuprofile, "cpuprofile", "", "write a CPU profile of the whole run to FILE")
+	if err := fs.Parse(args); err != nil {
+		return a, err
+	}
+	if fs.NArg() > 0 {
+		return a, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	applyQuick(&a.opts, quick, set)
+	var err error
+	if a.opts.Conns, err = parseConns(conns); err != nil {
+		return a, err
+	}
+	a.opts.Variants = parseVariants(variants)
+	a.opts.Only = loadtest.Target(only)
+	if a.opts.Duration <= 0 {
+		return a, fmt.Errorf("--duration %v must be positive", a.opts.Duration)
+	}
+	if a.opts.Warmup == 0 {
+		a.opts.Warmup = -1 // none, not the default
+	}
+	return a, a.opts.WithDefaults().Validate()
+}
+
+// applyQuick shortens the run unless the duration or warm-up were given.
+func applyQuick(o *loadtest.Options, quick bool, set map[string]bool) {
+	if !quick {
+		return
+	}
+	if !set["duration"] {
+		o.Duration = quickDuration
+	}
+	if !set["warmup"] {
+		o.Warmup = quickWarmup
+	}
+}
+
+func parseConns(s string) ([]int, error) {
+	var out []int
+	for f := range strings.SplitSeq(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("--conns %q: want comma-separated positive integers", s)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func parseVariants(s string) []loadtest.Variant {
+	var out []loadtest.Variant
+	for f := range strings.SplitSeq(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, loadtest.Variant(f))
+		}
+	}
+	return out
+}
+
+// startCPUProfile profiles the whole process until the returned stop.
+func startCPUProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
+}

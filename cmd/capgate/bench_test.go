@@ -1,0 +1,124 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// benchRun runs `capgate bench` in-process.
+func benchRun(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = runBench(context.Background(), args, &out, &errb, func(string) string { return "" })
+	return code, out.String(), errb.String()
+}
+
+// tableRows returns the table's data rows by target: the lines between the
+// header and the first blank line.
+func tableRows(t *testing.T, table string) map[string][]string {
+	t.Helper()
+	rows := map[string][]string{}
+	in := false
+	for line := range strings.SplitSeq(table, "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) > 0 && f[0] == "target":
+			in = true
+		case in && len(f) == 0:
+			return rows
+		case in:
+			rows[f[0]] = f
+		}
+	}
+	return rows
+}
+
+func TestBenchQuickTable(t *testing.T) {
+	code, stdout, stderr := benchRun(t, "--quick", "--duration", "200ms", "--conns", "2", "--variants", "memory")
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "loadtest plan: 5 runs") {
+		t.Errorf("the plan is not printed first:\n%s", stderr)
+	}
+	rows := tableRows(t, stdout)
+	for _, target := range []string{"upstream", "baseline", "capgate", "issuance", "attenuation"} {
+		f, ok := rows[target]
+		if !ok {
+			t.Errorf("table has no %s row:\n%s", target, stdout)
+			continue
+		}
+		// target variant conns req/s p50 p99 p99.9 allocs/req B/req errors ×baseline Δp50
+		if len(f) < 12 || f[9] != "0" {
+			t.Errorf("%s row %q: want 12 columns and 0 errors", target, f)
+		}
+	}
+	if strings.Contains(stdout, "!!!") {
+		t.Errorf("the table flags errors:\n%s", stdout)
+	}
+}
+
+func TestBenchQuickJSON(t *testing.T) {
+	code, stdout, stderr := benchRun(t, "--quick", "--duration", "100ms", "--warmup", "0", "--conns", "1",
+		"--variants", "memory", "--only", "capgate", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	var rep struct {
+		Rows []struct {
+			Target   string  `json:"target"`
+			Requests int64   `json:"requests"`
+			Errors   int64   `json:"errors"`
+			ReqPerS  float64 `json:"req_per_s"`
+		} `json:"rows"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("--json output: %v\n%s", err, stdout)
+	}
+	if len(rep.Rows) != 1 || rep.Rows[0].Target != "capgate" || rep.Rows[0].Requests == 0 || rep.Rows[0].Errors != 0 {
+		t.Fatalf("--only capgate rows = %+v, want one capgate row with requests and no errors", rep.Rows)
+	}
+}
+
+func TestBenchUsage(t *testing.T) {
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		wantErr  string
+	}{
+		{"help", []string{"--help"}, 0, ""},
+		{"bad conns", []string{"--conns", "1,x"}, 2, "--conns"},
+		{"zero conns", []string{"--conns", "0"}, 2, "--conns"},
+		{"unknown variant", []string{"--variants", "memory,etcd"}, 2, "unknown variant"},
+		{"unknown target", []string{"--only", "everything"}, 2, "unknown target"},
+		{"negative duration", []string{"--duration", "-1s"}, 2, "--duration"},
+		{"stray argument", []string{"now"}, 2, "unexpected argument"},
+		{"unknown flag", []string{"--fast"}, 2, "fast"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := benchRun(t, tt.args...)
+			if code != tt.wantCode {
+				t.Fatalf("exit %d, want %d\nstderr:\n%s", code, tt.wantCode, stderr)
+			}
+			if tt.wantErr != "" && !strings.Contains(stderr, tt.wantErr) {
+				t.Errorf("stderr %q does not mention %q", stderr, tt.wantErr)
+			}
+			if tt.wantCode == 0 && !strings.Contains(stdout, "usage:") {
+				t.Errorf("--help printed %q", stdout)
+			}
+		})
+	}
+}
+
+func TestBenchCPUProfile(t *testing.T) {
+	code, _, stderr := benchRun(t, "--quick", "--duration", "50ms", "--warmup", "0", "--conns", "1",
+		"--variants", "memory", "--only", "upstream", "--cpuprofile", t.TempDir()+"/no/such/dir/cpu.pprof")
+	if code != 1 || !strings.Contains(stderr, "--cpuprofile") {
+		t.Fatalf("exit %d, stderr %q: want 1 and a --cpuprofile error", code, stderr)
+	}
+}

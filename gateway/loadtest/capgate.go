@@ -1,0 +1,228 @@
+package loadtest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	qsfiles "github.com/capgate/capgate/deploy/examples/quickstart"
+	"github.com/capgate/capgate/gateway"
+	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/revocation"
+)
+
+// AliceKey is the quickstart dev key of user:alice@example.com (group
+// finance), the principal the load test acts as.
+const AliceKey = "alice-dev-key"
+
+// agentPath is where capgate fronts the documents agent.
+const agentPath = "/a2a/documents"
+
+// IssuanceBody is the a2a/capabilities/request the load test sends: alice
+// asks for documents:read on collection reports, which the quickstart
+// policy allows (rule finance-read-reports) and the upstream resolves to
+// two resources.
+const IssuanceBody = `{"jsonrpc":"2.0","id":1,"method":"` + methodRequest + `","params":` +
+	`{"grants":["documents:read"],"purpose":"loadtest","resourceQuery":{"collection":"reports"}}}`
+
+// Capability is the capability the load test invokes and attenuates.
+type Capability struct {
+	ID     string
+	Token  string
+	Handle string
+}
+
+// InvokeBody is an a2a/skill/invoke of retrieve_document on c's first
+// handle, naming the capability by id and presenting its token: the full
+// path (verify, revocation, holder, operation, handle, rewrite, proxy).
+func InvokeBody(c Capability) []byte {
+	type args struct {
+		ResourceHandle string `json:"resourceHandle"`
+	}
+	type params struct {
+		Skill           string `json:"skill"`
+		Arguments       args   `json:"arguments"`
+		CapabilityID    string `json:"capabilityId"`
+		CapabilityToken string `json:"capabilityToken"`
+	}
+	return rpcBody(methodInvoke, params{Skill: "retrieve_document", Arguments: args{c.Handle},
+		CapabilityID: c.ID, CapabilityToken: c.Token})
+}
+
+// AttenuateBody is an a2a/capabilities/attenuate of c with an empty
+// constraints object: each call mints a child with the parent's scope.
+func AttenuateBody(c Capability) []byte {
+	type params struct {
+		CapabilityID    string   `json:"capabilityId"`
+		CapabilityToken string   `json:"capabilityToken"`
+		Constraints     struct{} `json:"constraints"`
+	}
+	return rpcBody(methodAttenuate, params{CapabilityID: c.ID, CapabilityToken: c.Token})
+}
+
+func rpcBody(method string, params any) []byte {
+	b, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	if err != nil {
+		panic(fmt.Sprintf("loadtest: marshal %s: %v", method, err)) // fixed shapes: cannot fail
+	}
+	return b
+}
+
+// Capgate is one gateway under test, served on loopback, with the
+// capability issued to alice for the load.
+type Capgate struct {
+	Variant Variant
+	Server  *Server
+	Built   *gateway.Built
+	Cap     Capability
+}
+
+// capgateOptions configures startCapgate.
+type capgateOptions struct {
+	variant     Variant
+	upstreamURL string
+	policyFile  string
+	// revocations is the store for the variant; nil means the embedded
+	// in-memory default.
+	revocations revocation.Store
+	now         func() time.Time
+	// client sends the setup requests.
+	client *http.Client
+}
+
+// startCapgate builds a gateway from the quickstart config, serves it, and
+// requests alice's capability through it.
+func startCapgate(ctx context.Context, o capgateOptions) (*Capgate, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("%w: capgate listen: %w", ErrSetup, err)
+	}
+	cfg, err := capgateConfig("http://"+ln.Addr().String(), o.upstreamURL, o.policyFile)
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
+	built, err := gateway.FromConfig(ctx, cfg, gateway.BuildOptions{
+		Logger: slog.New(slog.DiscardHandler), Now: o.now, Revocations: o.revocations,
+		// The lab A2E host is configured but not started or driven here.
+		Getenv: func(string) string { return "unused-lab-secret" },
+	})
+	if err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("%w: capgate (%s): %w", ErrSetup, o.variant, err)
+	}
+	c := &Capgate{Variant: o.variant, Built: built, Server: serveOn(ln, built.Handler(), cfg.Listen)}
+	if err := c.prepare(ctx, o.client); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// capgateConfig is the embedded quickstart config with only the documents
+// agent, pointed at the upstream, no admin listener and no Redis.
+func capgateConfig(publicURL, upstreamURL, policyFile string) (*config.Config, error) {
+	data, err := qsfiles.Files.ReadFile("capgate.yaml")
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrSetup, err)
+	}
+	cfg, err := config.Parse(data, "quickstart/capgate.yaml")
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrSetup, err)
+	}
+	cfg.PublicURL, cfg.Admin, cfg.Redis, cfg.Policy.File = publicURL, nil, nil, policyFile
+	var agents []config.Agent
+	for _, a := range cfg.Agents {
+		if a.Name == "documents" {
+			a.URL = upstreamURL + "/"
+			agents = append(agents, a)
+		}
+	}
+	if len(agents) != 1 {
+		return nil, fmt.Errorf("%w: the quickstart config has no documents agent", ErrSetup)
+	}
+	cfg.Agents = agents
+	return cfg, nil
+}
+
+// prepare issues alice's capability and checks one full invocation.
+func (c *Capgate) prepare(ctx context.Context, client *http.Client) error {
+	body, err := post(ctx, client, c.Server.URL+agentPath, []byte(IssuanceBody))
+	if err != nil {
+		return fmt.Errorf("%w: capgate (%s): capability request: %w", ErrSetup, c.Variant, err)
+	}
+	if c.Cap, err = parseIssued(body); err != nil {
+		return fmt.Errorf("%w: capgate (%s): %w", ErrSetup, c.Variant, err)
+	}
+	if _, err := post(ctx, client, c.Server.URL+agentPath, InvokeBody(c.Cap)); err != nil {
+		return fmt.Errorf("%w: capgate (%s): first invocation: %w", ErrSetup, c.Variant, err)
+	}
+	return nil
+}
+
+// parseIssued reads the first capability of an issuance answer.
+func parseIssued(body []byte) (Capability, error) {
+	var out struct {
+		Result struct {
+			Capabilities []struct {
+				ID              string `json:"id"`
+				Token           string `json:"token"`
+				ResourceHandles []struct {
+					Handle string `json:"handle"`
+				} `json:"resourceHandles"`
+			} `json:"capabilities"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(body, &out); err != nil {
+		return Capability{}, fmt.Errorf("issuance answer: %w", err)
+	}
+	cs := out.Result.Capabilities
+	if len(cs) == 0 || cs[0].ID == "" || cs[0].Token == "" || len(cs[0].ResourceHandles) == 0 {
+		return Capability{}, fmt.Errorf("issuance answer has no usable capability: %s", snippet(body))
+	}
+	return Capability{ID: cs[0].ID, Token: cs[0].Token, Handle: cs[0].ResourceHandles[0].Handle}, nil
+}
+
+// Close stops the server and the gateway.
+func (c *Capgate) Close() error {
+	return errors.Join(c.Server.Close(), c.Built.Close())
+}
+
+// RequestHeader is the header of every load request: alice's dev key and
+// a JSON content type. The upstream and the baseline get it too, so every
+// target sees the same request.
+func RequestHeader() http.Header {
+	return http.Header{
+		"Authorization": {"Bearer " + AliceKey},
+		"Content-Type":  {"application/json"},
+	}
+}
+
+// post sends one setup request and returns the answer when it is a
+// JSON-RPC result.
+func post(ctx context.Context, client *http.Client, url string, body []byte) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header = RequestHeader()
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return nil, err
+	}
+	return b, CheckResponse(resp.StatusCode, b)
+}

@@ -1,0 +1,152 @@
+package loadtest
+
+import (
+	"fmt"
+	"runtime"
+	"time"
+)
+
+// Thresholds the gateway is judged by (issue 9).
+const (
+	// ThresholdRatio is the least capgate req/s over baseline req/s at
+	// RatioConns connections.
+	ThresholdRatio = 0.9
+	RatioConns     = 64
+	// ThresholdP50Delta is the most capgate's p50 may exceed the
+	// baseline's at P50Conns connection.
+	ThresholdP50Delta = 100 * time.Microsecond
+	P50Conns          = 1
+	// ThresholdIssuance is the least issuance rate (per second) with the
+	// in-memory store.
+	ThresholdIssuance = 10_000.0
+)
+
+// AllocsNote says what allocs/req and B/req count.
+const AllocsNote = "allocs/req and B/req count the whole process (load generator + upstream, + proxy or gateway): " +
+	"compare rows, the difference is what the proxy or gateway adds"
+
+// Row is one step's measurement.
+type Row struct {
+	Step
+	// Method is the JSON-RPC method driven.
+	Method string
+	Result
+	// HasBaseline says whether the run had a baseline row at this row's
+	// connection count; Ratio and P50Delta are meaningful only then.
+	HasBaseline bool
+	// Ratio is this row's req/s over the baseline's.
+	Ratio float64
+	// P50Delta is this row's p50 minus the baseline's.
+	P50Delta time.Duration
+	// UpstreamCalls counts the calls that reached the upstream during the
+	// step, warm-up included. An invoke step whose successful requests
+	// outnumber them was not measuring the proxy path.
+	UpstreamCalls uint64
+}
+
+// Check is one target of issue 9, evaluated on a report's rows.
+type Check struct {
+	Name    string
+	Variant Variant
+	// Value is the measured quantity, as text (for example "0.93×").
+	Value string
+	Pass  bool
+}
+
+// Report is the outcome of one Run.
+type Report struct {
+	GoVersion  string
+	GOOS       string
+	GOARCH     string
+	GOMAXPROCS int
+	NumCPU     int
+	Duration   time.Duration
+	Warmup     time.Duration
+	// Wall is the whole run's time, setup included.
+	Wall   time.Duration
+	Rows   []Row
+	Notes  []string
+	Checks []Check
+}
+
+// NewReport returns an empty report for a run with options o.
+func NewReport(o Options, notes []string) *Report {
+	return &Report{
+		GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
+		GOMAXPROCS: runtime.GOMAXPROCS(0), NumCPU: runtime.NumCPU(),
+		Duration: o.Duration, Warmup: o.warmup(), Notes: append([]string(nil), notes...),
+	}
+}
+
+// Add appends a step's result and the upstream calls seen during it.
+func (r *Report) Add(s Step, res Result, upstreamCalls uint64) {
+	r.Rows = append(r.Rows, Row{Step: s, Method: methodOf(s.Target), Result: res, UpstreamCalls: upstreamCalls})
+}
+
+// Finish records the wall time and computes the ratios, the checks and
+// the notes about errors and dropped samples.
+func (r *Report) Finish(wall time.Duration) {
+	r.Wall = wall
+	base := map[int]Row{}
+	for _, row := range r.Rows {
+		if row.Target == TargetBaseline {
+			base[row.Conns] = row
+		}
+	}
+	for i := range r.Rows {
+		row := &r.Rows[i]
+		b, ok := base[row.Conns]
+		if !ok || b.RequestsPerSecond() == 0 || row.Method != methodInvoke {
+			continue
+		}
+		row.HasBaseline = true
+		row.Ratio = row.RequestsPerSecond() / b.RequestsPerSecond()
+		row.P50Delta = row.Latencies.P50 - b.Latencies.P50
+	}
+	for _, row := range r.Rows {
+		if row.Dropped > 0 {
+			r.Notes = append(r.Notes, fmt.Sprintf("%s: %d latency samples not kept (buffer full); percentiles cover %d requests",
+				row.label(), row.Dropped, row.Latencies.Samples))
+		}
+	}
+	r.Checks = r.checks()
+}
+
+// Problems describes every row whose numbers are not a valid
+// measurement: failed requests, or invoke requests that succeeded without
+// reaching the upstream. Empty means the run is clean.
+func (r *Report) Problems() []string {
+	var out []string
+	for _, row := range r.Rows {
+		if row.Errors > 0 {
+			out = append(out, fmt.Sprintf("%s: %d of %d requests failed; first: %s", row.label(), row.Errors, row.Requests, row.FirstError))
+		}
+		if ok := row.Requests - row.Errors; row.Method == methodInvoke && uint64(ok) > row.UpstreamCalls {
+			out = append(out, fmt.Sprintf("%s: %d requests succeeded but the upstream saw only %d calls", row.label(), ok, row.UpstreamCalls))
+		}
+	}
+	return out
+}
+
+func (r *Report) checks() []Check {
+	var out []Check
+	for _, row := range r.Rows {
+		switch {
+		case row.Target == TargetCapgate && row.Conns == RatioConns && row.HasBaseline:
+			out = append(out, Check{Name: fmt.Sprintf("capgate ≥ %.2f× baseline req/s at %d conns", ThresholdRatio, RatioConns),
+				Variant: row.Variant, Value: fmt.Sprintf("%.2f×", row.Ratio), Pass: row.Ratio >= ThresholdRatio && row.Errors == 0})
+		case row.Target == TargetCapgate && row.Conns == P50Conns && row.HasBaseline:
+			out = append(out, Check{Name: fmt.Sprintf("capgate p50 within %v of baseline at %d conn", ThresholdP50Delta, P50Conns),
+				Variant: row.Variant, Value: signedDuration(row.P50Delta), Pass: row.P50Delta <= ThresholdP50Delta && row.Errors == 0})
+		case row.Target == TargetIssuance && row.Variant == VariantMemory:
+			out = append(out, Check{Name: "issuance ≥ " + groupThousands(ThresholdIssuance) + "/s with the in-memory store",
+				Variant: row.Variant, Value: groupThousands(row.RequestsPerSecond()) + "/s",
+				Pass: row.RequestsPerSecond() >= ThresholdIssuance && row.Errors == 0})
+		}
+	}
+	return out
+}
+
+func (row Row) label() string {
+	return fmt.Sprintf("%s/%s/%d", row.Target, variantLabel(row.Variant), row.Conns)
+}

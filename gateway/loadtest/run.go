@@ -1,0 +1,84 @@
+package loadtest
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+)
+
+// Run starts every target, drives the plan of o step by step, and returns
+// the report, whose ratios against the baseline come from this same run.
+// The plan and one line per finished step go to o.Progress. An error means
+// the comparison could not run (bad options, a target that would not
+// start, a cancelled context); failed requests are reported in the rows.
+func Run(ctx context.Context, o Options) (rep *Report, err error) {
+	o = o.WithDefaults()
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	began := o.Now()
+	fmt.Fprintln(o.Progress, "loadtest: starting the upstream, the baseline and capgate ...")
+	lab, err := StartLab(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if cerr := lab.Close(); cerr != nil && err == nil {
+			rep, err = nil, fmt.Errorf("loadtest: stopping the targets: %w", cerr)
+		}
+	}()
+	steps := o.Plan(lab.Variants())
+	WritePlan(o.Progress, o, steps, lab.Notes)
+	rep = NewReport(o, lab.Notes)
+	for i, s := range steps {
+		calls := lab.UpstreamCalls()
+		res, err := runStep(ctx, lab, s, o)
+		if err != nil {
+			return nil, err
+		}
+		rep.Add(s, res, lab.UpstreamCalls()-calls)
+		fmt.Fprintf(o.Progress, "[%2d/%d] %-11s %-6s %3d conns: %9.0f req/s, p50 %s, %d errors\n",
+			i+1, len(steps), s.Target, s.Variant, s.Conns, res.RequestsPerSecond(), formatDuration(res.Latencies.P50), res.Errors)
+	}
+	rep.Finish(o.Now().Sub(began))
+	return rep, nil
+}
+
+func runStep(ctx context.Context, lab *Lab, s Step, o Options) (Result, error) {
+	spec, err := lab.Spec(s, o)
+	if err != nil {
+		return Result{}, err
+	}
+	return Drive(ctx, spec)
+}
+
+// WritePlan prints the plan and its time budget before anything runs.
+func WritePlan(w io.Writer, o Options, steps []Step, notes []string) {
+	fmt.Fprintf(w, "loadtest plan: %d runs × (%v warm-up + %v measured) = %v of load, plus setup; loopback only, GOMAXPROCS=%d\n",
+		len(steps), o.warmup(), o.Duration, o.Budget(steps), runtime.GOMAXPROCS(0))
+	for i, s := range steps {
+		fmt.Fprintf(w, "  %2d. %-11s %-6s %3d conns  %s\n", i+1, s.Target, variantLabel(s.Variant), s.Conns, methodOf(s.Target))
+	}
+	for _, n := range notes {
+		fmt.Fprintln(w, "  note:", n)
+	}
+}
+
+// methodOf is the JSON-RPC method a target is driven with.
+func methodOf(t Target) string {
+	switch t {
+	case TargetIssuance:
+		return methodRequest
+	case TargetAttenuation:
+		return methodAttenuate
+	}
+	return methodInvoke
+}
+
+func variantLabel(v Variant) string {
+	if v == "" {
+		return "-"
+	}
+	return string(v)
+}

@@ -1,0 +1,64 @@
+package loadtest
+
+import (
+	"testing"
+	"time"
+)
+
+func ds(ns ...int) []time.Duration {
+	out := make([]time.Duration, len(ns))
+	for i, n := range ns {
+		out[i] = time.Duration(n)
+	}
+	return out
+}
+
+func TestPercentile(t *testing.T) {
+	hundred := make([]time.Duration, 100)
+	for i := range hundred {
+		hundred[i] = time.Duration(i + 1)
+	}
+	thousand := make([]time.Duration, 1000)
+	for i := range thousand {
+		thousand[i] = time.Duration(i + 1)
+	}
+	tests := []struct {
+		name   string
+		sorted []time.Duration
+		p      float64
+		want   time.Duration
+	}{
+		{"empty", nil, 50, 0},
+		{"one sample", ds(7), 50, 7},
+		{"one sample p99.9", ds(7), 99.9, 7},
+		{"p50 of 4 is the 2nd", ds(1, 2, 3, 4), 50, 2},
+		{"p50 of 5 is the 3rd", ds(1, 2, 3, 4, 5), 50, 3},
+		{"p99 of 4 is the max", ds(1, 2, 3, 4), 99, 4},
+		{"p50 of 1..100", hundred, 50, 50},
+		{"p99 of 1..100", hundred, 99, 99},
+		{"p99.9 of 1..100 is the max", hundred, 99.9, 100},
+		{"p99.9 of 1..1000", thousand, 99.9, 999},
+		{"p100 is the max", hundred, 100, 100},
+		{"p0 is clamped to the min", hundred, 0, 1},
+		{"above 100 is clamped to the max", hundred, 150, 100},
+		{"negative is clamped to the min", hundred, -5, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Percentile(tt.sorted, tt.p); got != tt.want {
+				t.Fatalf("Percentile(p%v) = %v, want %v", tt.p, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSummarizeMergesWorkers(t *testing.T) {
+	l := Summarize([][]time.Duration{ds(9, 1, 5), nil, ds(3, 7), ds(2, 4, 6, 8, 10)})
+	want := Latencies{Samples: 10, P50: 5, P99: 10, P999: 10, Max: 10}
+	if l != want {
+		t.Fatalf("Summarize = %+v, want %+v", l, want)
+	}
+	if z := Summarize(nil); z != (Latencies{}) {
+		t.Fatalf("Summarize(nil) = %+v, want zero", z)
+	}
+}
