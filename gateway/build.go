@@ -90,10 +90,15 @@ func FromConfig(ctx context.Context, cfg *config.Config, opts BuildOptions) (*Bu
 		b.Close()
 		return nil, err
 	}
+	front, err := b.a2eFront(cfg, opts, a, caps)
+	if err != nil {
+		b.Close()
+		return nil, err
+	}
 	gw, err := New(ctx, Options{
 		Config: cfg, Authenticator: a, Capabilities: caps, Logger: opts.Logger, Now: opts.Now,
 		Getenv: opts.Getenv, ReadFile: os.ReadFile, Ready: b.readyChecks,
-		Metrics: b.metrics, MetricsHandler: b.metrics.Handler(),
+		Metrics: b.metrics, MetricsHandler: b.metrics.Handler(), A2E: front,
 	})
 	if err != nil {
 		b.Close()

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
 
+	"github.com/capgate/capgate/gateway/a2efront"
 	"github.com/capgate/capgate/gateway/agentcard"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/config"
@@ -38,6 +39,9 @@ type Options struct {
 	Metrics *metrics.Metrics
 	// MetricsHandler serves /metrics; nil serves nothing there.
 	MetricsHandler http.Handler
+	// A2E is the A2E front, mounted at /a2e/{host}/; nil when no host is
+	// configured.
+	A2E *a2efront.Front
 	// Ready are readiness checks (the shared store reachable, say);
 	// /readyz fails while any fails.
 	Ready []func(context.Context) error
@@ -57,6 +61,7 @@ type Gateway struct {
 	metrics  *metrics.Metrics
 	scrape   http.Handler
 	unsealed *unsealCache
+	a2e      *a2efront.Front
 	draining atomic.Bool
 }
 
@@ -87,6 +92,7 @@ func New(ctx context.Context, opts Options) (*Gateway, error) {
 		ready:    opts.Ready,
 		metrics:  opts.Metrics,
 		scrape:   opts.MetricsHandler,
+		a2e:      opts.A2E,
 		logger:   opts.Logger,
 		now:      opts.Now,
 		agents:   map[string]*agent{},

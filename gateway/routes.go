@@ -28,6 +28,9 @@ func (g *Gateway) routes() chi.Router {
 			r.Get("/capabilities", g.serveCapabilities)
 		})
 	})
+	if g.a2e != nil {
+		g.a2e.Mount(r)
+	}
 	r.NotFound(func(w http.ResponseWriter, _ *http.Request) {
 		writeJSONStatus(w, http.StatusNotFound, map[string]string{"error": "not found"})
 	})

@@ -11,17 +11,19 @@ import (
 	"time"
 
 	"github.com/capgate/capgate/gateway/quickstart/documents"
+	"github.com/capgate/capgate/gateway/quickstart/lab"
 	"github.com/capgate/capgate/gateway/quickstart/summarizer"
 )
 
 // runExampleAgents is `capgate example-agents`: it serves the quickstart
-// example agents on fixed addresses, for `capgate serve --config
+// example agents and the lab A2E host on fixed addresses, for `capgate serve --config
 // deploy/examples/quickstart/capgate.yaml` and the compose file.
 func runExampleAgents(ctx context.Context, args []string, e env) int {
 	fs := flag.NewFlagSet("example-agents", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	docsAddr := fs.String("documents", "127.0.0.1:9101", "documents agent listen address")
 	sumAddr := fs.String("summarizer", "127.0.0.1:9102", "summarizer agent listen address")
+	labAddr := fs.String("lab", "127.0.0.1:9103", "lab A2E host listen address (its secret is $CAPGATE_LAB_TOKEN)")
 	gatewayURL := fs.String("gateway", "http://127.0.0.1:8080", "gateway base URL the summarizer calls")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
 		return 2
@@ -40,12 +42,19 @@ func runExampleAgents(ctx context.Context, args []string, e env) int {
 		fmt.Fprintln(e.stderr, err, "(set CAPGATE_SUMMARIZER_KEY to the summarizer's credential, e.g. summarizer-dev-key)")
 		return 1
 	}
-	errc := make(chan error, 2)
-	for addr, h := range map[string]http.Handler{*docsAddr: docs.Handler(), *sumAddr: sum.Handler()} {
+	labHost, err := lab.New(lab.Options{Logger: logger, Now: time.Now, AuthToken: e.getenv("CAPGATE_LAB_TOKEN")})
+	if err != nil {
+		fmt.Fprintln(e.stderr, err, "(set CAPGATE_LAB_TOKEN to the lab host's shared secret, the same the gateway is given)")
+		return 1
+	}
+	defer labHost.Close()
+	handlers := map[string]http.Handler{*docsAddr: docs.Handler(), *sumAddr: sum.Handler(), *labAddr: labHost.Handler()}
+	errc := make(chan error, len(handlers))
+	for addr, h := range handlers {
 		go func() { errc <- listenAndServe(ctx, addr, h) }()
 	}
-	logger.Info("example agents serving", "documents", *docsAddr, "summarizer", *sumAddr)
-	err = errors.Join(<-errc, <-errc)
+	logger.Info("example agents serving", "documents", *docsAddr, "summarizer", *sumAddr, "lab", *labAddr)
+	err = errors.Join(<-errc, <-errc, <-errc)
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
 		return 1

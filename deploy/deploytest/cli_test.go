@@ -27,7 +27,7 @@ type usedCommand struct {
 func usedCommands() []usedCommand {
 	return []usedCommand{
 		{"serve", []string{"config"}},
-		{"example-agents", []string{"documents", "summarizer", "gateway"}},
+		{"example-agents", []string{"documents", "summarizer", "lab", "gateway"}},
 		{"keys generate", []string{"out", "rotate"}},
 		{"policy check", []string{"config"}},
 		{"policy test", []string{"config"}},

@@ -201,7 +201,17 @@ func (w *composeWorld) config(t *testing.T, replica composeService) *config.Conf
 func serveReplica(t *testing.T, cfg *config.Config, ln net.Listener) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	gw, err := gateway.FromConfig(ctx, cfg, gateway.BuildOptions{Logger: slog.New(slog.DiscardHandler)})
+	gw, err := gateway.FromConfig(ctx, cfg, gateway.BuildOptions{
+		Logger: slog.New(slog.DiscardHandler),
+		// As the compose file sets it for the replicas; the lab host is not
+		// started here.
+		Getenv: func(k string) string {
+			if k == "CAPGATE_LAB_TOKEN" {
+				return "lab-host-secret"
+			}
+			return ""
+		},
+	})
 	if err != nil {
 		cancel()
 		t.Fatalf("gateway.FromConfig: %v", err)

@@ -8,6 +8,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/capgate/capgate/gateway/quickstart/lab"
 )
 
 // ErrWalkthrough is returned when a walkthrough step did not behave as
@@ -27,6 +29,7 @@ type session struct {
 	c      *rpcClient
 	parent *capability
 	child  *capability
+	a2e    *lab.Client
 }
 
 // Walkthrough runs the narrated quickstart story against w, writing it to
@@ -52,7 +55,9 @@ func (w *World) Walkthrough(ctx context.Context, out io.Writer) error {
 }
 
 func steps() []step {
-	return append(append(basicSteps(), sepSteps()...), delegationSteps()...)
+	out := append(basicSteps(), sepSteps()...)
+	out = append(out, delegationSteps()...)
+	return append(out, a2eSteps()...)
 }
 
 func basicSteps() []step {

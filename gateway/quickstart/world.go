@@ -25,6 +25,7 @@ import (
 	"github.com/capgate/capgate/gateway"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/quickstart/documents"
+	"github.com/capgate/capgate/gateway/quickstart/lab"
 	"github.com/capgate/capgate/gateway/quickstart/summarizer"
 )
 
@@ -36,6 +37,9 @@ const (
 	CarolKey      = "carol-dev-key"
 	SummarizerKey = "summarizer-dev-key"
 	AdminKey      = "admin-dev-key"
+	// LabSecret is the lab A2E host's own shared secret. Only the gateway
+	// knows it; callers authenticate to the gateway with their own keys.
+	LabSecret = "lab-host-secret"
 )
 
 // Options configures Start.
@@ -71,6 +75,9 @@ type World struct {
 	Documents *documents.Agent
 	// Summarizer is the capability-aware summarizer agent.
 	Summarizer *summarizer.Agent
+	// Lab is the lab A2E environment host; its Recorder shows what
+	// reached it.
+	Lab *lab.Host
 
 	servers []*http.Server
 	tmpDir  string
@@ -114,7 +121,12 @@ func (w *World) start(ctx context.Context, opts Options) error {
 		gwLn.Close()
 		return err
 	}
-	cfg, err := w.config(map[string]string{"documents": docsURL, "summarizer": sumURL})
+	labURL, err := w.startLab(opts)
+	if err != nil {
+		gwLn.Close()
+		return err
+	}
+	cfg, err := w.config(map[string]string{"documents": docsURL, "summarizer": sumURL, "lab": labURL})
 	if err != nil {
 		gwLn.Close()
 		return err
@@ -124,7 +136,9 @@ func (w *World) start(ctx context.Context, opts Options) error {
 		opts.Configure(cfg)
 	}
 	w.Config = cfg
-	gw, err := gateway.FromConfig(ctx, cfg, gateway.BuildOptions{Logger: opts.Logger, Now: opts.Now, AuditWriter: opts.AuditWriter})
+	gw, err := gateway.FromConfig(ctx, cfg, gateway.BuildOptions{
+		Logger: opts.Logger, Now: opts.Now, AuditWriter: opts.AuditWriter, Getenv: worldEnv,
+	})
 	if err != nil {
 		gwLn.Close()
 		return err
@@ -198,6 +212,30 @@ func (w *World) startSummarizer(opts Options) (string, error) {
 	return base + "/", nil
 }
 
+func (w *World) startLab(opts Options) (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", fmt.Errorf("quickstart: lab listen: %w", err)
+	}
+	host, err := lab.New(lab.Options{Logger: opts.Logger, Now: opts.Now, AuthToken: LabSecret})
+	if err != nil {
+		ln.Close()
+		return "", err
+	}
+	w.Lab = host
+	w.serve(ln, host.Handler())
+	return "http://" + ln.Addr().String() + "/", nil
+}
+
+// worldEnv is the environment the world's gateway reads: only the lab's
+// secret.
+func worldEnv(key string) string {
+	if key == "CAPGATE_LAB_TOKEN" {
+		return LabSecret
+	}
+	return ""
+}
+
 func (w *World) serve(ln net.Listener, h http.Handler) {
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
 	w.servers = append(w.servers, srv)
@@ -227,6 +265,13 @@ func (w *World) config(agentURLs map[string]string) (*config.Config, error) {
 			return nil, fmt.Errorf("quickstart: no example agent for %q", cfg.Agents[i].Name)
 		}
 		cfg.Agents[i].URL = u
+	}
+	for i := range cfg.A2EHosts {
+		u, ok := agentURLs[cfg.A2EHosts[i].Name]
+		if !ok {
+			return nil, fmt.Errorf("quickstart: no example host for %q", cfg.A2EHosts[i].Name)
+		}
+		cfg.A2EHosts[i].URL = u
 	}
 	return cfg, nil
 }
@@ -261,6 +306,9 @@ func (w *World) Close() error {
 	}
 	for _, s := range w.servers {
 		errs = append(errs, s.Close())
+	}
+	if w.Lab != nil {
+		errs = append(errs, w.Lab.Close())
 	}
 	if w.Gateway != nil {
 		errs = append(errs, w.Gateway.Close())
