@@ -45,7 +45,7 @@ agents:
   - name: summarizer
     url: %s/
     principal: agent:summarizer
-a2e_hosts: [{name: lab, url: "http://127.0.0.1:9/", capabilities: [tools, memory, env]}]
+a2e_hosts: [{name: lab, url: "http://127.0.0.1:9/", capabilities: [tools, memory, env], auth_token_env: LAB_TOKEN}]
 dev_keys:
   - {hash: "sha256:2ca8cf9905b6838481900ae48c8e6ee72226b226cc6c43e24a5f11f63ac067c1", principal: "user:alice@example.com", groups: [finance]}
 policy: {file: ../deploy/examples/quickstart/policy.yaml}
@@ -53,7 +53,7 @@ policy: {file: ../deploy/examples/quickstart/policy.yaml}
 	if err != nil {
 		b.Fatal(err)
 	}
-	gw, err := FromConfig(context.Background(), cfg, BuildOptions{})
+	gw, err := FromConfig(context.Background(), cfg, BuildOptions{Getenv: func(string) string { return "lab-secret" }})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -53,7 +53,7 @@ agents:
   - name: extra
     url: %s
 a2e_hosts:
-  - {name: lab, url: "http://127.0.0.1:9/", capabilities: [tools, memory, env]}
+  - {name: lab, url: "http://127.0.0.1:9/", capabilities: [tools, memory, env], auth_token_env: LAB_TOKEN}
 oidc:
   - {issuer: %q, audience: %s, algorithms: [RS256]}
 dev_keys:
@@ -109,7 +109,7 @@ func newHarnessWith(t *testing.T, extra http.Handler, mod func(*config.Config), 
 		mod(cfg)
 	}
 	h.cfg = cfg
-	var bo gateway.BuildOptions
+	bo := gateway.BuildOptions{Getenv: func(string) string { return "lab-secret" }}
 	if bmod != nil {
 		bmod(&bo)
 	}

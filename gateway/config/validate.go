@@ -199,6 +199,9 @@ func (c *Config) validateA2EHosts(add addFunc) {
 		if err := checkURL(h.URL); err != nil {
 			add(p+".url", "%v", err)
 		}
+		if h.AuthTokenEnv == "" {
+			add(p+".auth_token_env", "is required: the host's own shared secret replaces the caller's auth_token")
+		}
 		for _, cp := range h.Capabilities {
 			if !a2eCapabilities[cp] {
 				add(p+".capabilities", "%q is not an A2E capability", cp)
