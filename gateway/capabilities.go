@@ -46,36 +46,8 @@ func capErr(code int, msg string, data map[string]any) *jsonrpc.Error {
 	if data == nil {
 		data = map[string]any{}
 	}
-	data["reason"] = reasonFor(code)
+	data["reason"] = jsonrpc.NewCodeError(code, "").Reason()
 	return &jsonrpc.Error{Code: code, Message: msg, Data: data}
-}
-
-func reasonFor(code int) string {
-	switch code {
-	case jsonrpc.CodeCapabilityRequired:
-		return jsonrpc.ReasonCapabilityRequired
-	case jsonrpc.CodeCapabilityInvalid:
-		return jsonrpc.ReasonCapabilityInvalid
-	case jsonrpc.CodeCapabilityExpired:
-		return jsonrpc.ReasonCapabilityExpired
-	case jsonrpc.CodeCapabilityRevoked:
-		return jsonrpc.ReasonCapabilityRevoked
-	case jsonrpc.CodeOperationNotPermitted:
-		return jsonrpc.ReasonOperationNotPermitted
-	case jsonrpc.CodeResourceNotPermitted:
-		return jsonrpc.ReasonResourceNotPermitted
-	case jsonrpc.CodeHolderMismatch:
-		return jsonrpc.ReasonHolderMismatch
-	case jsonrpc.CodeGrantDenied:
-		return jsonrpc.ReasonGrantDenied
-	case jsonrpc.CodeAttenuationNotPermitted:
-		return jsonrpc.ReasonAttenuationNotPermitted
-	case jsonrpc.CodeRevocationUnavailable:
-		return jsonrpc.ReasonRevocationUnavailable
-	case jsonrpc.CodeInvalidParams:
-		return jsonrpc.ReasonInvalidParams
-	}
-	return jsonrpc.ReasonInternal
 }
 
 // verifyErr maps a verification failure to its wire error: expired and
