@@ -19,7 +19,10 @@ const (
 	// buffers: room for this many requests per second over the duration,
 	// shared among the connections (each gets at least minWorkerSamples).
 	DefaultSamplesPerSecond = 200_000
-	minWorkerSamples        = 4096
+	// MaxSamples caps a run's latency buffers (32 MiB) whatever the
+	// duration; requests beyond it are counted as dropped samples.
+	MaxSamples       = 4 << 20
+	minWorkerSamples = 1024
 	// runGrace is added to a run's warm-up and duration to form its
 	// deadline, so a stuck target cannot stall the run for longer.
 	runGrace = 5 * time.Second
@@ -37,7 +40,9 @@ type Spec struct {
 	Warmup   time.Duration
 	Duration time.Duration
 	// SamplesPerSecond sizes the latency buffers; zero means
-	// DefaultSamplesPerSecond. Samples beyond it are counted, not kept.
+	// DefaultSamplesPerSecond. The buffers never exceed MaxSamples in all
+	// (or minWorkerSamples per connection). Samples beyond them are
+	// counted as dropped, not kept.
 	SamplesPerSecond int
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
@@ -114,7 +119,7 @@ func Drive(ctx context.Context, s Spec) (Result, error) {
 	if err := ctx.Err(); err != nil {
 		return Result{}, fmt.Errorf("loadtest: run against %s: %w", s.URL, err)
 	}
-	return collect(workers, elapsed, &before, &after), nil
+	return collect(workers, elapsed, after.Mallocs-before.Mallocs, after.TotalAlloc-before.TotalAlloc), nil
 }
 
 // driverTransport is the load generator's one shared transport: exactly
@@ -139,7 +144,9 @@ func runPhase(ctx context.Context, workers []*worker, deadline time.Time, record
 	wg.Wait()
 }
 
-func collect(workers []*worker, elapsed time.Duration, before, after *runtime.MemStats) Result {
+// collect merges the workers' counts and latencies; mallocs and bytes are
+// the process's allocations during the measured phase.
+func collect(workers []*worker, elapsed time.Duration, mallocs, bytes uint64) Result {
 	r := Result{Elapsed: elapsed}
 	samples := make([][]time.Duration, 0, len(workers))
 	for _, w := range workers {
@@ -153,8 +160,8 @@ func collect(workers []*worker, elapsed time.Duration, before, after *runtime.Me
 	}
 	r.Latencies = Summarize(samples)
 	if r.Requests > 0 {
-		r.AllocsPerRequest = float64(after.Mallocs-before.Mallocs) / float64(r.Requests)
-		r.BytesPerRequest = float64(after.TotalAlloc-before.TotalAlloc) / float64(r.Requests)
+		r.AllocsPerRequest = float64(mallocs) / float64(r.Requests)
+		r.BytesPerRequest = float64(bytes) / float64(r.Requests)
 	}
 	return r
 }
@@ -178,7 +185,8 @@ func newWorkers(s Spec, u *url.URL, tr *http.Transport) []*worker {
 	if rate == 0 {
 		rate = DefaultSamplesPerSecond
 	}
-	per := max(int(float64(rate)*s.Duration.Seconds())/s.Conns, minWorkerSamples)
+	total := min(float64(rate)*s.Duration.Seconds(), MaxSamples)
+	per := max(int(total)/s.Conns, minWorkerSamples)
 	client := &http.Client{Transport: tr}
 	ws := make([]*worker, s.Conns)
 	for i := range ws {
@@ -207,22 +215,27 @@ func (w *worker) loop(ctx context.Context, deadline time.Time, record bool) {
 			return
 		}
 		err := w.once(ctx)
-		d := w.now().Sub(start)
-		w.requests++
-		if err != nil {
-			w.errors++
-			if w.firstErr == nil {
-				w.firstErr = err
-			}
+		w.count(w.now().Sub(start), err, record)
+	}
+}
+
+// count records one request: its error, and its latency when recording,
+// in the preallocated buffer only (a full buffer counts it as dropped, so
+// the measured phase never allocates for bookkeeping).
+func (w *worker) count(d time.Duration, err error, record bool) {
+	w.requests++
+	if err != nil {
+		w.errors++
+		if w.firstErr == nil {
+			w.firstErr = err
 		}
-		if !record {
-			continue
-		}
-		if len(w.latencies) < cap(w.latencies) {
-			w.latencies = append(w.latencies, d)
-		} else {
-			w.dropped++
-		}
+	}
+	switch {
+	case !record:
+	case len(w.latencies) < cap(w.latencies):
+		w.latencies = append(w.latencies, d)
+	default:
+		w.dropped++
 	}
 }
 

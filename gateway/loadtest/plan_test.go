@@ -1,0 +1,95 @@
+package loadtest
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+func stepNames(steps []Step) string {
+	var b strings.Builder
+	for _, s := range steps {
+		fmt.Fprintf(&b, "%s/%s/%d ", s.Target, variantLabel(s.Variant), s.Conns)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+func TestPlan(t *testing.T) {
+	tests := []struct {
+		name     string
+		opts     Options
+		variants []Variant
+		want     string
+	}{
+		{"default", Options{}, Variants(),
+			"upstream/-/1 baseline/-/1 capgate/memory/1 capgate/redis/1 capgate/synced/1 " +
+				"upstream/-/64 baseline/-/64 capgate/memory/64 capgate/redis/64 capgate/synced/64 " +
+				"issuance/memory/64 attenuation/memory/64 attenuation/redis/64 attenuation/synced/64"},
+		{"redis skipped", Options{}, []Variant{VariantMemory},
+			"upstream/-/1 baseline/-/1 capgate/memory/1 upstream/-/64 baseline/-/64 capgate/memory/64 " +
+				"issuance/memory/64 attenuation/memory/64"},
+		{"ops at the largest count", Options{Conns: []int{8, 2}}, []Variant{VariantSynced},
+			"upstream/-/8 baseline/-/8 capgate/synced/8 upstream/-/2 baseline/-/2 capgate/synced/2 " +
+				"issuance/synced/8 attenuation/synced/8"},
+		{"only capgate", Options{Only: TargetCapgate}, Variants(),
+			"capgate/memory/1 capgate/redis/1 capgate/synced/1 capgate/memory/64 capgate/redis/64 capgate/synced/64"},
+		{"only baseline", Options{Only: TargetBaseline, Conns: []int{4}}, Variants(), "baseline/-/4"},
+		{"no variant", Options{Conns: []int{1}}, nil, "upstream/-/1 baseline/-/1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := stepNames(tt.opts.WithDefaults().Plan(tt.variants)); got != tt.want {
+				t.Fatalf("plan:\n got %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// The default plan fits the two minutes the README promises, with room
+// for setup.
+func TestDefaultBudget(t *testing.T) {
+	o := Options{}.WithDefaults()
+	if b := o.Budget(o.Plan(Variants())); b != 84*time.Second {
+		t.Fatalf("default budget %v, want 84s", b)
+	}
+	o.Warmup = -1
+	if b := o.Budget(o.Plan([]Variant{VariantMemory})); b != 8*5*time.Second {
+		t.Fatalf("budget without warm-up %v, want 40s", b)
+	}
+}
+
+func TestOptionsValidate(t *testing.T) {
+	tests := []struct {
+		name    string
+		opts    Options
+		wantErr error
+	}{
+		{"defaults", Options{}, nil},
+		{"all set", Options{Duration: time.Second, Warmup: -1, Conns: []int{1, 4096}, Variants: []Variant{VariantSynced},
+			Redis: "redis://127.0.0.1:6379/0", Only: TargetAttenuation, SamplesPerSecond: 10}, nil},
+		{"negative duration", Options{Duration: -time.Second}, ErrInvalidOptions},
+		{"zero conns", Options{Conns: []int{1, 0}}, ErrInvalidOptions},
+		{"too many conns", Options{Conns: []int{5000}}, ErrInvalidOptions},
+		{"unknown variant", Options{Variants: []Variant{"etcd"}}, ErrInvalidOptions},
+		{"unknown target", Options{Only: "gateway"}, ErrInvalidOptions},
+		{"negative samples", Options{SamplesPerSecond: -1}, ErrInvalidOptions},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.opts.WithDefaults().Validate()
+			if !errors.Is(err, tt.wantErr) || (err == nil) != (tt.wantErr == nil) {
+				t.Fatalf("Validate = %v, want %v", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// WithDefaults is idempotent: "no warm-up" stays no warm-up.
+func TestWithDefaultsIdempotent(t *testing.T) {
+	o := Options{Warmup: -1}.WithDefaults().WithDefaults()
+	if o.warmup() != 0 || o.Duration != DefaultDuration || o.Redis != RedisAuto || len(o.Conns) != 2 {
+		t.Fatalf("WithDefaults twice = %+v", o)
+	}
+}

@@ -1,0 +1,133 @@
+package loadtest
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+)
+
+func us(n float64) time.Duration { return time.Duration(n * float64(time.Microsecond)) }
+
+// sampleReport is a fixed report, as Run would build it.
+func sampleReport() *Report {
+	r := &Report{GoVersion: "go1.26.8", GOOS: "linux", GOARCH: "amd64", GOMAXPROCS: 2, NumCPU: 2,
+		Duration: 5 * time.Second, Warmup: time.Second, Notes: []string{"redis: throwaway redis-server"}}
+	res := func(n int64, p50, p99, p999 float64, allocs float64) Result {
+		return Result{Requests: n, Elapsed: 5 * time.Second, AllocsPerRequest: allocs, BytesPerRequest: allocs * 100,
+			Latencies: Latencies{Samples: int(n), P50: us(p50), P99: us(p99), P999: us(p999), Max: us(p999 * 2)}}
+	}
+	r.Add(Step{Target: TargetUpstream, Conns: 1}, res(100_000, 40, 90, 400, 77), 100_500)
+	r.Add(Step{Target: TargetBaseline, Conns: 1}, res(50_000, 95, 300, 1500, 187), 50_300)
+	r.Add(Step{Target: TargetCapgate, Variant: VariantMemory, Conns: 1}, res(40_000, 150, 600, 12_500, 446), 40_200)
+	r.Add(Step{Target: TargetBaseline, Conns: 64}, res(60_000, 5000, 9000, 20_000, 185), 60_100)
+	r.Add(Step{Target: TargetCapgate, Variant: VariantMemory, Conns: 64}, res(57_000, 5400, 9800, 25_000, 444), 57_100)
+	bad := res(30_000, 6000, 11_000, 30_000, 470)
+	bad.Errors, bad.FirstError = 12, "loadtest: JSON-RPC error response: {\"code\":-32049}"
+	r.Add(Step{Target: TargetCapgate, Variant: VariantRedis, Conns: 64}, bad, 29_990)
+	r.Add(Step{Target: TargetIssuance, Variant: VariantMemory, Conns: 64}, res(60_000, 5000, 9000, 12_000, 480), 60_100)
+	r.Add(Step{Target: TargetAttenuation, Variant: VariantMemory, Conns: 64}, res(70_000, 4000, 8000, 11_000, 440), 0)
+	r.Finish(90 * time.Second)
+	return r
+}
+
+func TestReportTableGolden(t *testing.T) {
+	var b bytes.Buffer
+	if err := sampleReport().WriteTable(&b); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "table.golden.txt", b.Bytes())
+}
+
+func TestReportJSONGolden(t *testing.T) {
+	var b bytes.Buffer
+	if err := sampleReport().WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "report.golden.json", b.Bytes())
+}
+
+func TestReportRatios(t *testing.T) {
+	r := sampleReport()
+	tests := []struct {
+		row       int
+		wantRatio float64
+		wantDelta time.Duration
+		wantBase  bool
+	}{
+		{0, 2, us(40 - 95), true},
+		{1, 1, 0, true},
+		{2, 0.8, us(150 - 95), true},
+		{4, 0.95, us(400), true},
+		{6, 0, 0, false}, // issuance is not an invoke: no ratio
+		{7, 0, 0, false},
+	}
+	for _, tt := range tests {
+		row := r.Rows[tt.row]
+		if row.HasBaseline != tt.wantBase || row.P50Delta != tt.wantDelta || !near(row.Ratio, tt.wantRatio) {
+			t.Errorf("%s: base %v ratio %v Δp50 %v, want %v %v %v", row.label(), row.HasBaseline, row.Ratio, row.P50Delta,
+				tt.wantBase, tt.wantRatio, tt.wantDelta)
+		}
+	}
+}
+
+func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
+
+// A run is invalid when requests failed, or when invoke requests
+// "succeeded" without reaching the upstream (a gateway answering on its
+// own would otherwise look fast).
+func TestReportProblems(t *testing.T) {
+	r := &Report{}
+	ok := Result{Requests: 100, Elapsed: time.Second}
+	r.Add(Step{Target: TargetCapgate, Variant: VariantMemory, Conns: 1}, ok, 100)
+	r.Add(Step{Target: TargetAttenuation, Variant: VariantMemory, Conns: 1}, ok, 0) // never forwarded: fine
+	if p := r.Problems(); len(p) != 0 {
+		t.Fatalf("clean report has problems: %q", p)
+	}
+	r.Add(Step{Target: TargetCapgate, Variant: VariantSynced, Conns: 1}, ok, 60)
+	failed := ok
+	failed.Errors, failed.FirstError = 3, "boom"
+	r.Add(Step{Target: TargetBaseline, Conns: 1}, failed, 100)
+	p := strings.Join(r.Problems(), "\n")
+	for _, want := range []string{"capgate/synced/1: 100 requests succeeded but the upstream saw only 60 calls",
+		"baseline/-/1: 3 of 100 requests failed; first: boom"} {
+		if !strings.Contains(p, want) {
+			t.Errorf("problems %q do not say %q", p, want)
+		}
+	}
+}
+
+func TestReportChecks(t *testing.T) {
+	var got []string
+	for _, c := range sampleReport().Checks {
+		verdict := "FAIL"
+		if c.Pass {
+			verdict = "pass"
+		}
+		got = append(got, verdict+" "+string(c.Variant)+" "+c.Value)
+	}
+	want := "pass memory +55.0µs|pass memory 0.95×|FAIL redis 0.50×|pass memory 12,000/s"
+	if strings.Join(got, "|") != want {
+		t.Fatalf("checks %q, want %q", strings.Join(got, "|"), want)
+	}
+}
+
+func TestFormatting(t *testing.T) {
+	tests := []struct{ got, want string }{
+		{formatDuration(us(12.34)), "12.3µs"},
+		{formatDuration(us(999.9)), "999.9µs"},
+		{formatDuration(us(1234)), "1.23ms"},
+		{formatDuration(us(12_345)), "12.3ms"},
+		{signedDuration(-us(5)), "-5.0µs"},
+		{signedDuration(0), "+0.0µs"},
+		{groupThousands(0), "0"},
+		{groupThousands(999.6), "1,000"},
+		{groupThousands(1234567), "1,234,567"},
+		{groupThousands(-12345), "-12,345"},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+}
