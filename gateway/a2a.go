@@ -10,6 +10,9 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/jsonrpc"
@@ -82,7 +85,13 @@ func (g *Gateway) serveA2A(w http.ResponseWriter, r *http.Request) {
 // the upstream's answer through.
 func (g *Gateway) serveOne(w http.ResponseWriter, r *http.Request, c *call) {
 	start := g.now()
-	out := g.decide(r.Context(), c)
+	dctx, span := g.span(r.Context(), "decide", attribute.String("rpc.method", c.req.Method))
+	out := g.decide(dctx, c)
+	var refusal *jsonrpc.Error
+	if out.resp != nil {
+		refusal = out.resp.Error
+	}
+	endWith(span, refusal)
 	g.observeDecision(c, out, start)
 	if out.resp != nil {
 		if c.req.IsNotification() {
@@ -116,12 +125,17 @@ func (g *Gateway) serveOne(w http.ResponseWriter, r *http.Request, c *call) {
 // proxy forwards one decided call and records the hop.
 func (g *Gateway) proxy(w http.ResponseWriter, r *http.Request, c *call) {
 	ctx, hop := withHopOutcome(r.Context())
+	ctx, span := g.tracer.Start(ctx, "upstream", trace.WithSpanKind(trace.SpanKindClient),
+		trace.WithAttributes(attribute.String("capgate.agent", c.agent.cfg.Name)))
+	defer span.End()
+	injectTrace(ctx, r.Header)
 	start := g.now()
 	c.agent.proxy.ServeHTTP(w, r.WithContext(ctx))
 	g.metrics.ObserveUpstream(c.agent.cfg.Name, g.now().Sub(start))
 	outcome := "ok"
 	if hop.failed {
 		outcome = "upstream_error"
+		span.SetStatus(codes.Error, outcome)
 	}
 	g.metrics.ObserveRequest(c.agent.cfg.Name, c.canonical, outcome)
 }

@@ -88,6 +88,7 @@ func (g *Gateway) forwardElement(ctx context.Context, a *agent, id json.RawMessa
 		return g.upstreamFailure(ctx, id, err)
 	}
 	req.Header.Set("Content-Type", "application/json")
+	injectTrace(ctx, req.Header)
 	if out.cc != nil {
 		proxy.SetContextHeaders(req.Header, *out.cc)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/go-jose/go-jose/v4"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/authn"
@@ -45,6 +46,8 @@ type BuildOptions struct {
 	AuditWriter io.Writer
 	// Registry receives the metrics; nil means a new registry.
 	Registry *prometheus.Registry
+	// TracerProvider overrides the config's tracing.
+	TracerProvider trace.TracerProvider
 }
 
 // Built is a gateway with the resources FromConfig opened for it.
@@ -95,10 +98,18 @@ func FromConfig(ctx context.Context, cfg *config.Config, opts BuildOptions) (*Bu
 		b.Close()
 		return nil, err
 	}
+	tp := opts.TracerProvider
+	if tp == nil {
+		if tp, err = b.newTracerProvider(ctx, cfg); err != nil {
+			b.Close()
+			return nil, err
+		}
+	}
 	gw, err := New(ctx, Options{
 		Config: cfg, Authenticator: a, Capabilities: caps, Logger: opts.Logger, Now: opts.Now,
 		Getenv: opts.Getenv, ReadFile: os.ReadFile, Ready: b.readyChecks,
 		Metrics: b.metrics, MetricsHandler: b.metrics.Handler(), A2E: front,
+		Tracer: tp.Tracer(tracerName),
 	})
 	if err != nil {
 		b.Close()

@@ -81,10 +81,14 @@ func (g *Gateway) loadCapability(ctx context.Context, audience, id, token string
 		}
 		token, rec = r.Token, &r
 	}
+	_, span := g.span(ctx, "verify")
 	claims, err := g.caps.Verifier.Verify(ctx, token, captoken.Expected{Audience: audience})
 	if err != nil {
-		return nil, nil, verifyErr(err)
+		e := verifyErr(err)
+		endWith(span, e)
+		return nil, nil, e
 	}
+	span.End()
 	if _, ok := g.agents[claims.Audience]; !ok {
 		return nil, nil, capErr(jsonrpc.CodeCapabilityInvalid, "capability for an agent this gateway does not front", nil)
 	}
@@ -96,7 +100,9 @@ func (g *Gateway) loadCapability(ctx context.Context, audience, id, token string
 
 // checkLive fails closed: any error from the revocation store is
 // revocation_unavailable, never "not revoked".
-func (g *Gateway) checkLive(ctx context.Context, c *captoken.Claims) *jsonrpc.Error {
+func (g *Gateway) checkLive(ctx context.Context, c *captoken.Claims) (e *jsonrpc.Error) {
+	ctx, span := g.span(ctx, "revocation.check")
+	defer func() { endWith(span, e) }()
 	res, err := g.caps.Revocations.Check(ctx, revocation.Query{
 		IDs: c.RevocationIDs(), Principal: c.Principal, IssuedAt: c.IssuedAt.Time(),
 	})

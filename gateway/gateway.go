@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
 
@@ -39,6 +41,8 @@ type Options struct {
 	Metrics *metrics.Metrics
 	// MetricsHandler serves /metrics; nil serves nothing there.
 	MetricsHandler http.Handler
+	// Tracer records spans; nil records nothing.
+	Tracer trace.Tracer
 	// A2E is the A2E front, mounted at /a2e/{host}/; nil when no host is
 	// configured.
 	A2E *a2efront.Front
@@ -62,6 +66,7 @@ type Gateway struct {
 	scrape   http.Handler
 	unsealed *unsealCache
 	a2e      *a2efront.Front
+	tracer   trace.Tracer
 	draining atomic.Bool
 }
 
@@ -93,6 +98,7 @@ func New(ctx context.Context, opts Options) (*Gateway, error) {
 		metrics:  opts.Metrics,
 		scrape:   opts.MetricsHandler,
 		a2e:      opts.A2E,
+		tracer:   opts.Tracer,
 		logger:   opts.Logger,
 		now:      opts.Now,
 		agents:   map[string]*agent{},
@@ -108,6 +114,9 @@ func New(ctx context.Context, opts Options) (*Gateway, error) {
 	}
 	if g.now == nil {
 		g.now = time.Now
+	}
+	if g.tracer == nil {
+		g.tracer = noop.NewTracerProvider().Tracer(tracerName)
 	}
 	if err := g.limits.Validate(); err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)

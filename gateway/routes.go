@@ -7,7 +7,6 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 )
 
@@ -20,10 +19,11 @@ func (g *Gateway) routes() chi.Router {
 		r.Method(http.MethodGet, "/metrics", g.scrape)
 	}
 	r.Route("/a2a/{agent}", func(r chi.Router) {
+		r.Use(g.traceRequest)
 		r.Get("/.well-known/agent-card.json", g.serveCard)
 		r.Get("/.well-known/agent.json", g.serveCard)
 		r.Group(func(r chi.Router) {
-			r.Use(g.countUnauthenticated, authn.Middleware(g.authn, g.logger))
+			r.Use(g.countUnauthenticated, g.tracedAuthn)
 			r.Post("/", g.serveA2A)
 			r.Get("/capabilities", g.serveCapabilities)
 		})

@@ -34,6 +34,22 @@ type Config struct {
 	Capabilities Capabilities `yaml:"capabilities"`
 	// Audit configures the tamper-evident audit trail.
 	Audit Audit `yaml:"audit,omitempty"`
+	// Tracing, when set, exports OpenTelemetry spans over OTLP/HTTP.
+	Tracing *Tracing `yaml:"tracing,omitempty"`
+}
+
+// Tracing configures OpenTelemetry tracing: spans for authentication, the
+// decision, capability verification, the revocation check and the upstream
+// hop, with the trace context propagated upstream (W3C traceparent).
+type Tracing struct {
+	// OTLPEndpoint is the collector's OTLP/HTTP traces URL, e.g.
+	// http://otel-collector:4318/v1/traces.
+	OTLPEndpoint string `yaml:"otlp_endpoint"`
+	// ServiceName names this service in traces; default "capgate".
+	ServiceName string `yaml:"service_name,omitempty"`
+	// SampleRatio is the share of new traces sampled, 0 to 1; default 1.
+	// A caller's sampled parent is always followed.
+	SampleRatio *float64 `yaml:"sample_ratio,omitempty"`
 }
 
 // Audit configures the audit trail: one hash-chained JSON line per

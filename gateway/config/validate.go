@@ -115,6 +115,14 @@ func (c *Config) validate() []problem {
 			add(fmt.Sprintf("admin_access.principals[%d]", i), "%q must start with user: or agent:", p)
 		}
 	}
+	if t := c.Tracing; t != nil {
+		if err := checkURL(t.OTLPEndpoint); err != nil {
+			add("tracing.otlp_endpoint", "%v", err)
+		}
+		if t.SampleRatio != nil && (*t.SampleRatio < 0 || *t.SampleRatio > 1) {
+			add("tracing.sample_ratio", "must be between 0 and 1")
+		}
+	}
 	if c.Audit.StreamMaxLen < 0 {
 		add("audit.stream_max_len", "must not be negative")
 	}
