@@ -70,3 +70,44 @@ func TestDelegationToLegacyAgent(t *testing.T) {
 		})
 	}
 }
+
+// TestAmbientInvocation is the SEP's migration path: an invocation without
+// a capability reaches a legacy agent only where an ambient rule allows
+// that principal that skill; everything else is capability_required.
+func TestAmbientInvocation(t *testing.T) {
+	base, err := os.ReadFile("../deploy/examples/quickstart/policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol := filepath.Join(t.TempDir(), "policy.yaml")
+	allow := strings.Replace(string(base), "ambient: []", `ambient:
+  - id: finance-legacy-lookup
+    principals: {groups: [finance]}
+    agents: [extra]
+    skills: [lookup]`, 1)
+	if err := os.WriteFile(pol, []byte(allow), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	up := &legacyAgent{}
+	h := newHarness(t, rawUpstream{up}, func(c *config.Config) {
+		c.Policy.File = pol
+		c.Agents[1].Legacy, c.Agents[1].Principal = true, "agent:legacy-bot"
+		c.Agents[1].Grants = []config.Grant{{ID: "legacy:all", Operations: []string{"lookup", "wipe"}}}
+		c.Agents[1].Skills = map[string]string{"lookup": "lookup", "wipe": "wipe"}
+	})
+	call := func(key, skill string) rpcResponse {
+		_, b := h.post("extra", key, `{"jsonrpc":"2.0","id":7,"method":"a2a/skill/invoke","params":{"skill":"`+skill+`","arguments":{}}}`)
+		return decodeRPC(t, b)
+	}
+	if r := call("alice-dev-key", "lookup"); r.Error != nil {
+		t.Fatalf("allowed ambient call refused: %+v", r.Error)
+	}
+	if up.calls.Load() != 1 {
+		t.Fatalf("the legacy agent saw %d calls, want 1", up.calls.Load())
+	}
+	wantCode(t, call("alice-dev-key", "wipe"), -32040, "capability_required")
+	wantCode(t, call("bob-dev-key", "lookup"), -32040, "capability_required")
+	if up.calls.Load() != 1 {
+		t.Fatal("a refused ambient call reached the legacy agent")
+	}
+}
