@@ -93,6 +93,7 @@ func TestBenchUsage(t *testing.T) {
 		{"help", []string{"--help"}, 0, ""},
 		{"bad conns", []string{"--conns", "1,x"}, 2, "--conns"},
 		{"zero conns", []string{"--conns", "0"}, 2, "--conns"},
+		{"duplicate conns", []string{"--conns", "1,1"}, 2, "listed twice"},
 		{"unknown variant", []string{"--variants", "memory,etcd"}, 2, "unknown variant"},
 		{"unknown target", []string{"--only", "everything"}, 2, "unknown target"},
 		{"negative duration", []string{"--duration", "-1s"}, 2, "--duration"},

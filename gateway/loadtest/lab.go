@@ -82,6 +82,9 @@ func (l *Lab) start(ctx context.Context, o Options) error {
 			return err
 		}
 	}
+	if slices.ContainsFunc(variants, Variant.needsRedis) {
+		l.Notes = append(l.Notes, "redis and synced change only the revocation store: the capability index stays in memory")
+	}
 	if len(l.Capgates) == 0 {
 		return fmt.Errorf("%w: no capgate variant could start", ErrSetup)
 	}

@@ -121,9 +121,12 @@ func (o Options) Validate() error {
 	if o.Duration < 0 {
 		problems = append(problems, fmt.Sprintf("duration %v is negative", o.Duration))
 	}
-	for _, c := range o.Conns {
+	for i, c := range o.Conns {
 		if c < 1 || c > 4096 {
 			problems = append(problems, fmt.Sprintf("connection count %d is outside 1..4096", c))
+		}
+		if slices.Contains(o.Conns[:i], c) {
+			problems = append(problems, fmt.Sprintf("connection count %d is listed twice", c))
 		}
 	}
 	for _, v := range o.Variants {

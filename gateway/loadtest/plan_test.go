@@ -72,6 +72,7 @@ func TestOptionsValidate(t *testing.T) {
 		{"negative duration", Options{Duration: -time.Second}, ErrInvalidOptions},
 		{"zero conns", Options{Conns: []int{1, 0}}, ErrInvalidOptions},
 		{"too many conns", Options{Conns: []int{5000}}, ErrInvalidOptions},
+		{"duplicate conns", Options{Conns: []int{64, 1, 64}}, ErrInvalidOptions},
 		{"unknown variant", Options{Variants: []Variant{"etcd"}}, ErrInvalidOptions},
 		{"unknown target", Options{Only: "gateway"}, ErrInvalidOptions},
 		{"negative samples", Options{SamplesPerSecond: -1}, ErrInvalidOptions},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 )
 
 // Run starts every target, drives the plan of o step by step, and returns
@@ -29,8 +30,12 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 		}
 	}()
 	steps := o.Plan(lab.Variants())
-	WritePlan(o.Progress, o, steps, lab.Notes)
-	rep = NewReport(o, lab.Notes)
+	notes := lab.Notes
+	if len(lab.Capgates) > 1 && slices.ContainsFunc(steps, func(s Step) bool { return s.Target == TargetIssuance }) {
+		notes = append(notes, "issuance runs on the first variant only: it never consults the revocation store")
+	}
+	WritePlan(o.Progress, o, steps, notes)
+	rep = NewReport(o, notes)
 	for i, s := range steps {
 		calls := lab.UpstreamCalls()
 		res, err := runStep(ctx, lab, s, o)
