@@ -33,6 +33,11 @@
 //     (load generator and upstream included) and reported for every target,
 //     so the difference between rows is what the proxy or gateway adds.
 //
+// capgate is built with gateway.FromConfig as `capgate serve` builds it
+// from the quickstart config (policy file, dev keys, documents agent),
+// except that its logs and audit trail are written nowhere
+// (BuildOptions.AuditWriter is nil): audit events are still produced.
+//
 // Variants: "memory" is the embedded default; "redis" gives the gateway a
 // revocation.Redis store directly (one Redis round trip per check);
 // "synced" gives it revocation.Synced on top of that store (checks answered
