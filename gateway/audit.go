@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 
 	"github.com/capgate/capgate/captoken"
@@ -56,13 +57,36 @@ func (g *Gateway) auditIssue(ctx context.Context, c *call, p requestParams, d po
 		slog.Any("capability_ids", ids), slog.String("decision", decision))
 }
 
+// auditInvoke records one invocation decision. It is on every call's path,
+// so it carries what identifies the decision (the capability, the
+// principal and holder, the skill and its operation, the handles this call
+// named) rather than every list in the claims, which the capability's own
+// issue and attenuate events already hold.
 func (g *Gateway) auditInvoke(ctx context.Context, c *call, p invokeParams, claims *captoken.Claims, decision string) {
-	attrs := append([]slog.Attr{
+	attrs := [16]slog.Attr{
 		slog.String("caller", c.principal.ID), slog.String("agent", c.agent.cfg.Name),
-		slog.String("skill", p.Skill), slog.String("requested_capability_id", p.CapabilityID),
-		slog.String("decision", decision),
-	}, claimAttrs(claims)...)
-	g.audit(ctx, EventInvoke, attrs...)
+		slog.String("skill", p.Skill), slog.String("operation", c.agent.skills[p.Skill]),
+		slog.String("requested_capability_id", p.CapabilityID), slog.String("decision", decision),
+		slog.String("handles", handlesNamed(p.Arguments)),
+	}
+	n := 7
+	if claims != nil {
+		n += copy(attrs[n:], []slog.Attr{
+			slog.String("capability_id", claims.CapabilityID), slog.String("parent_id", claims.ParentCapabilityID),
+			slog.String("principal", claims.Principal), slog.String("holder", claims.Holder),
+			slog.String("grant", claims.Grant), slog.Int("depth", claims.Depth),
+			slog.String("purpose", claims.Purpose), slog.String("policy_revision", claims.PolicyRevision),
+		})
+	}
+	g.audit(ctx, EventInvoke, attrs[:n]...)
+}
+
+// handlesNamed is the handle or handles an invocation named, as text.
+func handlesNamed(args map[string]json.RawMessage) string {
+	if raw, ok := args[argHandle]; ok {
+		return string(raw)
+	}
+	return string(args[argHandles])
 }
 
 func (g *Gateway) auditAttenuate(ctx context.Context, c *call, parent, child *captoken.Claims, decision string) {

@@ -52,14 +52,29 @@ func (g *Gateway) skillInvoke(ctx context.Context, c *call) outcome {
 		return fail(c.req.ID, e)
 	}
 	g.auditInvoke(ctx, c, p, claims, "allowed")
-	body := mustMarshal(map[string]any{
-		"jsonrpc": "2.0", "id": c.req.ID, "method": c.req.Method,
-		"params": map[string]any{"skill": p.Skill, "arguments": args, "capabilityId": claims.CapabilityID},
+	body := mustMarshal(forwardedInvoke{
+		JSONRPC: "2.0", ID: c.req.ID, Method: c.req.Method,
+		Params: forwardedParams{Skill: p.Skill, Arguments: args, CapabilityID: claims.CapabilityID},
 	})
 	return outcome{forward: body, cc: &proxy.Context{
 		CapabilityID: claims.CapabilityID, Principal: claims.Principal,
 		Holder: claims.Holder, Operations: claims.Operations,
 	}}
+}
+
+// forwardedInvoke is the invocation as the upstream receives it: handles
+// rewritten to real ids, the capability named by id, no token.
+type forwardedInvoke struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Params  forwardedParams `json:"params"`
+}
+
+type forwardedParams struct {
+	Skill        string                     `json:"skill"`
+	Arguments    map[string]json.RawMessage `json:"arguments"`
+	CapabilityID string                     `json:"capabilityId"`
 }
 
 // presentedToken is the token the caller sent with the call, in params or

@@ -46,7 +46,9 @@ Usage:
                                                check the audit trail's hash chain
   capgate revoke --admin URL (--capability ID | --revocation ID | --principal P [--before T])
                                                revoke through a gateway's admin API
-  capgate example-agents [--documents ADDR] [--summarizer ADDR]
+  capgate bench [--quick] [--json] [--conns 1,64] [--variants memory,redis,synced]
+                                               load: capgate against a plain reverse proxy
+  capgate example-agents [--documents ADDR] [--summarizer ADDR] [--lab ADDR]
                                                serve the quickstart example agents
 `
 
@@ -63,6 +65,8 @@ func run(ctx context.Context, args []string, e env) int {
 		return runDemo(ctx, rest, e)
 	case "keys":
 		return runKeysCommand(ctx, rest, e)
+	case "bench":
+		return runBench(ctx, rest, e.stdout, e.stderr, e.getenv)
 	case "audit":
 		return runAudit(ctx, rest, e.stdin, e.stdout, e.stderr, e.getenv)
 	case "revoke":
