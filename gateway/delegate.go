@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"strings"
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/agentcard"
@@ -51,6 +52,13 @@ func (g *Gateway) send(ctx context.Context, c *call) outcome {
 	var params map[string]json.RawMessage
 	if len(c.req.Params) > 0 && json.Unmarshal(c.req.Params, &params) != nil {
 		return fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, "params must be an object", nil))
+	}
+	for k := range params {
+		if (strings.EqualFold(k, "capabilities") && k != "capabilities") || (strings.EqualFold(k, "attenuations") && k != "attenuations") {
+			// An agent decoding case-insensitively would read it as the
+			// real member, which the gateway never decided on.
+			return fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, "params member "+k+" is a case variant of a delegation member", nil))
+		}
 	}
 	_, delegated := params["capabilities"]
 	if e := g.hopCheck(ctx, c, delegated); e != nil {

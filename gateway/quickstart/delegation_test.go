@@ -192,6 +192,8 @@ func TestDelegationRefusals(t *testing.T) {
 		{"attenuation for an undelegated id", quickstart.AliceKey, "message/send", sendParams("x", []string{parent.ID},
 			map[string]any{"cap_other": map[string]any{}}), nil, -32602, ""},
 		{"streaming to an agent without streaming", quickstart.AliceKey, "message/stream", sendParams("x", nil, nil), nil, -32004, "missing_capability"},
+		{"case-variant delegation member", quickstart.AliceKey, "message/send", map[string]any{"message": map[string]any{"role": "user", "messageId": "m",
+			"parts": []map[string]any{{"kind": "text", "text": "x"}}}, "Capabilities": []map[string]any{{"id": parent.ID, "token": parent.Token}}}, nil, -32602, ""},
 		{"protocol version out of range", quickstart.AliceKey, "message/send", sendParams("x", nil, nil), []string{"A2A-Version", "7.0"}, -32009, "version_mismatch"},
 	}
 	for _, tt := range tests {
