@@ -1,11 +1,3 @@
-// Command capgate is the capability-token authorization gateway.
-//
-//	capgate serve --config FILE        serve the gateway
-//	capgate demo                       walk through the quickstart world and exit
-//	capgate demo --serve               serve the quickstart world until interrupted
-//	capgate keys hash KEY              print the config hash of a dev API key
-//
-// Run `capgate help` for every command.
 package main
 
 import (

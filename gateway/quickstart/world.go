@@ -1,12 +1,3 @@
-// Package quickstart starts the quickstart world of DESIGN §9 in one
-// process: the documents and summarizer example agents on loopback ports,
-// and the gateway in front of them with the embedded quickstart config,
-// policy and dev keys.
-//
-// `capgate demo`, the README tutorial and the end-to-end tests all use this
-// one world, so its names and values stay stable: agents documents and
-// summarizer, principals alice, bob, carol and agent:summarizer with their
-// dev keys, and the reports and hr collections.
 package quickstart
 
 import (
