@@ -25,6 +25,9 @@ func TestTracing(t *testing.T) {
 	if r.Error != nil {
 		t.Fatal(r.Error)
 	}
+	// The server and upstream spans end just after the answer is written,
+	// so wait for them rather than read the recorder at once.
+	waitFor(t, func() bool { return len(sr.Ended()) >= 6 })
 	names := map[string]bool{}
 	for _, s := range sr.Ended() {
 		names[s.Name()] = true
