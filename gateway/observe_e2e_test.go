@@ -73,22 +73,35 @@ func TestMetrics(t *testing.T) {
 	h.invokeFirst("alice-dev-key", c)
 	h.rpc("alice-dev-key", "a2a/skill/invoke", invokeParams("update_document", c.ID, map[string]any{"resourceHandle": c.ResourceHandles[0].Handle}))
 	h.post("documents", "", sendBody)
-	resp, err := http.Get(h.srv.URL + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	for _, want := range []string{
+	wants := []string{
 		`capgate_requests_total{agent="documents",method="a2a/skill/invoke",outcome="ok"} 1`,
 		`capgate_requests_total{agent="documents",method="a2a/skill/invoke",outcome="denied"} 1`,
 		`capgate_decisions_total{reason="operation_not_permitted"} 1`,
 		`capgate_requests_total{agent="documents",method="other",outcome="unauthenticated"} 1`,
 		`capgate_policy_revision_info{revision="`,
 		`capgate_upstream_duration_seconds_count{agent="documents"}`,
-	} {
-		if !strings.Contains(string(b), want) {
+	}
+	// A forwarded call is counted when the proxy returns, just after the
+	// caller has its answer: poll rather than scrape once.
+	var body string
+	waitFor(t, func() bool {
+		body = scrape(t, h.srv.URL+"/metrics")
+		return strings.Contains(body, wants[0])
+	})
+	for _, want := range wants {
+		if !strings.Contains(body, want) {
 			t.Errorf("/metrics lacks %s", want)
 		}
 	}
+}
+
+func scrape(t *testing.T, url string) string {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return string(b)
 }
