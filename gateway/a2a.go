@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"strconv"
 	"time"
@@ -115,7 +116,7 @@ func (g *Gateway) serveOne(w http.ResponseWriter, r *http.Request, c *call) {
 	out2 := r.Clone(ctx)
 	out2.Body = http.NoBody
 	if len(out.forward) > 0 {
-		out2.Body = readCloser{bytes.NewReader(out.forward)}
+		out2.Body = io.NopCloser(bytes.NewReader(out.forward))
 	}
 	out2.ContentLength = int64(len(out.forward))
 	out2.Header.Set("Content-Length", strconv.Itoa(len(out.forward)))
@@ -154,15 +155,18 @@ func (g *Gateway) decide(ctx context.Context, c *call) outcome {
 		})
 	}
 	c.canonical = canonical
-	if h, ok := g.extensionMethods()[canonical]; ok {
+	if h, ok := g.methods[canonical]; ok {
 		return h(ctx, c)
 	}
-	return outcome{forward: c.req.Raw}
+	return outcome{forward: c.req.Raw, cc: callerContext(c)}
 }
 
-type readCloser struct{ *bytes.Reader }
-
-func (readCloser) Close() error { return nil }
+// callerContext is the context vouched for on a call forwarded on the
+// caller's own authority: who the caller is, so the agent can keep each
+// principal's tasks apart.
+func callerContext(c *call) *proxy.Context {
+	return &proxy.Context{Principal: c.principal.ID, Holder: c.principal.ID}
+}
 
 // extendWriteDeadline lets a stream outlive the listener's write timeout,
 // bounded by the stream timeout instead.

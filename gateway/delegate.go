@@ -68,7 +68,7 @@ func (g *Gateway) send(ctx context.Context, c *call) outcome {
 		if _, ok := params["attenuations"]; ok {
 			return fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, "attenuations without capabilities", nil))
 		}
-		return outcome{forward: c.req.Raw, cc: &proxy.Context{Principal: c.principal.ID, Holder: c.principal.ID}}
+		return outcome{forward: c.req.Raw, cc: callerContext(c)}
 	}
 	children, e := g.delegateAll(ctx, c, params)
 	if e != nil {

@@ -66,6 +66,7 @@ type Gateway struct {
 	scrape   http.Handler
 	unsealed *unsealCache
 	a2e      *a2efront.Front
+	methods  map[string]methodHandler
 	tracer   trace.Tracer
 	draining atomic.Bool
 }
@@ -128,6 +129,7 @@ func New(ctx context.Context, opts Options) (*Gateway, error) {
 		}
 		g.agents[ac.Name] = a
 	}
+	g.methods = g.extensionMethods()
 	g.router = g.routes()
 	return g, nil
 }

@@ -111,3 +111,39 @@ func TestAmbientInvocation(t *testing.T) {
 		t.Fatal("a refused ambient call reached the legacy agent")
 	}
 }
+
+// cardlessAgent answers every card fetch with an error and counts the
+// calls that reach it.
+type cardlessAgent struct{ calls atomic.Int32 }
+
+func (c *cardlessAgent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet {
+		http.Error(w, "no card", http.StatusInternalServerError)
+		return
+	}
+	c.calls.Add(1)
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":7,"result":{}}`)
+}
+
+// TestHopRefusedWithoutCard: a hop whose receiving agent's card cannot be
+// fetched is refused, and the agent sees nothing: the gateway never
+// forwards a hop it could not validate.
+func TestHopRefusedWithoutCard(t *testing.T) {
+	up := &cardlessAgent{}
+	h := newHarness(t, rawUpstream{up}, nil)
+	for _, method := range []string{"message/send", "message/stream", "tasks/pushNotificationConfig/set"} {
+		_, b := h.post("extra", "alice-dev-key", strings.Replace(sendBody, "message/send", method, 1))
+		r := decodeRPC(t, b)
+		if r.Error == nil || r.Error.Data["reason"] != "card_unavailable" {
+			t.Fatalf("%s: want card_unavailable, got %s", method, b)
+		}
+	}
+	if up.calls.Load() != 0 {
+		t.Fatalf("the agent saw %d calls after its card failed", up.calls.Load())
+	}
+	_, b := h.post("extra", "alice-dev-key", strings.Replace(sendBody, "message/send", "tasks/get", 1))
+	if r := decodeRPC(t, b); r.Error != nil || up.calls.Load() != 1 {
+		t.Fatalf("tasks/get needs no card and should pass: %s", b)
+	}
+}

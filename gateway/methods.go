@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/capgate/capgate/gateway/jsonrpc"
-	"github.com/capgate/capgate/gateway/proxy"
 )
 
 // methodHandler decides one call to a method the gateway handles itself.
@@ -38,5 +37,5 @@ func (g *Gateway) checkedForward(ctx context.Context, c *call) outcome {
 	if e := g.hopCheck(ctx, c, false); e != nil {
 		return fail(c.req.ID, e)
 	}
-	return outcome{forward: c.req.Raw, cc: &proxy.Context{Principal: c.principal.ID, Holder: c.principal.ID}}
+	return outcome{forward: c.req.Raw, cc: callerContext(c)}
 }

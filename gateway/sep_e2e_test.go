@@ -72,9 +72,16 @@ func TestCapabilityRequestDenied(t *testing.T) {
 			if b, _ := json.Marshal(r.Error); tt.wantText != "" && !strings.Contains(string(b)+r.Error.Message, tt.wantText) {
 				t.Errorf("error does not name %q: %s", tt.wantText, b)
 			}
-			if n := h.docs.Recorder().CountRPC("a2a/skill/invoke"); n != 0 {
-				t.Errorf("agent saw %d invocations", n)
+			// Only a query the policy allowed is resolved with the agent;
+			// nothing else reaches it.
+			resolved := 0
+			if tt.wantText == "no resource" {
+				resolved = 1
 			}
+			if n, r := h.calls(), h.docs.Recorder().CountRPC("a2a/resources/resolve"); n != resolved || r != resolved {
+				t.Errorf("agent saw %d calls (%d resolutions), want %d resolution only", n, r, resolved)
+			}
+			h.docs.Recorder().Reset()
 		})
 	}
 }
@@ -93,6 +100,9 @@ func TestCarolGetsReadAndWrite(t *testing.T) {
 	_ = json.Unmarshal(r.Result, &res)
 	if len(res.Capabilities) != 2 || res.Capabilities[1].handle("Salaries 2025") == "" {
 		t.Fatalf("want read and write on Salaries 2025, got %s", r.Result)
+	}
+	if n := h.docs.Recorder().CountRPC("a2a/resources/resolve"); n != 1 {
+		t.Errorf("the query was resolved %d times for one request, want once", n)
 	}
 }
 

@@ -186,5 +186,5 @@ func (g *Gateway) ambient(ctx context.Context, c *call, p invokeParams) outcome 
 		return required
 	}
 	g.auditInvoke(ctx, c, p, nil, "allowed_ambient")
-	return outcome{forward: c.req.Raw, cc: &proxy.Context{Principal: c.principal.ID, Holder: c.principal.ID}}
+	return outcome{forward: c.req.Raw, cc: callerContext(c)}
 }

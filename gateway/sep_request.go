@@ -35,9 +35,16 @@ func (g *Gateway) capabilitiesRequest(ctx context.Context, c *call) outcome {
 		g.auditIssue(ctx, c, p, d, nil, "grant_denied")
 		return fail(c.req.ID, denial(d))
 	}
+	found, err := g.resolve(ctx, c.agent, c.principal.ID, p.ResourceQuery)
+	if err != nil {
+		g.logger.WarnContext(ctx, "resource resolution failed", "agent", c.agent.cfg.Name, "error", err)
+		g.auditIssue(ctx, c, p, d, nil, "resolution_failed")
+		return fail(c.req.ID, &jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: "the agent could not resolve the resource query",
+			Data: map[string]string{"reason": "resolution_failed"}})
+	}
 	var caps []capability
 	for _, gd := range d.Grants {
-		capb, e := g.issue(ctx, c, p, gd, d.Revision, now)
+		capb, e := g.issue(ctx, c, p, found, gd, d.Revision, now)
 		if e != nil {
 			g.auditIssue(ctx, c, p, d, nil, reasonOf(e))
 			return fail(c.req.ID, e)
@@ -82,14 +89,9 @@ func denial(d policy.Decision) *jsonrpc.Error {
 	})
 }
 
-// issue mints one capability for one granted grant.
-func (g *Gateway) issue(ctx context.Context, c *call, p requestParams, gd policy.GrantDecision, rev string, now time.Time) (capability, *jsonrpc.Error) {
-	found, err := g.resolve(ctx, c.agent, c.principal.ID, p.ResourceQuery)
-	if err != nil {
-		g.logger.WarnContext(ctx, "resource resolution failed", "agent", c.agent.cfg.Name, "error", err)
-		return capability{}, &jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: "the agent could not resolve the resource query",
-			Data: map[string]string{"reason": "resolution_failed"}}
-	}
+// issue mints one capability for one granted grant, over the resources
+// the query resolved to that this grant's decision permits.
+func (g *Gateway) issue(ctx context.Context, c *call, p requestParams, found []resolvedResource, gd policy.GrantDecision, rev string, now time.Time) (capability, *jsonrpc.Error) {
 	resources, names := map[string]string{}, map[string]string{}
 	var handles []string
 	for _, r := range found {
