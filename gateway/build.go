@@ -62,11 +62,13 @@ type Built struct {
 	revocations revocation.Store
 }
 
-// Close stops the policy watcher and closes the stores FromConfig opened.
+// Close stops the policy watcher and closes the stores FromConfig opened,
+// last opened first, as defer would: the stores stop before the Redis
+// client they run on is closed.
 func (b *Built) Close() error {
 	var errs []error
-	for _, c := range b.closers {
-		errs = append(errs, c())
+	for i := len(b.closers) - 1; i >= 0; i-- {
+		errs = append(errs, b.closers[i]())
 	}
 	return errors.Join(errs...)
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
-	"strings"
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/agentcard"
@@ -53,12 +52,8 @@ func (g *Gateway) send(ctx context.Context, c *call) outcome {
 	if len(c.req.Params) > 0 && json.Unmarshal(c.req.Params, &params) != nil {
 		return fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, "params must be an object", nil))
 	}
-	for k := range params {
-		if (strings.EqualFold(k, "capabilities") && k != "capabilities") || (strings.EqualFold(k, "attenuations") && k != "attenuations") {
-			// An agent decoding case-insensitively would read it as the
-			// real member, which the gateway never decided on.
-			return fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, "params member "+k+" is a case variant of a delegation member", nil))
-		}
+	if e := refuseCaseVariants(params, "params member", "capabilities", "attenuations"); e != nil {
+		return fail(c.req.ID, e)
 	}
 	_, delegated := params["capabilities"]
 	if e := g.hopCheck(ctx, c, delegated); e != nil {

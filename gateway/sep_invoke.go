@@ -151,16 +151,24 @@ func (g *Gateway) rewriteHandles(c *captoken.Claims, in map[string]json.RawMessa
 // decoding with encoding/json would read "ResourceId" as resourceId, which
 // would let a caller name a resource the capability does not designate.
 func checkArgumentNames(in map[string]json.RawMessage) *jsonrpc.Error {
-	for k := range in {
-		for _, reserved := range []string{argHandle, argHandles, argResourceID, argResourceIDs} {
-			if !strings.EqualFold(k, reserved) {
-				continue
-			}
-			if k == argResourceID || k == argResourceIDs {
-				return capErr(jsonrpc.CodeResourceNotPermitted, "resources are named by handle, not by id", nil)
-			}
-			if k != reserved {
-				return capErr(jsonrpc.CodeInvalidParams, "argument "+k+" is a case variant of "+reserved, nil)
+	if _, ok := in[argResourceID]; ok {
+		return capErr(jsonrpc.CodeResourceNotPermitted, "resources are named by handle, not by id", nil)
+	}
+	if _, ok := in[argResourceIDs]; ok {
+		return capErr(jsonrpc.CodeResourceNotPermitted, "resources are named by handle, not by id", nil)
+	}
+	return refuseCaseVariants(in, "argument", argHandle, argHandles, argResourceID, argResourceIDs)
+}
+
+// refuseCaseVariants refuses a member whose name differs from one of the
+// reserved names only in case. The gateway decides on exact names, but an
+// agent decoding with encoding/json matches names case-insensitively and
+// would act on the variant as if it were the real member.
+func refuseCaseVariants(members map[string]json.RawMessage, what string, reserved ...string) *jsonrpc.Error {
+	for k := range members {
+		for _, name := range reserved {
+			if k != name && strings.EqualFold(k, name) {
+				return capErr(jsonrpc.CodeInvalidParams, what+" "+k+" is a case variant of "+name, nil)
 			}
 		}
 	}
