@@ -206,3 +206,10 @@ func decisionWord(err error) string {
 	}
 	return "revoked"
 }
+
+// audit records an operator's action in the audit trail.
+func (g *Gateway) audit(ctx context.Context, event string, attrs ...slog.Attr) {
+	if g.caps.Audit != nil {
+		g.caps.Audit.LogAttrs(ctx, slog.LevelInfo, event, attrs...)
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/a2afront"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
@@ -111,7 +112,7 @@ func FromConfig(ctx context.Context, cfg *config.Config, opts BuildOptions) (*Bu
 		Config: cfg, Authenticator: a, Capabilities: caps, Logger: opts.Logger, Now: opts.Now,
 		Getenv: opts.Getenv, ReadFile: os.ReadFile, Ready: b.readyChecks,
 		Metrics: b.metrics, MetricsHandler: b.metrics.Handler(), A2E: front,
-		Tracer: tp.Tracer(tracerName),
+		Tracer: tp.Tracer(a2afront.TracerName),
 	})
 	if err != nil {
 		b.Close()

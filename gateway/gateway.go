@@ -6,24 +6,43 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"sync/atomic"
 	"time"
 
 	"github.com/go-chi/chi/v5"
 	"go.opentelemetry.io/otel/trace"
-	"go.opentelemetry.io/otel/trace/noop"
-	"golang.org/x/oauth2"
-	"golang.org/x/oauth2/clientcredentials"
 
+	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/a2afront"
 	"github.com/capgate/capgate/gateway/a2efront"
-	"github.com/capgate/capgate/gateway/agentcard"
 	"github.com/capgate/capgate/gateway/authn"
+	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/metrics"
-	"github.com/capgate/capgate/gateway/proxy"
+	"github.com/capgate/capgate/revocation"
 )
+
+// Capabilities are the gateway's capability dependencies: the key set that
+// signs tokens, the verifier, the index of issued capabilities, the
+// revocation store and the grant policy.
+type Capabilities struct {
+	Keys        *captoken.KeySet
+	Verifier    *captoken.Verifier
+	Index       capindex.Index
+	Revocations revocation.Store
+	Policy      a2afront.PolicySource
+	// Audit receives one structured event per issuance, attenuation,
+	// invocation decision and revocation.
+	Audit *slog.Logger
+}
+
+func (c *Capabilities) validate() error {
+	if c == nil || c.Keys == nil || c.Verifier == nil || c.Index == nil || c.Revocations == nil || c.Policy == nil {
+		return errors.New("gateway: capabilities need keys, verifier, index, revocation store and policy")
+	}
+	return nil
+}
 
 // Options are the dependencies of a Gateway.
 type Options struct {
@@ -51,35 +70,21 @@ type Options struct {
 	Ready []func(context.Context) error
 }
 
-// Gateway is capgate's public HTTP surface.
+// Gateway is capgate's public HTTP surface: the A2A front, the A2E front,
+// health, readiness, the JWKS and metrics, and the admin API for its own
+// listener.
 type Gateway struct {
 	cfg      *config.Config
 	authn    *authn.Authenticator
 	caps     *Capabilities
 	logger   *slog.Logger
 	now      func() time.Time
-	limits   jsonrpc.Limits
-	agents   map[string]*agent
 	router   chi.Router
 	ready    []func(context.Context) error
-	metrics  *metrics.Metrics
 	scrape   http.Handler
-	unsealed *unsealCache
+	a2a      *a2afront.Front
 	a2e      *a2efront.Front
-	methods  map[string]methodHandler
-	tracer   trace.Tracer
 	draining atomic.Bool
-}
-
-// agent is one fronted upstream agent.
-type agent struct {
-	cfg       config.Agent
-	url       *url.URL
-	proxy     *proxy.Proxy
-	client    *http.Client
-	card      *agentcard.Source
-	skills    map[string]string
-	publicURL string
 }
 
 // New builds a gateway from its config. It performs no network I/O: agent
@@ -92,23 +97,9 @@ func New(ctx context.Context, opts Options) (*Gateway, error) {
 		return nil, err
 	}
 	g := &Gateway{
-		cfg:      opts.Config,
-		authn:    opts.Authenticator,
-		caps:     opts.Capabilities,
-		ready:    opts.Ready,
-		metrics:  opts.Metrics,
-		scrape:   opts.MetricsHandler,
-		a2e:      opts.A2E,
-		tracer:   opts.Tracer,
-		logger:   opts.Logger,
-		now:      opts.Now,
-		agents:   map[string]*agent{},
-		unsealed: newUnsealCache(),
-		limits: jsonrpc.Limits{
-			MaxBodyBytes: opts.Config.Limits.MaxBodyBytes,
-			MaxBatch:     opts.Config.Limits.MaxBatch,
-			MaxDepth:     opts.Config.Limits.MaxDepth,
-		},
+		cfg: opts.Config, authn: opts.Authenticator, caps: opts.Capabilities,
+		ready: opts.Ready, scrape: opts.MetricsHandler, a2e: opts.A2E,
+		logger: opts.Logger, now: opts.Now,
 	}
 	if g.logger == nil {
 		g.logger = slog.New(slog.DiscardHandler)
@@ -116,115 +107,29 @@ func New(ctx context.Context, opts Options) (*Gateway, error) {
 	if g.now == nil {
 		g.now = time.Now
 	}
-	if g.tracer == nil {
-		g.tracer = noop.NewTracerProvider().Tracer(tracerName)
-	}
-	if err := g.limits.Validate(); err != nil {
+	front, err := a2afront.New(ctx, a2aConfig(opts.Config), a2afront.Deps{
+		Authenticator: opts.Authenticator, Keys: g.caps.Keys, Verifier: g.caps.Verifier,
+		Index: g.caps.Index, Revocations: g.caps.Revocations, Policy: g.caps.Policy,
+		Audit: g.caps.Audit, Logger: g.logger, Now: g.now, Metrics: opts.Metrics,
+		Tracer: opts.Tracer, Getenv: opts.Getenv, ReadFile: opts.ReadFile,
+	})
+	if err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)
 	}
-	for _, ac := range opts.Config.Agents {
-		a, err := g.newAgent(ctx, ac, opts)
-		if err != nil {
-			return nil, err
-		}
-		g.agents[ac.Name] = a
-	}
-	g.methods = g.extensionMethods()
+	g.a2a = front
 	g.router = g.routes()
 	return g, nil
 }
 
-func (g *Gateway) newAgent(ctx context.Context, ac config.Agent, opts Options) (*agent, error) {
-	u, err := url.Parse(ac.URL)
-	if err != nil {
-		return nil, fmt.Errorf("gateway: agent %s: %w", ac.Name, err)
-	}
-	rt, err := upstreamTransport(ctx, ac, opts)
-	if err != nil {
-		return nil, err
-	}
-	a := &agent{
-		cfg:       ac,
-		url:       u,
-		skills:    ac.Skills,
-		publicURL: g.cfg.PublicURL + "/a2a/" + ac.Name,
-		client:    &http.Client{Transport: rt, CheckRedirect: noRedirect},
-	}
-	a.proxy = proxy.New(u, proxy.Options{
-		Transport:    rt,
-		ErrorHandler: g.upstreamError,
-		Logger:       g.logger,
-	})
-	a.card = agentcard.NewSource(cardConfig(ac, u, a.publicURL), rt, g.now, g.logger)
-	return a, nil
-}
-
-func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-
-// upstreamTransport returns the transport for one agent: a tuned transport,
-// wrapped with the gateway's own client-credentials token when configured.
-func upstreamTransport(ctx context.Context, ac config.Agent, opts Options) (http.RoundTripper, error) {
-	base := proxy.NewTransport()
-	ua := ac.UpstreamAuth
-	if ua == nil {
-		return base, nil
-	}
-	secret, err := clientSecret(ua, opts)
-	if err != nil {
-		return nil, fmt.Errorf("gateway: agent %s: %w", ac.Name, err)
-	}
-	cc := clientcredentials.Config{
-		ClientID: ua.ClientID, ClientSecret: secret,
-		TokenURL: ua.TokenURL, Scopes: ua.Scopes,
-	}
-	tokenCtx := context.WithValue(context.WithoutCancel(ctx), oauth2.HTTPClient,
-		&http.Client{Transport: base, Timeout: 10 * time.Second})
-	return &oauth2.Transport{Source: cc.TokenSource(tokenCtx), Base: base}, nil
-}
-
-func clientSecret(ua *config.UpstreamAuth, opts Options) (string, error) {
-	if ua.ClientSecretEnv != "" {
-		if opts.Getenv == nil || opts.Getenv(ua.ClientSecretEnv) == "" {
-			return "", fmt.Errorf("client secret: environment variable %s is empty", ua.ClientSecretEnv)
-		}
-		return opts.Getenv(ua.ClientSecretEnv), nil
-	}
-	if opts.ReadFile == nil {
-		return "", errors.New("client secret: no file reader configured")
-	}
-	b, err := opts.ReadFile(ua.ClientSecretFile)
-	if err != nil {
-		return "", fmt.Errorf("client secret: %w", err)
-	}
-	return string(trimSpace(b)), nil
-}
-
-func trimSpace(b []byte) []byte {
-	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r' || b[len(b)-1] == ' ') {
-		b = b[:len(b)-1]
-	}
-	return b
-}
-
-func cardConfig(ac config.Agent, u *url.URL, public string) agentcard.Config {
-	base := u
-	if ac.CardURL != "" {
-		if cu, err := url.Parse(ac.CardURL); err == nil {
-			base = cu
-		}
-	}
-	urls := []*url.URL{base.ResolveReference(&url.URL{Path: "/.well-known/agent-card.json"}),
-		base.ResolveReference(&url.URL{Path: "/.well-known/agent.json"})}
-	if ac.CardURL != "" {
-		urls = []*url.URL{base}
-	}
-	grants := make([]agentcard.Grant, 0, len(ac.Grants))
-	for _, gr := range ac.Grants {
-		grants = append(grants, agentcard.Grant(gr))
-	}
-	return agentcard.Config{
-		Agent: ac.Name, CardURLs: urls, PublicURL: public,
-		Grants: grants, Legacy: ac.Legacy, Refresh: ac.CardRefresh.D(),
+// a2aConfig is the part of the config the A2A front serves.
+func a2aConfig(cfg *config.Config) a2afront.Config {
+	return a2afront.Config{
+		Agents: cfg.Agents, PublicURL: cfg.PublicURL,
+		Issuer: cfg.Capabilities.Issuer, MaxTTL: cfg.Capabilities.MaxTTL.D(),
+		Limits: jsonrpc.Limits{
+			MaxBodyBytes: cfg.Limits.MaxBodyBytes, MaxBatch: cfg.Limits.MaxBatch, MaxDepth: cfg.Limits.MaxDepth,
+		},
+		UpstreamTimeout: cfg.Limits.UpstreamTimeout.D(), StreamTimeout: cfg.Listen.StreamTimeout.D(),
 	}
 }
 

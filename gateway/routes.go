@@ -2,12 +2,11 @@ package gateway
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"time"
 
 	"github.com/go-chi/chi/v5"
-
-	"github.com/capgate/capgate/gateway/jsonrpc"
 )
 
 func (g *Gateway) routes() chi.Router {
@@ -18,16 +17,7 @@ func (g *Gateway) routes() chi.Router {
 	if g.scrape != nil {
 		r.Method(http.MethodGet, "/metrics", g.scrape)
 	}
-	r.Route("/a2a/{agent}", func(r chi.Router) {
-		r.Use(g.traceRequest)
-		r.Get("/.well-known/agent-card.json", g.serveCard)
-		r.Get("/.well-known/agent.json", g.serveCard)
-		r.Group(func(r chi.Router) {
-			r.Use(g.countUnauthenticated, g.tracedAuthn)
-			r.Post("/", g.serveA2A)
-			r.Get("/capabilities", g.serveCapabilities)
-		})
-	})
+	g.a2a.Mount(r)
 	if g.a2e != nil {
 		g.a2e.Mount(r)
 	}
@@ -70,34 +60,8 @@ func (g *Gateway) serveJWKS(w http.ResponseWriter, _ *http.Request) {
 	writeJSONStatus(w, http.StatusOK, g.caps.Keys.JWKS())
 }
 
-func (g *Gateway) serveCard(w http.ResponseWriter, r *http.Request) {
-	a, ok := g.agents[chi.URLParam(r, "agent")]
-	if !ok {
-		writeJSONStatus(w, http.StatusNotFound, map[string]string{"error": "unknown agent"})
-		return
-	}
-	card, _, err := a.card.Card(r.Context())
-	if err != nil {
-		g.logger.WarnContext(r.Context(), "agent card unavailable", "agent", a.cfg.Name, "error", err)
-		w.Header().Set("Retry-After", "5")
-		writeJSONStatus(w, http.StatusBadGateway, map[string]string{"error": "agent card unavailable"})
-		return
-	}
+func writeJSONStatus(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "max-age=60")
-	_, _ = w.Write(card)
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
 }
-
-// upstreamError answers a failed upstream hop with a JSON-RPC error.
-func (g *Gateway) upstreamError(w http.ResponseWriter, r *http.Request, err error) {
-	markUpstreamFailed(r.Context())
-	g.logger.WarnContext(r.Context(), "upstream call failed", "path", r.URL.Path, "error", err)
-	id := requestIDFrom(r.Context())
-	resp := jsonrpc.NewError(id, &jsonrpc.Error{
-		Code: jsonrpc.CodeInternal, Message: "upstream agent unavailable",
-		Data: map[string]string{"reason": "upstream_unavailable"},
-	})
-	jsonrpc.WriteResponse(w, http.StatusBadGateway, resp)
-}
-
-func chiAgent(r *http.Request) string { return chi.URLParam(r, "agent") }

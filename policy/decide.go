@@ -192,16 +192,21 @@ func (e *evaluation) principalMatches(g string, h *ruleHead) bool {
 	return false
 }
 
-// expiry computes min(requested, now + max_ttl).
+// expiry computes min(requested, now + max_ttl), where max_ttl is the
+// rule's, or the gateway's ceiling (Input.MaxTTL) when that is lower.
 func (e *evaluation) expiry(r *rule, g string) time.Time {
 	limit := e.in.Now.Add(r.maxTTL)
-	ttl := r.maxTTL.String() + " (" + r.ttlFrom + ")"
+	ttl := r.maxTTL.String() + " (" + r.ttlFrom + ") of rule " + quote(r.id)
+	if e.in.MaxTTL > 0 && e.in.MaxTTL < r.maxTTL {
+		limit = e.in.Now.Add(e.in.MaxTTL)
+		ttl = e.in.MaxTTL.String() + " (the gateway's ceiling, below rule " + quote(r.id) + "'s)"
+	}
 	switch {
 	case e.in.Expires.IsZero():
-		e.reason(r.id, g, PartExpires, "no expiry requested: expires at now + max_ttl "+ttl+" of rule "+quote(r.id)+" = "+stamp(limit))
+		e.reason(r.id, g, PartExpires, "no expiry requested: expires at now + max_ttl "+ttl+" = "+stamp(limit))
 		return limit
 	case e.in.Expires.After(limit):
-		e.reason(r.id, g, PartExpires, "requested expiry "+stamp(e.in.Expires)+" capped to "+stamp(limit)+" by max_ttl "+ttl+" of rule "+quote(r.id))
+		e.reason(r.id, g, PartExpires, "requested expiry "+stamp(e.in.Expires)+" capped to "+stamp(limit)+" by max_ttl "+ttl)
 		return limit
 	}
 	return e.in.Expires

@@ -100,6 +100,14 @@ func (c ResourceConstraint) covers(inner ResourceConstraint) bool {
 	return true
 }
 
+// Matches reports whether r answers the query: in its collection, with
+// every filtered attribute equal. A nil query matches every resource. The
+// gateway uses it to re-check what an agent or a catalog resolved, so an
+// answer that is too broad can never widen what is issued.
+func (q *ResourceQuery) Matches(r Resource) bool {
+	return queryConstraint(q).Matches(r)
+}
+
 // queryConstraint turns a resource query into the constraint it asks for.
 func queryConstraint(q *ResourceQuery) ResourceConstraint {
 	if q == nil {

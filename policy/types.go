@@ -39,6 +39,9 @@ type Input struct {
 	Purpose string `json:"purpose,omitempty"`
 	// Expires is the requested expiry; zero means not asked.
 	Expires time.Time `json:"expires,omitzero"`
+	// MaxTTL is the gateway's own ceiling on a capability's life, applied
+	// on top of every rule's max_ttl; zero means none.
+	MaxTTL time.Duration `json:"maxTTL,omitzero"`
 	// Now is the decision time (the gateway's injected clock).
 	Now time.Time `json:"now"`
 }

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+
+	"github.com/capgate/capgate/gateway/sep"
 )
 
 // The send methods Delegate may use, one per A2A generation plus the SEP's.
@@ -17,7 +19,7 @@ const (
 )
 
 // MaxDelegated bounds the capabilities one delegated send may carry.
-const MaxDelegated = 32
+const MaxDelegated = sep.MaxDelegated
 
 // Delegation is a send to another agent that hands it capabilities (DESIGN
 // §7, the SEP's a2a/task/send): params.capabilities lists the ids of
@@ -44,7 +46,7 @@ type Delegation struct {
 type wireDelegation struct {
 	Message      json.RawMessage            `json:"message"`
 	Capabilities []string                   `json:"capabilities"`
-	Attenuations map[string]wireConstraints `json:"attenuations,omitempty"`
+	Attenuations map[string]sep.Constraints `json:"attenuations,omitempty"`
 }
 
 // Delegate sends d to the client's agent and returns the agent's raw
@@ -76,13 +78,13 @@ func delegationParams(method string, d Delegation) (wireDelegation, error) {
 		}
 		ids = append(ids, capb.ID)
 	}
-	var atts map[string]wireConstraints
+	var atts map[string]sep.Constraints
 	for id, cons := range d.Attenuations {
 		if !slices.Contains(ids, id) {
 			return wireDelegation{}, fmt.Errorf("%w: attenuation for %q, which is not delegated", ErrInvalidArgument, id)
 		}
 		if atts == nil {
-			atts = make(map[string]wireConstraints, len(d.Attenuations))
+			atts = make(map[string]sep.Constraints, len(d.Attenuations))
 		}
 		atts[id] = cons.wire()
 	}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/capgate/capgate/gateway/jsonrpc"
 )
 
 // Sentinel errors for technical failures and bad arguments. Match them with
@@ -41,7 +43,7 @@ var (
 )
 
 // Sentinels for the gateway's refusals, one per stable error.data.reason
-// word (DESIGN §5). An *RPCError matches the sentinel of its reason, so
+// word (the codes and words of gateway/jsonrpc). An *RPCError matches the sentinel of its reason, so
 // errors.Is(err, client.ErrCapabilityRevoked) works on whatever a method
 // returns.
 var (
@@ -86,18 +88,18 @@ type reasonSentinel struct {
 // not a package variable, so that nothing in the package is mutable.
 func reasonTable() [12]reasonSentinel {
 	return [12]reasonSentinel{
-		{"capability_required", -32040, ErrCapabilityRequired},
-		{"capability_invalid", -32041, ErrCapabilityInvalid},
-		{"capability_expired", -32042, ErrCapabilityExpired},
-		{"capability_revoked", -32043, ErrCapabilityRevoked},
-		{"operation_not_permitted", -32044, ErrOperationNotPermitted},
-		{"resource_not_permitted", -32045, ErrResourceNotPermitted},
-		{"holder_mismatch", -32046, ErrHolderMismatch},
-		{"grant_denied", -32047, ErrGrantDenied},
-		{"attenuation_not_permitted", -32048, ErrAttenuationNotPermitted},
-		{"revocation_unavailable", -32049, ErrRevocationUnavailable},
-		{"method_not_found", -32601, ErrMethodNotFound},
-		{"invalid_params", -32602, ErrInvalidParams},
+		{jsonrpc.ReasonCapabilityRequired, jsonrpc.CodeCapabilityRequired, ErrCapabilityRequired},
+		{jsonrpc.ReasonCapabilityInvalid, jsonrpc.CodeCapabilityInvalid, ErrCapabilityInvalid},
+		{jsonrpc.ReasonCapabilityExpired, jsonrpc.CodeCapabilityExpired, ErrCapabilityExpired},
+		{jsonrpc.ReasonCapabilityRevoked, jsonrpc.CodeCapabilityRevoked, ErrCapabilityRevoked},
+		{jsonrpc.ReasonOperationNotPermitted, jsonrpc.CodeOperationNotPermitted, ErrOperationNotPermitted},
+		{jsonrpc.ReasonResourceNotPermitted, jsonrpc.CodeResourceNotPermitted, ErrResourceNotPermitted},
+		{jsonrpc.ReasonHolderMismatch, jsonrpc.CodeHolderMismatch, ErrHolderMismatch},
+		{jsonrpc.ReasonGrantDenied, jsonrpc.CodeGrantDenied, ErrGrantDenied},
+		{jsonrpc.ReasonAttenuationNotPermitted, jsonrpc.CodeAttenuationNotPermitted, ErrAttenuationNotPermitted},
+		{jsonrpc.ReasonRevocationUnavailable, jsonrpc.CodeRevocationUnavailable, ErrRevocationUnavailable},
+		{jsonrpc.ReasonMethodNotFound, jsonrpc.CodeMethodNotFound, ErrMethodNotFound},
+		{jsonrpc.ReasonInvalidParams, jsonrpc.CodeInvalidParams, ErrInvalidParams},
 	}
 }
 

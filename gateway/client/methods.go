@@ -4,14 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/capgate/capgate/gateway/sep"
 )
 
 // The SEP extension methods the client calls.
 const (
-	MethodRequest   = "a2a/capabilities/request"
-	MethodAttenuate = "a2a/capabilities/attenuate"
-	MethodRevoke    = "a2a/capabilities/revoke"
-	MethodInvoke    = "a2a/skill/invoke"
+	MethodRequest   = sep.MethodRequest
+	MethodAttenuate = sep.MethodAttenuate
+	MethodRevoke    = sep.MethodRevoke
+	MethodInvoke    = sep.MethodInvoke
 )
 
 // Request asks for task-scoped capabilities (a2a/capabilities/request) and
@@ -23,14 +25,14 @@ func (c *Client) Request(ctx context.Context, p RequestParams) ([]Capability, er
 	if len(p.Grants) == 0 {
 		return nil, fmt.Errorf("%w: Request needs at least one grant", ErrInvalidArgument)
 	}
-	raw, err := c.call(ctx, MethodRequest, wireRequest{
+	raw, err := c.call(ctx, MethodRequest, sep.RequestParams{
 		Grants: p.Grants, Purpose: p.Purpose, ResourceQuery: p.ResourceQuery,
 		Operations: p.Operations, Expires: timePtr(p.Expires),
 	})
 	if err != nil {
 		return nil, err
 	}
-	var res wireCapabilities
+	var res sep.CapabilitiesResult
 	if err := decodeResult(MethodRequest, raw, &res); err != nil {
 		return nil, err
 	}
@@ -74,13 +76,13 @@ func (c *Client) Attenuate(ctx context.Context, capb Capability, cons Constraint
 	if capb.ID == "" {
 		return Capability{}, fmt.Errorf("%w: Attenuate needs a capability id", ErrInvalidArgument)
 	}
-	raw, err := c.call(ctx, MethodAttenuate, wireAttenuate{
+	raw, err := c.call(ctx, MethodAttenuate, sep.AttenuateParams{
 		CapabilityID: capb.ID, CapabilityToken: capb.Token, Constraints: cons.wire(),
 	})
 	if err != nil {
 		return Capability{}, err
 	}
-	var res wireCapabilities
+	var res sep.CapabilitiesResult
 	if err := decodeResult(MethodAttenuate, raw, &res); err != nil {
 		return Capability{}, err
 	}
@@ -103,11 +105,11 @@ func (c *Client) Revoke(ctx context.Context, capb Capability) error {
 	if capb.ID == "" {
 		return fmt.Errorf("%w: Revoke needs a capability id", ErrInvalidArgument)
 	}
-	raw, err := c.call(ctx, MethodRevoke, wireRevoke{CapabilityID: capb.ID, CapabilityToken: capb.Token})
+	raw, err := c.call(ctx, MethodRevoke, sep.RevokeParams{CapabilityID: capb.ID, CapabilityToken: capb.Token})
 	if err != nil {
 		return err
 	}
-	var res wireRevoked
+	var res sep.RevokeResult
 	if err := decodeResult(MethodRevoke, raw, &res); err != nil {
 		return err
 	}

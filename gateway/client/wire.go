@@ -1,93 +1,21 @@
 package client
 
 import (
-	"fmt"
-	"log/slog"
-	"strings"
 	"time"
+
+	"github.com/capgate/capgate/gateway/sep"
 )
 
 // Capability is one issued capability in the SEP issuance shape, exactly as
 // the gateway answers it from a2a/capabilities/request and
-// a2a/capabilities/attenuate, and as a delegatee receives it in
-// params.capabilities of a delegated send.
-//
-// Token is a bearer credential for the holder. Capability's String,
-// GoString and LogValue never show it, so logging a Capability with fmt or
-// slog does not leak it; json.Marshal does include it, since that is how a
-// capability is handed on.
-type Capability struct {
-	// ID is the capability id, "cap_…"; invocations name it.
-	ID string `json:"id"`
-	// Grant is the grant it was issued under, e.g. "documents:read".
-	Grant string `json:"grant"`
-	// Token is the signed capability token (a compact JWS).
-	Token string `json:"token,omitempty"`
-	// ResourceHandles are the opaque handles of the resources it designates.
-	ResourceHandles []ResourceHandle `json:"resourceHandles"`
-	// Operations are the operations it permits, e.g. ["retrieve"].
-	Operations []string `json:"operations"`
-	// Expires is when it stops being accepted.
-	Expires time.Time `json:"expires"`
-	// RevocationID is its own revocation id.
-	RevocationID string `json:"revocationId,omitempty"`
-	// Principal is the user principal it acts for.
-	Principal string `json:"principal,omitempty"`
-	// Holder is the only caller that may present it.
-	Holder string `json:"holder,omitempty"`
-	// ParentID is the capability it was attenuated from; empty for a root.
-	ParentID string `json:"parentId,omitempty"`
-	// Depth is its delegation depth: 0 for a root capability.
-	Depth int `json:"depth"`
-}
+// a2a/capabilities/attenuate, and as a delegatee receives it in the
+// capabilities of a delegated send. Its String, GoString and LogValue
+// never show the token.
+type Capability = sep.Capability
 
 // ResourceHandle is an opaque handle to one resource, with the display name
 // the gateway shows its holder. Real resource ids are never revealed.
-type ResourceHandle struct {
-	// Handle is the opaque handle, sent as arguments.resourceHandle.
-	Handle string `json:"handle"`
-	// DisplayName is the resource's title.
-	DisplayName string `json:"displayName,omitempty"`
-}
-
-// Handle returns the handle whose display name is name.
-func (c Capability) Handle(name string) (string, bool) {
-	for _, h := range c.ResourceHandles {
-		if h.DisplayName == name {
-			return h.Handle, true
-		}
-	}
-	return "", false
-}
-
-// Handles returns every resource handle of c, in order.
-func (c Capability) Handles() []string {
-	out := make([]string, 0, len(c.ResourceHandles))
-	for _, h := range c.ResourceHandles {
-		out = append(out, h.Handle)
-	}
-	return out
-}
-
-// String describes c without its token: id, grant, operations, number of
-// handles and expiry.
-func (c Capability) String() string {
-	return fmt.Sprintf("%s %s [%s] on %d resource(s) until %s", c.ID, c.Grant,
-		strings.Join(c.Operations, " "), len(c.ResourceHandles), c.Expires.UTC().Format(time.RFC3339))
-}
-
-// GoString is String, so that %#v does not print the token either.
-func (c Capability) GoString() string { return "client.Capability{" + c.String() + "}" }
-
-// LogValue implements slog.LogValuer: every field but the token.
-func (c Capability) LogValue() slog.Value {
-	return slog.GroupValue(
-		slog.String("id", c.ID), slog.String("grant", c.Grant),
-		slog.Any("operations", c.Operations), slog.Int("handles", len(c.ResourceHandles)),
-		slog.Time("expires", c.Expires), slog.String("holder", c.Holder),
-		slog.String("parent_id", c.ParentID), slog.Int("depth", c.Depth),
-	)
-}
+type ResourceHandle = sep.ResourceHandle
 
 // RequestParams are the params of a2a/capabilities/request.
 type RequestParams struct {
@@ -108,12 +36,7 @@ type RequestParams struct {
 
 // ResourceQuery is the SEP resourceQuery: a collection and exact-match
 // attribute filters.
-type ResourceQuery struct {
-	// Collection is the resource collection, e.g. "reports".
-	Collection string `json:"collection,omitempty"`
-	// Filter holds attribute = value conditions, e.g. quarter: 2025-Q1.
-	Filter map[string]string `json:"filter,omitempty"`
-}
+type ResourceQuery = sep.ResourceQuery
 
 // Constraints narrow a capability in a2a/capabilities/attenuate and in the
 // attenuations of a delegated send. Empty fields keep the parent's value;
@@ -127,16 +50,8 @@ type Constraints struct {
 	Expires time.Time
 }
 
-// wireRequest is the params of a2a/capabilities/request.
-type wireRequest struct {
-	Grants        []string       `json:"grants"`
-	Purpose       string         `json:"purpose,omitempty"`
-	ResourceQuery *ResourceQuery `json:"resourceQuery,omitempty"`
-	Operations    []string       `json:"operations,omitempty"`
-	Expires       *time.Time     `json:"expires,omitempty"`
-}
-
-// wireInvoke is the params of a2a/skill/invoke.
+// wireInvoke is the params of a2a/skill/invoke as the client sends them:
+// sep.InvokeParams with arguments not yet encoded.
 type wireInvoke struct {
 	Skill           string         `json:"skill"`
 	Arguments       map[string]any `json:"arguments"`
@@ -144,39 +59,8 @@ type wireInvoke struct {
 	CapabilityToken string         `json:"capabilityToken,omitempty"`
 }
 
-// wireConstraints is constraints as they travel.
-type wireConstraints struct {
-	ResourceHandles []string   `json:"resourceHandles,omitempty"`
-	Operations      []string   `json:"operations,omitempty"`
-	Expires         *time.Time `json:"expires,omitempty"`
-}
-
-// wireAttenuate is the params of a2a/capabilities/attenuate.
-type wireAttenuate struct {
-	CapabilityID    string          `json:"capabilityId"`
-	CapabilityToken string          `json:"capabilityToken,omitempty"`
-	Constraints     wireConstraints `json:"constraints"`
-}
-
-// wireRevoke is the params of a2a/capabilities/revoke.
-type wireRevoke struct {
-	CapabilityID    string `json:"capabilityId"`
-	CapabilityToken string `json:"capabilityToken,omitempty"`
-}
-
-// wireCapabilities is the result of request and attenuate.
-type wireCapabilities struct {
-	Capabilities []Capability `json:"capabilities"`
-}
-
-// wireRevoked is the result of a2a/capabilities/revoke.
-type wireRevoked struct {
-	Revoked      bool   `json:"revoked"`
-	CapabilityID string `json:"capabilityId"`
-}
-
-func (c Constraints) wire() wireConstraints {
-	return wireConstraints{ResourceHandles: c.ResourceHandles, Operations: c.Operations, Expires: timePtr(c.Expires)}
+func (c Constraints) wire() sep.Constraints {
+	return sep.Constraints{ResourceHandles: c.ResourceHandles, Operations: c.Operations, Expires: timePtr(c.Expires)}
 }
 
 func timePtr(t time.Time) *time.Time {

@@ -1,15 +1,12 @@
 package gateway
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"os"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -49,20 +46,22 @@ func newMetrics(reg *prometheus.Registry, cfg *config.Config, stats func() metri
 	return m, nil
 }
 
+// statsReporter is a revocation store that keeps a local set and can
+// say how large it is and when it last synced.
+type statsReporter interface {
+	LocalSet() revocation.LocalSet
+}
+
 // cacheStats reports the revocation store's local set, when it has one.
 func cacheStats(s revocation.Store) func() metrics.RevocationCacheStats {
-	switch st := s.(type) {
-	case *revocation.Synced:
-		return func() metrics.RevocationCacheStats {
-			x := st.Stats()
-			return metrics.RevocationCacheStats{Size: x.Size, SyncedAt: x.SyncedAt}
-		}
-	case *revocation.Memory:
-		return func() metrics.RevocationCacheStats {
-			return metrics.RevocationCacheStats{Size: st.Len(), SyncedAt: time.Now()}
-		}
+	st, ok := s.(statsReporter)
+	if !ok {
+		return nil
 	}
-	return nil
+	return func() metrics.RevocationCacheStats {
+		x := st.LocalSet()
+		return metrics.RevocationCacheStats{Size: x.Size, SyncedAt: x.SyncedAt}
+	}
 }
 
 // auditLogger returns the audit logger: hash-chained JSON lines to w and,
@@ -105,68 +104,3 @@ func randomChain() string {
 	host, _ := os.Hostname()
 	return host + "-" + hex.EncodeToString(b[:])
 }
-
-// outcomeKey carries the mutable record of one forwarded call, so the
-// proxy's error handler can mark an upstream failure.
-type outcomeKey struct{}
-
-type hopOutcome struct{ failed bool }
-
-func withHopOutcome(ctx context.Context) (context.Context, *hopOutcome) {
-	o := &hopOutcome{}
-	return context.WithValue(ctx, outcomeKey{}, o), o
-}
-
-func markUpstreamFailed(ctx context.Context) {
-	if o, ok := ctx.Value(outcomeKey{}).(*hopOutcome); ok {
-		o.failed = true
-	}
-}
-
-// observeDecision counts one call's decision: ok when forwarded, denied
-// for a capability refusal, invalid for bad input, error otherwise.
-func (g *Gateway) observeDecision(c *call, out outcome, start time.Time) {
-	g.metrics.ObserveStep(metrics.StepTotal, g.now().Sub(start))
-	method := c.canonical
-	if out.resp == nil {
-		g.metrics.ObserveDecision(metrics.Allowed)
-		return
-	}
-	e := out.resp.Error
-	switch {
-	case e == nil:
-		g.metrics.ObserveRequest(c.agent.cfg.Name, method, "ok")
-	case e.Code <= jsonrpc.CodeCapabilityRequired && e.Code >= jsonrpc.CodeRevocationUnavailable:
-		g.metrics.ObserveDecision(e.Reason())
-		g.metrics.ObserveRequest(c.agent.cfg.Name, method, "denied")
-	case e.Code <= jsonrpc.CodeInvalidRequest && e.Code >= jsonrpc.CodeParseError || e.Code == jsonrpc.CodeMethodNotFound || e.Code == jsonrpc.CodeInvalidParams:
-		g.metrics.ObserveRequest(c.agent.cfg.Name, method, "invalid")
-	default:
-		g.metrics.ObserveRequest(c.agent.cfg.Name, method, "error")
-	}
-}
-
-// countUnauthenticated counts the 401s of the authentication step.
-func (g *Gateway) countUnauthenticated(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		sw := &statusWriter{ResponseWriter: w}
-		next.ServeHTTP(sw, r)
-		if sw.status == http.StatusUnauthorized {
-			g.metrics.ObserveRequest(chiAgent(r), metrics.Other, "unauthenticated")
-		}
-	})
-}
-
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (s *statusWriter) WriteHeader(code int) {
-	if s.status == 0 {
-		s.status = code
-	}
-	s.ResponseWriter.WriteHeader(code)
-}
-
-func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }

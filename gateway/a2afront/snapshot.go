@@ -1,4 +1,4 @@
-package gateway
+package a2afront
 
 import (
 	"net/http"
@@ -14,8 +14,8 @@ import (
 // AgentCapabilities snapshot of what the authenticated principal may
 // actually do with the agent, decided by the policy in force now, so a
 // reload changes it on the next call. Nothing is issued.
-func (g *Gateway) serveCapabilities(w http.ResponseWriter, r *http.Request) {
-	a, ok := g.agents[chi.URLParam(r, "agent")]
+func (f *Front) serveCapabilities(w http.ResponseWriter, r *http.Request) {
+	a, ok := f.agents[chi.URLParam(r, "agent")]
 	p, authed := authn.PrincipalFrom(r.Context())
 	if !ok || !authed {
 		writeJSONStatus(w, http.StatusNotFound, map[string]string{"error": "unknown agent"})
@@ -30,12 +30,12 @@ func (g *Gateway) serveCapabilities(w http.ResponseWriter, r *http.Request) {
 		grants = append(grants, agentcard.Grant(gr))
 	}
 	snap, err := discovery.Snapshot(r.Context(), discovery.Input{
-		Agent: a.cfg.Name, Card: card, PublicURL: a.publicURL, Grants: grants, Skills: a.skills,
-		Policy: g.caps.Policy.Current(), Principal: toPolicyPrincipal(p), Now: g.now(),
-		SubAgents: g.subAgents(a), MaxExecutionTime: g.cfg.Limits.UpstreamTimeout.D(),
+		Agent: a.cfg.Name, Card: card, PublicURL: a.publicURL, Grants: grants, Skills: a.cfg.Skills,
+		Policy: f.deps.Policy.Current(), Principal: toPolicyPrincipal(p), Now: f.deps.Now(),
+		SubAgents: f.subAgents(a), MaxExecutionTime: f.cfg.UpstreamTimeout,
 	})
 	if err != nil {
-		g.logger.WarnContext(r.Context(), "capability snapshot failed", "agent", a.cfg.Name, "error", err)
+		f.deps.Logger.WarnContext(r.Context(), "capability snapshot failed", "agent", a.cfg.Name, "error", err)
 		w.Header().Set("Retry-After", "1")
 		w.WriteHeader(http.StatusServiceUnavailable)
 		return
@@ -46,9 +46,9 @@ func (g *Gateway) serveCapabilities(w http.ResponseWriter, r *http.Request) {
 
 // subAgents lists the capability-aware agents a capability may be
 // delegated to: every fronted agent with an identity, other than a.
-func (g *Gateway) subAgents(a *agent) []discovery.SubAgent {
+func (f *Front) subAgents(a *agent) []discovery.SubAgent {
 	var out []discovery.SubAgent
-	for _, ac := range g.cfg.Agents {
+	for _, ac := range f.cfg.Agents {
 		if ac.Name != a.cfg.Name && ac.Principal != "" && !ac.Legacy {
 			out = append(out, discovery.SubAgent{Name: ac.Name})
 		}

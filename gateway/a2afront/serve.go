@@ -1,26 +1,21 @@
-package gateway
+package a2afront
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/go-chi/chi/v5"
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/codes"
-	"go.opentelemetry.io/otel/trace"
 
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/proxy"
 )
 
-// call is one decoded JSON-RPC request on its way through the gateway.
+// call is one decoded JSON-RPC request on its way through the front.
 type call struct {
 	agent     *agent
 	principal *authn.Principal
@@ -29,7 +24,7 @@ type call struct {
 	http      *http.Request
 }
 
-// outcome is what the gateway decided for one call: either a response
+// outcome is what the front decided for one call: either a response
 // answered by the gateway itself, or a request element to forward with the
 // capability context the gateway vouches for.
 type outcome struct {
@@ -44,10 +39,15 @@ func fail(id json.RawMessage, e *jsonrpc.Error) outcome {
 	return answer(jsonrpc.NewError(id, e))
 }
 
+// forwardAs forwards the call's own bytes on the caller's authority.
+func forwardAs(c *call) outcome {
+	return outcome{forward: c.req.Raw, cc: callerContext(c)}
+}
+
 // serveA2A is POST /a2a/{agent}: read and decode the body once, decide
 // every call, answer locally what was refused, forward what was allowed.
-func (g *Gateway) serveA2A(w http.ResponseWriter, r *http.Request) {
-	a, ok := g.agents[chi.URLParam(r, "agent")]
+func (f *Front) serveA2A(w http.ResponseWriter, r *http.Request) {
+	a, ok := f.agents[chi.URLParam(r, "agent")]
 	if !ok {
 		jsonrpc.WriteResponse(w, http.StatusNotFound, jsonrpc.NewError(nil, &jsonrpc.Error{
 			Code: jsonrpc.CodeInvalidRequest, Message: "unknown agent",
@@ -61,7 +61,8 @@ func (g *Gateway) serveA2A(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "unauthenticated", http.StatusUnauthorized)
 		return
 	}
-	body, err := jsonrpc.ReadBody(http.MaxBytesReader(w, r.Body, g.limits.MaxBodyBytes+1), g.limits)
+	lim := f.cfg.Limits
+	body, err := jsonrpc.ReadBody(http.MaxBytesReader(w, r.Body, lim.MaxBodyBytes+1), lim)
 	if err != nil {
 		status := http.StatusBadRequest
 		if errors.Is(err, jsonrpc.ErrBodyTooLarge) {
@@ -70,30 +71,30 @@ func (g *Gateway) serveA2A(w http.ResponseWriter, r *http.Request) {
 		jsonrpc.WriteResponse(w, status, jsonrpc.NewError(nil, jsonrpc.ErrorFor(err)))
 		return
 	}
-	reqs, batch, err := jsonrpc.Decode(body, g.limits)
+	reqs, batch, err := jsonrpc.Decode(body, lim)
 	if err != nil {
 		jsonrpc.WriteResponse(w, http.StatusBadRequest, jsonrpc.NewError(nil, jsonrpc.ErrorFor(err)))
 		return
 	}
 	if !batch {
-		g.serveOne(w, r, &call{agent: a, principal: p, req: reqs[0], http: r})
+		f.serveOne(w, r, &call{agent: a, principal: p, req: reqs[0], http: r})
 		return
 	}
-	g.serveBatch(w, r, a, p, reqs)
+	f.serveBatch(w, r, a, p, reqs)
 }
 
 // serveOne decides one call and either answers it or proxies it, streaming
 // the upstream's answer through.
-func (g *Gateway) serveOne(w http.ResponseWriter, r *http.Request, c *call) {
-	start := g.now()
-	dctx, span := g.span(r.Context(), "decide", attribute.String("rpc.method", c.req.Method))
-	out := g.decide(dctx, c)
+func (f *Front) serveOne(w http.ResponseWriter, r *http.Request, c *call) {
+	start := f.deps.Now()
+	dctx, span := f.span(r.Context(), "decide", attribute.String("rpc.method", c.req.Method))
+	out := f.decide(dctx, c)
 	var refusal *jsonrpc.Error
 	if out.resp != nil {
 		refusal = out.resp.Error
 	}
 	endWith(span, refusal)
-	g.observeDecision(c, out, start)
+	f.observeDecision(c, out, start)
 	if out.resp != nil {
 		if c.req.IsNotification() {
 			w.WriteHeader(http.StatusNoContent)
@@ -102,49 +103,21 @@ func (g *Gateway) serveOne(w http.ResponseWriter, r *http.Request, c *call) {
 		jsonrpc.WriteResponse(w, http.StatusOK, *out.resp)
 		return
 	}
-	ctx := withRequestID(r.Context(), c.req.ID)
-	if out.cc != nil {
-		ctx = proxy.WithContext(ctx, *out.cc)
-	}
+	ctx := r.Context()
 	if jsonrpc.IsStreaming(c.req.Method) {
-		extendWriteDeadline(w, g.now().Add(g.cfg.Listen.StreamTimeout.D()))
+		extendWriteDeadline(w, f.deps.Now().Add(f.cfg.StreamTimeout))
 	} else {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, g.cfg.Limits.UpstreamTimeout.D())
+		ctx, cancel = context.WithTimeout(ctx, f.cfg.UpstreamTimeout)
 		defer cancel()
 	}
-	out2 := r.Clone(ctx)
-	out2.Body = http.NoBody
-	if len(out.forward) > 0 {
-		out2.Body = io.NopCloser(bytes.NewReader(out.forward))
-	}
-	out2.ContentLength = int64(len(out.forward))
-	out2.Header.Set("Content-Length", strconv.Itoa(len(out.forward)))
-	g.proxy(w, out2, c)
-}
-
-// proxy forwards one decided call and records the hop.
-func (g *Gateway) proxy(w http.ResponseWriter, r *http.Request, c *call) {
-	ctx, hop := withHopOutcome(r.Context())
-	ctx, span := g.tracer.Start(ctx, "upstream", trace.WithSpanKind(trace.SpanKindClient),
-		trace.WithAttributes(attribute.String("capgate.agent", c.agent.cfg.Name)))
-	defer span.End()
-	injectTrace(ctx, r.Header)
-	start := g.now()
-	c.agent.proxy.ServeHTTP(w, r.WithContext(ctx))
-	g.metrics.ObserveUpstream(c.agent.cfg.Name, g.now().Sub(start))
-	outcome := "ok"
-	if hop.failed {
-		outcome = "upstream_error"
-		span.SetStatus(codes.Error, outcome)
-	}
-	g.metrics.ObserveRequest(c.agent.cfg.Name, c.canonical, outcome)
+	f.forward(w, upstreamRequest(ctx, r, c.req.ID, out), c)
 }
 
 // decide routes one call by its method. Methods the gateway does not know
 // are refused, never forwarded: an unknown method could be a skill call in
 // disguise.
-func (g *Gateway) decide(ctx context.Context, c *call) outcome {
+func (f *Front) decide(ctx context.Context, c *call) outcome {
 	if c.req.Err != nil {
 		return fail(c.req.ID, jsonrpc.ErrorFor(c.req.Err))
 	}
@@ -155,10 +128,10 @@ func (g *Gateway) decide(ctx context.Context, c *call) outcome {
 		})
 	}
 	c.canonical = canonical
-	if h, ok := g.methods[canonical]; ok {
+	if h, ok := f.methods[canonical]; ok {
 		return h(ctx, c)
 	}
-	return outcome{forward: c.req.Raw, cc: callerContext(c)}
+	return forwardAs(c)
 }
 
 // callerContext is the context vouched for on a call forwarded on the

@@ -1,4 +1,4 @@
-package gateway
+package a2afront
 
 import (
 	"sync"

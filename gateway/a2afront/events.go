@@ -1,4 +1,4 @@
-package gateway
+package a2afront
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"log/slog"
 
 	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/sep"
 	"github.com/capgate/capgate/policy"
 )
 
@@ -20,11 +21,11 @@ const (
 	EventRevoke    = "capability.revoke"
 )
 
-func (g *Gateway) audit(ctx context.Context, event string, attrs ...slog.Attr) {
-	if g.caps.Audit == nil {
+func (f *Front) audit(ctx context.Context, event string, attrs ...slog.Attr) {
+	if f.deps.Audit == nil {
 		return
 	}
-	g.caps.Audit.LogAttrs(ctx, slog.LevelInfo, event, attrs...)
+	f.deps.Audit.LogAttrs(ctx, slog.LevelInfo, event, attrs...)
 }
 
 func claimAttrs(c *captoken.Claims) []slog.Attr {
@@ -41,7 +42,7 @@ func claimAttrs(c *captoken.Claims) []slog.Attr {
 	}
 }
 
-func (g *Gateway) auditIssue(ctx context.Context, c *call, p requestParams, d policy.Decision, caps []capability, decision string) {
+func (f *Front) auditIssue(ctx context.Context, c *call, p sep.RequestParams, d policy.Decision, caps []sep.Capability, decision string) {
 	ids := make([]string, 0, len(caps))
 	for _, cp := range caps {
 		ids = append(ids, cp.ID)
@@ -50,7 +51,7 @@ func (g *Gateway) auditIssue(ctx context.Context, c *call, p requestParams, d po
 	for _, m := range d.Matched {
 		rules = append(rules, m.ID)
 	}
-	g.audit(ctx, EventIssue,
+	f.audit(ctx, EventIssue,
 		slog.String("principal", c.principal.ID), slog.String("agent", c.agent.cfg.Name),
 		slog.Any("grants", p.Grants), slog.String("purpose", p.Purpose),
 		slog.String("policy_revision", d.Revision), slog.Any("rules", rules),
@@ -62,12 +63,12 @@ func (g *Gateway) auditIssue(ctx context.Context, c *call, p requestParams, d po
 // principal and holder, the skill and its operation, the handles this call
 // named) rather than every list in the claims, which the capability's own
 // issue and attenuate events already hold.
-func (g *Gateway) auditInvoke(ctx context.Context, c *call, p invokeParams, claims *captoken.Claims, decision string) {
+func (f *Front) auditInvoke(ctx context.Context, c *call, p sep.InvokeParams, claims *captoken.Claims, decision string) {
 	attrs := [16]slog.Attr{
 		slog.String("caller", c.principal.ID), slog.String("agent", c.agent.cfg.Name),
-		slog.String("skill", p.Skill), slog.String("operation", c.agent.skills[p.Skill]),
+		slog.String("skill", p.Skill), slog.String("operation", c.agent.cfg.Skills[p.Skill]),
 		slog.String("requested_capability_id", p.CapabilityID), slog.String("decision", decision),
-		slog.String("handles", handlesNamed(p.Arguments)),
+		slog.Any("handles", handlesNamed(p.Arguments)),
 	}
 	n := 7
 	if claims != nil {
@@ -78,29 +79,39 @@ func (g *Gateway) auditInvoke(ctx context.Context, c *call, p invokeParams, clai
 			slog.String("purpose", claims.Purpose), slog.String("policy_revision", claims.PolicyRevision),
 		})
 	}
-	g.audit(ctx, EventInvoke, attrs[:n]...)
+	f.audit(ctx, EventInvoke, attrs[:n]...)
 }
 
-// handlesNamed is the handle or handles an invocation named, as text.
-func handlesNamed(args map[string]json.RawMessage) string {
+// handlesNamed is the handle or handles an invocation named, as a list
+// (the shape every other event gives handles in); empty when it named
+// none, or named them in a shape the gateway refuses anyway.
+func handlesNamed(args map[string]json.RawMessage) []string {
 	if raw, ok := args[argHandle]; ok {
-		return string(raw)
+		var h string
+		if json.Unmarshal(raw, &h) == nil {
+			return []string{h}
+		}
+		return []string{}
 	}
-	return string(args[argHandles])
+	var hs []string
+	if raw, ok := args[argHandles]; ok && json.Unmarshal(raw, &hs) == nil {
+		return hs
+	}
+	return []string{}
 }
 
-func (g *Gateway) auditAttenuate(ctx context.Context, c *call, parent, child *captoken.Claims, decision string) {
+func (f *Front) auditAttenuate(ctx context.Context, c *call, parent, child *captoken.Claims, decision string) {
 	attrs := []slog.Attr{slog.String("caller", c.principal.ID), slog.String("agent", c.agent.cfg.Name), slog.String("decision", decision)}
 	if parent != nil {
 		attrs = append(attrs, slog.String("parent_capability_id", parent.CapabilityID))
 	}
 	attrs = append(attrs, claimAttrs(child)...)
-	g.audit(ctx, EventAttenuate, attrs...)
+	f.audit(ctx, EventAttenuate, attrs...)
 }
 
-func (g *Gateway) auditRevoke(ctx context.Context, c *call, claims *captoken.Claims, decision string) {
+func (f *Front) auditRevoke(ctx context.Context, c *call, claims *captoken.Claims, decision string) {
 	attrs := append([]slog.Attr{
 		slog.String("caller", c.principal.ID), slog.String("agent", c.agent.cfg.Name), slog.String("decision", decision),
 	}, claimAttrs(claims)...)
-	g.audit(ctx, EventRevoke, attrs...)
+	f.audit(ctx, EventRevoke, attrs...)
 }

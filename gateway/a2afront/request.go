@@ -1,4 +1,4 @@
-package gateway
+package a2afront
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/jsonrpc"
+	"github.com/capgate/capgate/gateway/sep"
 	"github.com/capgate/capgate/policy"
 )
 
@@ -20,48 +21,52 @@ const maxRequestedGrants = 16
 // the query resolves to within policy. An empty intersection is a
 // grant_denied error naming the rules and reasons, never an empty
 // capability.
-func (g *Gateway) capabilitiesRequest(ctx context.Context, c *call) outcome {
-	var p requestParams
+func (f *Front) capabilitiesRequest(ctx context.Context, c *call) outcome {
+	var p sep.RequestParams
 	if err := jsonrpc.UnmarshalParams(c.req.Params, &p); err != nil {
 		return fail(c.req.ID, jsonrpc.ErrorFor(err))
 	}
 	if len(p.Grants) == 0 || len(p.Grants) > maxRequestedGrants {
 		return fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, fmt.Sprintf("grants must list 1 to %d grant ids", maxRequestedGrants), nil))
 	}
-	pol := g.caps.Policy.Current()
-	now := g.now()
-	d := pol.Decide(ctx, policyInput(c, p, now))
+	now := f.deps.Now()
+	in := f.policyInput(c, p, now)
+	d := f.deps.Policy.Current().Decide(ctx, in)
 	if !d.Allow {
-		g.auditIssue(ctx, c, p, d, nil, "grant_denied")
+		f.auditIssue(ctx, c, p, d, nil, "grant_denied")
 		return fail(c.req.ID, denial(d))
 	}
-	found, err := g.resolve(ctx, c.agent, c.principal.ID, p.ResourceQuery)
+	found, err := f.resolve(ctx, c, in.Resource)
 	if err != nil {
-		g.logger.WarnContext(ctx, "resource resolution failed", "agent", c.agent.cfg.Name, "error", err)
-		g.auditIssue(ctx, c, p, d, nil, "resolution_failed")
+		f.deps.Logger.WarnContext(ctx, "resource resolution failed", "agent", c.agent.cfg.Name, "error", err)
+		f.auditIssue(ctx, c, p, d, nil, "resolution_failed")
 		return fail(c.req.ID, &jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: "the agent could not resolve the resource query",
 			Data: map[string]string{"reason": "resolution_failed"}})
 	}
-	var caps []capability
+	var caps []sep.Capability
 	for _, gd := range d.Grants {
-		capb, e := g.issue(ctx, c, p, found, gd, d.Revision, now)
+		capb, e := f.issue(ctx, c, in, found, gd, d.Revision)
 		if e != nil {
-			g.auditIssue(ctx, c, p, d, nil, reasonOf(e))
+			f.auditIssue(ctx, c, p, d, nil, reasonOf(e))
 			return fail(c.req.ID, e)
 		}
 		caps = append(caps, capb)
 	}
-	g.auditIssue(ctx, c, p, d, caps, "issued")
-	return answer(jsonrpc.NewResult(c.req.ID, capabilitiesResult{Capabilities: caps, PolicyRevision: d.Revision}))
+	f.auditIssue(ctx, c, p, d, caps, "issued")
+	return answer(jsonrpc.NewResult(c.req.ID, sep.CapabilitiesResult{Capabilities: caps, PolicyRevision: d.Revision}))
 }
 
-func policyInput(c *call, p requestParams, now time.Time) policy.Input {
+// policyInput is the request as policy decides it, with the gateway's own
+// ceiling on a capability's life.
+func (f *Front) policyInput(c *call, p sep.RequestParams, now time.Time) policy.Input {
 	in := policy.Input{
 		Principal: toPolicyPrincipal(c.principal), Agent: c.agent.cfg.Name,
-		Grants: p.Grants, Operations: p.Operations, Purpose: p.Purpose, Now: now,
+		Grants: p.Grants, Operations: p.Operations, Purpose: p.Purpose,
+		MaxTTL: f.cfg.MaxTTL, Now: now,
 	}
 	if p.ResourceQuery != nil {
-		in.Resource = &policy.ResourceQuery{Collection: p.ResourceQuery.Collection, Filter: p.ResourceQuery.Filter}
+		q := policy.ResourceQuery(*p.ResourceQuery)
+		in.Resource = &q
 	}
 	if p.Expires != nil {
 		in.Expires = *p.Expires
@@ -90,12 +95,14 @@ func denial(d policy.Decision) *jsonrpc.Error {
 }
 
 // issue mints one capability for one granted grant, over the resources
-// the query resolved to that this grant's decision permits.
-func (g *Gateway) issue(ctx context.Context, c *call, p requestParams, found []resolvedResource, gd policy.GrantDecision, rev string, now time.Time) (capability, *jsonrpc.Error) {
+// the query resolved to that this grant's decision permits. Its expiry is
+// the decision's, which already holds the gateway's ceiling.
+func (f *Front) issue(ctx context.Context, c *call, in policy.Input, found []resolvedResource, gd policy.GrantDecision, rev string) (sep.Capability, *jsonrpc.Error) {
 	resources, names := map[string]string{}, map[string]string{}
 	var handles []string
 	for _, r := range found {
-		if !matchesQuery(r, p.ResourceQuery) || !gd.Permits(r.policyResource()) {
+		pr := r.policyResource()
+		if !in.Resource.Matches(pr) || !gd.Permits(pr) {
 			continue
 		}
 		h := captoken.NewHandle()
@@ -103,48 +110,27 @@ func (g *Gateway) issue(ctx context.Context, c *call, p requestParams, found []r
 		resources[h], names[h] = r.ID, r.DisplayName
 	}
 	if len(handles) == 0 {
-		return capability{}, capErr(jsonrpc.CodeGrantDenied, "grant denied: no resource matches the query within policy",
+		return sep.Capability{}, capErr(jsonrpc.CodeGrantDenied, "grant denied: no resource matches the query within policy",
 			map[string]any{"grant": gd.Grant, "rule": gd.Rule, "policyRevision": rev})
 	}
-	expires := gd.Expires
-	if ceiling := now.Add(g.cfg.Capabilities.MaxTTL.D()); expires.After(ceiling) {
-		expires = ceiling
-	}
 	claims := captoken.Claims{
-		Issuer: g.cfg.Capabilities.Issuer, Principal: c.principal.ID, Holder: c.principal.ID,
+		Issuer: f.cfg.Issuer, Principal: c.principal.ID, Holder: c.principal.ID,
 		Audience: c.agent.cfg.Name, CapabilityID: captoken.NewCapabilityID(), Grant: gd.Grant,
-		Operations: gd.Operations, Handles: handles, Expiry: captoken.NewNumericDate(expires),
-		NotBefore: captoken.NewNumericDate(now), IssuedAt: captoken.NewNumericDate(now),
-		RevocationID: captoken.NewRevocationID(), MaxDepth: gd.MaxDepth, Purpose: p.Purpose,
+		Operations: gd.Operations, Handles: handles, Expiry: captoken.NewNumericDate(gd.Expires),
+		NotBefore: captoken.NewNumericDate(in.Now), IssuedAt: captoken.NewNumericDate(in.Now),
+		RevocationID: captoken.NewRevocationID(), MaxDepth: gd.MaxDepth, Purpose: in.Purpose,
 		Attenuable: gd.Attenuable, PolicyRevision: rev,
 	}
-	token, err := captoken.Mint(g.caps.Keys, claims, resources)
+	token, err := captoken.Mint(f.deps.Keys, claims, resources)
 	if err != nil {
-		g.logger.ErrorContext(ctx, "mint failed", "error", err)
-		return capability{}, &jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: "internal error"}
+		f.deps.Logger.ErrorContext(ctx, "mint failed", "error", err)
+		return sep.Capability{}, &jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: "internal error"}
 	}
-	if err := g.caps.Index.Put(ctx, indexRecord(token, &claims, names)); err != nil {
-		g.logger.ErrorContext(ctx, "capability index unavailable", "error", err)
-		return capability{}, capErr(jsonrpc.CodeRevocationUnavailable, "capability store unavailable; try again", nil)
+	if err := f.deps.Index.Put(ctx, indexRecord(token, &claims, names)); err != nil {
+		f.deps.Logger.ErrorContext(ctx, "capability index unavailable", "error", err)
+		return sep.Capability{}, capErr(jsonrpc.CodeRevocationUnavailable, "capability store unavailable; try again", nil)
 	}
 	return wireCapability(token, &claims, names), nil
-}
-
-// matchesQuery re-checks an agent's answer against the query, so an agent
-// that answers too broadly cannot widen what is issued.
-func matchesQuery(r resolvedResource, q *resourceQuery) bool {
-	if q == nil {
-		return true
-	}
-	if q.Collection != "" && r.Collection != q.Collection {
-		return false
-	}
-	for k, v := range q.Filter {
-		if r.Attributes[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 func reasonOf(e *jsonrpc.Error) string {

@@ -1,0 +1,106 @@
+package a2afront
+
+import (
+	"context"
+	"errors"
+
+	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/capindex"
+	"github.com/capgate/capgate/gateway/jsonrpc"
+	"github.com/capgate/capgate/gateway/sep"
+)
+
+// capabilitiesAttenuate is a2a/capabilities/attenuate: the holder gets a
+// new, narrower capability. Attenuation only narrows (operations and
+// handles are subsets, the expiry only moves earlier, the depth grows up
+// to the cap); a widening attempt or a non-attenuable grant is
+// attenuation_not_permitted. The child's revocation ids include every
+// ancestor's, so revoking any of them kills it.
+func (f *Front) capabilitiesAttenuate(ctx context.Context, c *call) outcome {
+	var p sep.AttenuateParams
+	if err := jsonrpc.UnmarshalParams(c.req.Params, &p); err != nil {
+		return fail(c.req.ID, jsonrpc.ErrorFor(err))
+	}
+	token, e := presentedToken(c.http, p.CapabilityToken)
+	var parent *captoken.Claims
+	var rec *capindex.Record
+	if e == nil {
+		parent, rec, e = f.checks.usable(ctx, c.principal, c.agent.cfg.Name, p.CapabilityID, token)
+	}
+	if e != nil {
+		f.auditAttenuate(ctx, c, parent, nil, reasonOf(e))
+		return fail(c.req.ID, e)
+	}
+	child, childClaims, e := f.attenuate(ctx, parent, rec, p.Constraints, c.principal.ID)
+	if e != nil {
+		f.auditAttenuate(ctx, c, parent, nil, reasonOf(e))
+		return fail(c.req.ID, e)
+	}
+	f.auditAttenuate(ctx, c, parent, childClaims, "attenuated")
+	return answer(jsonrpc.NewResult(c.req.ID, sep.CapabilitiesResult{Capabilities: []sep.Capability{child}}))
+}
+
+// attenuate mints a child of a verified, live parent, held by holder, and
+// indexes it.
+func (f *Front) attenuate(ctx context.Context, parent *captoken.Claims, rec *capindex.Record, cons sep.Constraints, holder string) (sep.Capability, *captoken.Claims, *jsonrpc.Error) {
+	cc := captoken.Constraints{Operations: cons.Operations, Handles: cons.ResourceHandles}
+	if cons.Expires != nil {
+		cc.Expires = *cons.Expires
+	}
+	token, child, err := captoken.Attenuate(f.deps.Keys, f.deps.Verifier, parent, cc, captoken.AttenuateOptions{
+		Holder: holder, Now: f.deps.Now(),
+	})
+	switch {
+	case errors.Is(err, captoken.ErrAttenuationDenied):
+		return sep.Capability{}, nil, capErr(jsonrpc.CodeAttenuationNotPermitted, "attenuation not permitted: "+err.Error(), nil)
+	case errors.Is(err, captoken.ErrExpired):
+		return sep.Capability{}, nil, verifyErr(err)
+	case err != nil:
+		f.deps.Logger.ErrorContext(ctx, "attenuation failed", "error", err)
+		return sep.Capability{}, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: "internal error"}
+	}
+	names := f.displayNames(ctx, parent, rec)
+	childNames := map[string]string{}
+	for _, h := range child.Handles {
+		childNames[h] = names[h]
+	}
+	if err := f.deps.Index.Put(ctx, indexRecord(token, child, childNames)); err != nil {
+		f.deps.Logger.ErrorContext(ctx, "capability index unavailable", "error", err)
+		return sep.Capability{}, nil, capErr(jsonrpc.CodeRevocationUnavailable, "capability store unavailable; try again", nil)
+	}
+	return wireCapability(token, child, childNames), child, nil
+}
+
+// displayNames returns the handle display names of a capability, from its
+// index record when the caller had it, else by looking it up.
+func (f *Front) displayNames(ctx context.Context, c *captoken.Claims, rec *capindex.Record) map[string]string {
+	if rec != nil {
+		return rec.DisplayNames
+	}
+	if r, err := f.deps.Index.Get(ctx, c.CapabilityID); err == nil {
+		return r.DisplayNames
+	}
+	return map[string]string{}
+}
+
+// wireCapability renders claims and their token in the issuance shape.
+func wireCapability(token string, c *captoken.Claims, names map[string]string) sep.Capability {
+	hs := make([]sep.ResourceHandle, 0, len(c.Handles))
+	for _, h := range c.Handles {
+		hs = append(hs, sep.ResourceHandle{Handle: h, DisplayName: names[h]})
+	}
+	return sep.Capability{
+		ID: c.CapabilityID, Grant: c.Grant, Token: token, ResourceHandles: hs,
+		Operations: c.Operations, Expires: c.Expiry.Time().UTC(), RevocationID: c.RevocationID,
+		Principal: c.Principal, Holder: c.Holder, ParentID: c.ParentCapabilityID, Depth: c.Depth,
+	}
+}
+
+// indexRecord is what the index keeps for an issued capability.
+func indexRecord(token string, c *captoken.Claims, names map[string]string) capindex.Record {
+	return capindex.Record{
+		CapabilityID: c.CapabilityID, Token: token, Principal: c.Principal, Holder: c.Holder,
+		Agent: c.Audience, Grant: c.Grant, ParentID: c.ParentCapabilityID, DisplayNames: names,
+		IssuedAt: c.IssuedAt.Time(), Expires: c.Expiry.Time(),
+	}
+}

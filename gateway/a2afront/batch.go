@@ -1,0 +1,99 @@
+package a2afront
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sync"
+
+	"github.com/capgate/capgate/gateway/authn"
+	"github.com/capgate/capgate/gateway/jsonrpc"
+)
+
+// maxUpstreamResponse bounds one upstream answer inside a batch, which the
+// gateway must buffer to merge.
+const maxUpstreamResponse = 4 << 20
+
+// serveBatch decides every element on its own, then forwards each allowed
+// element as its own upstream call, so that every call carries exactly the
+// capability context that authorised it. Streaming methods cannot be
+// batched. Answers come back in request order; notifications get none.
+func (f *Front) serveBatch(w http.ResponseWriter, r *http.Request, a *agent, p *authn.Principal, reqs []jsonrpc.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), f.cfg.UpstreamTimeout)
+	defer cancel()
+	results := make([]json.RawMessage, len(reqs))
+	var wg sync.WaitGroup
+	for i, req := range reqs {
+		c := &call{agent: a, principal: p, req: req, http: r}
+		start := f.deps.Now()
+		out := f.decideBatched(ctx, c)
+		f.observeDecision(c, out, start)
+		if out.resp != nil {
+			results[i] = marshalResponse(*out.resp)
+			continue
+		}
+		wg.Go(func() { results[i] = f.forwardElement(ctx, c, out) })
+	}
+	wg.Wait()
+	var answers []json.RawMessage
+	for i, res := range results {
+		if !reqs[i].IsNotification() && res != nil {
+			answers = append(answers, res)
+		}
+	}
+	if len(answers) == 0 {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_ = json.NewEncoder(w).Encode(answers)
+}
+
+func (f *Front) decideBatched(ctx context.Context, c *call) outcome {
+	if c.req.Err == nil && jsonrpc.IsStreaming(c.req.Method) {
+		return fail(c.req.ID, &jsonrpc.Error{
+			Code: jsonrpc.CodeInvalidRequest, Message: "streaming methods cannot be batched",
+			Data: map[string]string{"reason": "streaming_in_batch"},
+		})
+	}
+	return f.decide(ctx, c)
+}
+
+// forwardElement sends one allowed batch element through the agent's
+// proxy and returns its answer, or a JSON-RPC error when the hop failed or
+// answered something that cannot be merged into the batch.
+func (f *Front) forwardElement(ctx context.Context, c *call, out outcome) json.RawMessage {
+	start := f.deps.Now()
+	buf := newBufferedAnswer(maxUpstreamResponse)
+	failed := f.hop(buf, upstreamRequest(ctx, c.http, c.req.ID, out), c.agent)
+	body := buf.body.Bytes()
+	var bad error
+	switch {
+	case failed:
+	case buf.overflow:
+		bad = fmt.Errorf("response larger than %d bytes", maxUpstreamResponse)
+	case len(bytes.TrimSpace(body)) == 0:
+		body = nil
+	case !json.Valid(body):
+		bad = fmt.Errorf("upstream answered status %d with invalid JSON", buf.status)
+	}
+	if bad != nil {
+		f.deps.Logger.WarnContext(ctx, "upstream call failed", "agent", c.agent.cfg.Name, "error", bad)
+		failed, body = true, marshalResponse(upstreamUnavailable(c.req.ID))
+	}
+	f.observeForwarded(c, start, failed)
+	return body
+}
+
+// marshalResponse encodes a response the gateway built itself, which
+// always encodes.
+func marshalResponse(resp jsonrpc.Response) json.RawMessage {
+	b, err := json.Marshal(resp)
+	if err != nil {
+		panic(fmt.Sprintf("a2a front: a response the gateway built does not encode: %v", err))
+	}
+	return b
+}

@@ -1,0 +1,139 @@
+package a2afront
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+
+	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/capindex"
+	"github.com/capgate/capgate/gateway/jsonrpc"
+	"github.com/capgate/capgate/gateway/proxy"
+	"github.com/capgate/capgate/gateway/sep"
+)
+
+// EventDelegate is the audit event of a delegated send.
+const EventDelegate = "capability.delegate"
+
+// delegatedRef is one entry of params.capabilities: a capability id, or
+// an object with the id and optionally the token.
+type delegatedRef struct {
+	ID    string
+	Token string
+}
+
+func (d *delegatedRef) UnmarshalJSON(b []byte) error {
+	if err := json.Unmarshal(b, &d.ID); err == nil {
+		return nil
+	}
+	var obj struct {
+		ID    string `json:"id"`
+		Token string `json:"token"`
+	}
+	if err := json.Unmarshal(b, &obj); err != nil || obj.ID == "" {
+		return errors.New("each capability is an id or an object with an id")
+	}
+	d.ID, d.Token = obj.ID, obj.Token
+	return nil
+}
+
+// send handles the standard sends and a2a/task/send. A send that carries
+// capabilities is a delegation: the receiving agent gets attenuated
+// children bound to its own identity instead of the caller's capabilities.
+// Every send is refused before anything is forwarded when the receiving
+// agent's card cannot serve it.
+func (f *Front) send(ctx context.Context, c *call) outcome {
+	var params map[string]json.RawMessage
+	if len(c.req.Params) > 0 && json.Unmarshal(c.req.Params, &params) != nil {
+		return fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, "params must be an object", nil))
+	}
+	if e := refuseCaseVariants(params, "params member", "capabilities", "attenuations"); e != nil {
+		return fail(c.req.ID, e)
+	}
+	_, delegated := params["capabilities"]
+	if e := f.hopCheck(ctx, c, delegated); e != nil {
+		return fail(c.req.ID, e)
+	}
+	if !delegated {
+		if _, ok := params["attenuations"]; ok {
+			return fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, "attenuations without capabilities", nil))
+		}
+		return forwardAs(c)
+	}
+	children, e := f.delegateAll(ctx, c, params)
+	if e != nil {
+		return fail(c.req.ID, e)
+	}
+	params["capabilities"] = encodeJSON(children)
+	delete(params, "attenuations")
+	body := encodeRequest(c.req.ID, c.req.Method, params)
+	return outcome{forward: body, cc: &proxy.Context{Principal: c.principal.ID, Holder: c.agent.cfg.Principal}}
+}
+
+// delegateAll mints one child per delegated capability, attenuated as
+// asked and held by the receiving agent. Either every child is minted or
+// nothing is forwarded.
+func (f *Front) delegateAll(ctx context.Context, c *call, params map[string]json.RawMessage) ([]sep.Capability, *jsonrpc.Error) {
+	var refs []delegatedRef
+	var atts map[string]sep.Constraints
+	if json.Unmarshal(params["capabilities"], &refs) != nil || len(refs) == 0 || len(refs) > sep.MaxDelegated {
+		return nil, capErr(jsonrpc.CodeInvalidParams, "capabilities must list 1 to 16 capability ids the caller holds", nil)
+	}
+	if raw, ok := params["attenuations"]; ok && jsonrpc.UnmarshalParams(raw, &atts) != nil {
+		return nil, capErr(jsonrpc.CodeInvalidParams, "attenuations must map capability ids to operations, resourceHandles and expires", nil)
+	}
+	holder := c.agent.cfg.Principal
+	if holder == "" {
+		return nil, capErr(jsonrpc.CodeAttenuationNotPermitted, "agent "+c.agent.cfg.Name+" has no configured identity to delegate to", nil)
+	}
+	for id := range atts {
+		if !containsRef(refs, id) {
+			return nil, capErr(jsonrpc.CodeInvalidParams, "attenuation for a capability that is not delegated: "+id, nil)
+		}
+	}
+	children := make([]sep.Capability, 0, len(refs))
+	for _, ref := range refs {
+		parent, rec, e := f.usableFor(ctx, c, ref)
+		if e == nil {
+			var child sep.Capability
+			var claims *captoken.Claims
+			child, claims, e = f.attenuate(ctx, parent, rec, atts[ref.ID], holder)
+			f.auditDelegate(ctx, c, parent, claims, e)
+			children = append(children, child)
+		}
+		if e != nil {
+			return nil, e
+		}
+	}
+	return children, nil
+}
+
+// usableFor loads a delegated capability. Its audience is the agent it
+// designates resources of, not the agent receiving the send, so the
+// audience is checked against the configured agents instead.
+func (f *Front) usableFor(ctx context.Context, c *call, ref delegatedRef) (*captoken.Claims, *capindex.Record, *jsonrpc.Error) {
+	return f.checks.usable(ctx, c.principal, "", ref.ID, ref.Token)
+}
+
+func containsRef(refs []delegatedRef, id string) bool {
+	for _, r := range refs {
+		if r.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *Front) auditDelegate(ctx context.Context, c *call, parent, child *captoken.Claims, e *jsonrpc.Error) {
+	decision := "delegated"
+	if e != nil {
+		decision = reasonOf(e)
+	}
+	attrs := []slog.Attr{slog.String("caller", c.principal.ID), slog.String("to_agent", c.agent.cfg.Name),
+		slog.String("decision", decision)}
+	if parent != nil {
+		attrs = append(attrs, slog.String("parent_capability_id", parent.CapabilityID))
+	}
+	f.audit(ctx, EventDelegate, append(attrs, claimAttrs(child)...)...)
+}

@@ -1,0 +1,187 @@
+package a2afront
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"time"
+
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
+
+	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/agentcard"
+	"github.com/capgate/capgate/gateway/authn"
+	"github.com/capgate/capgate/gateway/capindex"
+	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/jsonrpc"
+	"github.com/capgate/capgate/gateway/metrics"
+	"github.com/capgate/capgate/gateway/proxy"
+	"github.com/capgate/capgate/policy"
+	"github.com/capgate/capgate/revocation"
+)
+
+// TracerName is the instrumentation scope of the front's spans.
+const TracerName = "github.com/capgate/capgate/gateway"
+
+// PolicySource yields the policy that decides one request. Callers take
+// Current once per request, so that every request is decided against
+// exactly one policy revision even while the file is reloaded.
+type PolicySource interface {
+	Current() *policy.Policy
+}
+
+// Config is what the front serves: the agents, where callers reach them,
+// and the bounds of every call.
+type Config struct {
+	// Agents are the upstream A2A agents, fronted at /a2a/{name}.
+	Agents []config.Agent
+	// PublicURL is the gateway's own base URL, written into served cards.
+	PublicURL string
+	// Issuer is the iss of every capability token the front mints.
+	Issuer string
+	// MaxTTL is the gateway's ceiling on a capability's life, applied on
+	// top of the policy's own max_ttl.
+	MaxTTL time.Duration
+	// Limits bound one JSON-RPC body.
+	Limits jsonrpc.Limits
+	// UpstreamTimeout bounds one unary upstream call (and a whole batch).
+	UpstreamTimeout time.Duration
+	// StreamTimeout bounds one SSE stream.
+	StreamTimeout time.Duration
+}
+
+// Deps are the front's collaborators.
+type Deps struct {
+	// Authenticator turns the caller's bearer credential into a principal.
+	Authenticator *authn.Authenticator
+	// Keys sign minted capabilities; Verifier verifies presented ones.
+	Keys     *captoken.KeySet
+	Verifier *captoken.Verifier
+	// Index finds an issued capability by id.
+	Index capindex.Index
+	// Revocations says whether a capability (or an ancestor) is revoked.
+	Revocations revocation.Store
+	// Policy decides issuance, ambient calls and legacy delegation.
+	Policy PolicySource
+	// Audit receives one event per issuance, attenuation, invocation
+	// decision, delegation and revocation; nil records nothing.
+	Audit *slog.Logger
+	// Logger receives operational events; nil discards them.
+	Logger *slog.Logger
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Metrics receives observations; nil records nothing.
+	Metrics *metrics.Metrics
+	// Tracer records spans; nil records nothing.
+	Tracer trace.Tracer
+	// Getenv and ReadFile read upstream client secrets.
+	Getenv   func(string) string
+	ReadFile func(string) ([]byte, error)
+}
+
+// Front is the A2A front: it decides every JSON-RPC call addressed to a
+// fronted agent and forwards only what it allowed.
+type Front struct {
+	cfg      Config
+	deps     Deps
+	agents   map[string]*agent
+	methods  map[string]methodHandler
+	checks   checker
+	unsealed *unsealCache
+}
+
+// agent is one fronted upstream agent.
+type agent struct {
+	cfg       config.Agent
+	url       *url.URL
+	proxy     *proxy.Proxy
+	card      *agentcard.Source
+	publicURL string
+}
+
+// New builds the front. It performs no network I/O: agent cards are
+// fetched on first use.
+func New(ctx context.Context, cfg Config, deps Deps) (*Front, error) {
+	if err := deps.validate(); err != nil {
+		return nil, err
+	}
+	if err := cfg.Limits.Validate(); err != nil {
+		return nil, fmt.Errorf("a2a front: %w", err)
+	}
+	deps = deps.withDefaults()
+	f := &Front{cfg: cfg, deps: deps, agents: map[string]*agent{}, unsealed: newUnsealCache()}
+	for _, ac := range cfg.Agents {
+		a, err := f.newAgent(ctx, ac)
+		if err != nil {
+			return nil, err
+		}
+		f.agents[ac.Name] = a
+	}
+	f.checks = checker{
+		index: deps.Index, verifier: deps.Verifier, revocations: deps.Revocations,
+		fronted: f.fronts, logger: deps.Logger, tracer: deps.Tracer,
+	}
+	f.methods = f.methodTable()
+	return f, nil
+}
+
+func (d Deps) validate() error {
+	if d.Authenticator == nil || d.Keys == nil || d.Verifier == nil || d.Index == nil || d.Revocations == nil || d.Policy == nil {
+		return errors.New("a2a front: authenticator, keys, verifier, index, revocation store and policy are required")
+	}
+	return nil
+}
+
+func (d Deps) withDefaults() Deps {
+	if d.Logger == nil {
+		d.Logger = slog.New(slog.DiscardHandler)
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Tracer == nil {
+		d.Tracer = noop.NewTracerProvider().Tracer(TracerName)
+	}
+	return d
+}
+
+func (f *Front) newAgent(ctx context.Context, ac config.Agent) (*agent, error) {
+	u, err := url.Parse(ac.URL)
+	if err != nil {
+		return nil, fmt.Errorf("a2a front: agent %s: %w", ac.Name, err)
+	}
+	rt, err := upstreamTransport(ctx, ac, f.deps)
+	if err != nil {
+		return nil, err
+	}
+	a := &agent{cfg: ac, url: u, publicURL: f.cfg.PublicURL + "/a2a/" + ac.Name}
+	a.proxy = proxy.New(u, proxy.Options{Transport: rt, ErrorHandler: f.upstreamError, Logger: f.deps.Logger})
+	a.card = agentcard.NewSource(cardConfig(ac, u, a.publicURL), rt, f.deps.Now, f.deps.Logger)
+	return a, nil
+}
+
+// fronts reports whether name is an agent this front serves.
+func (f *Front) fronts(name string) bool {
+	_, ok := f.agents[name]
+	return ok
+}
+
+// upstreamError answers a failed upstream hop with a JSON-RPC error, for
+// the request's own id, and marks the hop as failed for the metrics.
+func (f *Front) upstreamError(w http.ResponseWriter, r *http.Request, err error) {
+	markUpstreamFailed(r.Context())
+	f.deps.Logger.WarnContext(r.Context(), "upstream call failed", "path", r.URL.Path, "error", err)
+	jsonrpc.WriteResponse(w, http.StatusBadGateway, upstreamUnavailable(requestIDFrom(r.Context())))
+}
+
+func upstreamUnavailable(id json.RawMessage) jsonrpc.Response {
+	return jsonrpc.NewError(id, &jsonrpc.Error{
+		Code: jsonrpc.CodeInternal, Message: "upstream agent unavailable",
+		Data: map[string]string{"reason": "upstream_unavailable"},
+	})
+}

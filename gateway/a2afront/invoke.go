@@ -1,0 +1,111 @@
+package a2afront
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/jsonrpc"
+	"github.com/capgate/capgate/gateway/proxy"
+	"github.com/capgate/capgate/gateway/sep"
+	"github.com/capgate/capgate/policy"
+)
+
+// skillInvoke is a2a/skill/invoke. It is a chain of small checks, each of
+// which may refuse with its own code; a refused call is never forwarded.
+// An allowed call is forwarded with its handles rewritten to the real
+// resource ids and with the capability context in trusted headers; the
+// token itself never goes upstream.
+func (f *Front) skillInvoke(ctx context.Context, c *call) outcome {
+	var p sep.InvokeParams
+	if err := jsonrpc.UnmarshalParams(c.req.Params, &p); err != nil {
+		return fail(c.req.ID, jsonrpc.ErrorFor(err))
+	}
+	op, ok := c.agent.cfg.Skills[p.Skill]
+	if !ok {
+		return fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, "unknown skill: "+p.Skill, map[string]any{"detail": "unknown_skill"}))
+	}
+	token, e := presentedToken(c.http, p.CapabilityToken)
+	if e == nil && p.CapabilityID == "" && token == "" {
+		return f.ambient(ctx, c, p)
+	}
+	var claims *captoken.Claims
+	if e == nil {
+		claims, _, e = f.checks.usable(ctx, c.principal, c.agent.cfg.Name, p.CapabilityID, token)
+	}
+	if e == nil {
+		e = checkOperation(claims, op)
+	}
+	var args map[string]json.RawMessage
+	if e == nil {
+		args, e = f.rewrite(claims, p.Arguments)
+	}
+	if e != nil {
+		f.auditInvoke(ctx, c, p, claims, reasonOf(e))
+		return fail(c.req.ID, e)
+	}
+	f.auditInvoke(ctx, c, p, claims, "allowed")
+	body := encodeRequest(c.req.ID, c.req.Method, forwardedParams{
+		Skill: p.Skill, Arguments: args, CapabilityID: claims.CapabilityID,
+	})
+	return outcome{forward: body, cc: &proxy.Context{
+		CapabilityID: claims.CapabilityID, Principal: claims.Principal,
+		Holder: claims.Holder, Operations: claims.Operations,
+	}}
+}
+
+// forwardedParams are the invocation's params as the upstream receives
+// them: handles rewritten to real ids, the capability named by id, no
+// token.
+type forwardedParams struct {
+	Skill        string                     `json:"skill"`
+	Arguments    map[string]json.RawMessage `json:"arguments"`
+	CapabilityID string                     `json:"capabilityId"`
+}
+
+// rewrite opens the capability's resource map (once per capability, from
+// the cache) and rewrites the call's handles with it.
+func (f *Front) rewrite(c *captoken.Claims, args map[string]json.RawMessage) (map[string]json.RawMessage, *jsonrpc.Error) {
+	resources, err := f.unsealed.open(f.deps.Verifier, c)
+	if err != nil {
+		return nil, capErr(jsonrpc.CodeCapabilityInvalid, "capability invalid", nil)
+	}
+	return rewriteHandles(c, resources, args)
+}
+
+// ambient handles an invocation that names no capability. Only an agent
+// configured as legacy accepts one, and only where the policy explicitly
+// allows this principal, agent and skill; everything else is
+// capability_required.
+func (f *Front) ambient(ctx context.Context, c *call, p sep.InvokeParams) outcome {
+	required := fail(c.req.ID, capErr(jsonrpc.CodeCapabilityRequired, "this call must name a capability (capabilityId)", nil))
+	if !c.agent.cfg.Legacy {
+		f.auditInvoke(ctx, c, p, nil, jsonrpc.ReasonCapabilityRequired)
+		return required
+	}
+	d := f.deps.Policy.Current().DecideAmbient(ctx, policy.AmbientInput{
+		Principal: toPolicyPrincipal(c.principal), Agent: c.agent.cfg.Name,
+		Skill: p.Skill, Method: c.canonical, Now: f.deps.Now(),
+	})
+	if !d.Allow {
+		f.auditInvoke(ctx, c, p, nil, jsonrpc.ReasonCapabilityRequired)
+		return required
+	}
+	f.auditInvoke(ctx, c, p, nil, "allowed_ambient")
+	return forwardAs(c)
+}
+
+// encodeRequest builds the JSON-RPC request the gateway forwards in place
+// of the caller's, after rewriting its params.
+func encodeRequest(id json.RawMessage, method string, params any) []byte {
+	b, err := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Method  string          `json:"method"`
+		Params  any             `json:"params"`
+	}{"2.0", id, method, params})
+	if err != nil {
+		panic("a2a front: a request the gateway rebuilt does not encode: " + err.Error())
+	}
+	return b
+}

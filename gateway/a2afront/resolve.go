@@ -1,0 +1,86 @@
+package a2afront
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/capgate/capgate/gateway/sep"
+	"github.com/capgate/capgate/policy"
+)
+
+// ErrResolve is wrapped when an agent cannot resolve a resource query.
+var ErrResolve = errors.New("a2a front: resource resolution failed")
+
+// maxResolveResponse bounds an agent's answer to a resolution.
+const maxResolveResponse = 1 << 20
+
+// resolvedResource is one resource an agent says matches a query.
+type resolvedResource struct {
+	ID          string            `json:"id"`
+	Collection  string            `json:"collection"`
+	DisplayName string            `json:"displayName"`
+	Attributes  map[string]string `json:"attributes"`
+}
+
+func (r resolvedResource) policyResource() policy.Resource {
+	return policy.Resource{Collection: r.Collection, ID: r.ID, Attributes: r.Attributes}
+}
+
+// resolve turns a resource query into the agent's resources. The agent
+// owns its resources, so a capability-aware agent is asked through the
+// a2a/resources/resolve hook, sent through the agent's proxy like every
+// other call; a legacy agent, or one with a catalog in the config, is
+// answered from the catalog. Policy is applied by the caller, on top of
+// what exists.
+func (f *Front) resolve(ctx context.Context, c *call, q *policy.ResourceQuery) ([]resolvedResource, error) {
+	if q == nil {
+		q = &policy.ResourceQuery{}
+	}
+	a := c.agent
+	if a.cfg.Legacy || len(a.cfg.Catalog) > 0 {
+		return catalogResources(a, q), nil
+	}
+	body := encodeRequest(json.RawMessage("1"), sep.MethodResolve, map[string]any{
+		"principal": c.principal.ID, "collection": q.Collection, "filter": q.Filter,
+	})
+	buf := newBufferedAnswer(maxResolveResponse)
+	if f.hop(buf, upstreamRequest(ctx, c.http, json.RawMessage("1"), outcome{forward: body, cc: callerContext(c)}), a) {
+		return nil, fmt.Errorf("%w: the agent could not be reached", ErrResolve)
+	}
+	if buf.overflow {
+		return nil, fmt.Errorf("%w: answer larger than %d bytes", ErrResolve, maxResolveResponse)
+	}
+	return decodeResolve(buf.status, buf.body.Bytes())
+}
+
+func decodeResolve(status int, b []byte) ([]resolvedResource, error) {
+	var env struct {
+		Result *struct {
+			Resources []resolvedResource `json:"resources"`
+		} `json:"result"`
+		Error *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(b, &env); err != nil {
+		return nil, fmt.Errorf("%w: status %d: %w", ErrResolve, status, err)
+	}
+	if env.Error != nil || env.Result == nil {
+		return nil, fmt.Errorf("%w: agent refused the query: %s", ErrResolve, b)
+	}
+	return env.Result.Resources, nil
+}
+
+// catalogResources resolves a query against the agent's catalog.
+func catalogResources(a *agent, q *policy.ResourceQuery) []resolvedResource {
+	var out []resolvedResource
+	for _, r := range a.cfg.Catalog {
+		res := resolvedResource{ID: r.ID, Collection: r.Collection, DisplayName: r.DisplayName, Attributes: r.Attributes}
+		if q.Matches(res.policyResource()) {
+			out = append(out, res)
+		}
+	}
+	return out
+}

@@ -1,0 +1,52 @@
+package a2afront
+
+import (
+	"context"
+	"time"
+
+	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/jsonrpc"
+	"github.com/capgate/capgate/gateway/sep"
+)
+
+// capabilitiesRevoke is a2a/capabilities/revoke: the holder (or the
+// principal it acts for) revokes a capability, and every descendant dies
+// with it. The revocation id is kept until the capability would have
+// expired, which bounds every descendant's expiry too.
+func (f *Front) capabilitiesRevoke(ctx context.Context, c *call) outcome {
+	var p sep.RevokeParams
+	if err := jsonrpc.UnmarshalParams(c.req.Params, &p); err != nil {
+		return fail(c.req.ID, jsonrpc.ErrorFor(err))
+	}
+	token, e := presentedToken(c.http, p.CapabilityToken)
+	var claims *captoken.Claims
+	if e == nil {
+		claims, _, e = f.checks.load(ctx, c.agent.cfg.Name, p.CapabilityID, token)
+	}
+	if e == nil {
+		e = checkRevoker(claims, c.principal.ID)
+	}
+	if e != nil {
+		f.auditRevoke(ctx, c, claims, reasonOf(e))
+		return fail(c.req.ID, e)
+	}
+	until := claims.Expiry.Time().Add(time.Minute)
+	if err := f.deps.Revocations.Revoke(ctx, claims.RevocationID, until); err != nil {
+		f.deps.Logger.ErrorContext(ctx, "revocation failed", "error", err)
+		f.auditRevoke(ctx, c, claims, jsonrpc.ReasonRevocationUnavailable)
+		return fail(c.req.ID, capErr(jsonrpc.CodeRevocationUnavailable, "revocation store unavailable; the capability was NOT revoked", nil))
+	}
+	f.auditRevoke(ctx, c, claims, "revoked")
+	return answer(jsonrpc.NewResult(c.req.ID, sep.RevokeResult{
+		Revoked: true, CapabilityID: claims.CapabilityID, RevocationID: claims.RevocationID,
+	}))
+}
+
+// checkRevoker refuses a caller that is neither the capability's holder
+// nor the principal it acts for.
+func checkRevoker(c *captoken.Claims, caller string) *jsonrpc.Error {
+	if c.Holder != caller && c.Principal != caller {
+		return capErr(jsonrpc.CodeHolderMismatch, "only the holder or its principal may revoke a capability", nil)
+	}
+	return nil
+}

@@ -1,0 +1,48 @@
+package a2afront
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+)
+
+// Mount adds the front's routes to r:
+//
+//	GET  /a2a/{agent}/.well-known/agent-card.json   the rewritten card
+//	GET  /a2a/{agent}/.well-known/agent.json        the same, older name
+//	POST /a2a/{agent}                               JSON-RPC, authenticated
+//	GET  /a2a/{agent}/capabilities                  AG-UI snapshot, authenticated
+func (f *Front) Mount(r chi.Router) {
+	r.Route("/a2a/{agent}", func(r chi.Router) {
+		r.Use(f.traceRequest)
+		r.Get("/.well-known/agent-card.json", f.serveCard)
+		r.Get("/.well-known/agent.json", f.serveCard)
+		r.Group(func(r chi.Router) {
+			r.Use(f.countUnauthenticated, f.tracedAuthn)
+			r.Post("/", f.serveA2A)
+			r.Get("/capabilities", f.serveCapabilities)
+		})
+	})
+}
+
+// serveCard serves the agent's card, rewritten to point at the gateway
+// and to declare the grants a caller can ask for.
+func (f *Front) serveCard(w http.ResponseWriter, r *http.Request) {
+	a, ok := f.agents[chi.URLParam(r, "agent")]
+	if !ok {
+		writeJSONStatus(w, http.StatusNotFound, map[string]string{"error": "unknown agent"})
+		return
+	}
+	card, _, err := a.card.Card(r.Context())
+	if err != nil {
+		f.deps.Logger.WarnContext(r.Context(), "agent card unavailable", "agent", a.cfg.Name, "error", err)
+		w.Header().Set("Retry-After", "5")
+		writeJSONStatus(w, http.StatusBadGateway, map[string]string{"error": "agent card unavailable"})
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "max-age=60")
+	_, _ = w.Write(card)
+}
+
+func chiAgent(r *http.Request) string { return chi.URLParam(r, "agent") }
