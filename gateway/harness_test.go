@@ -20,7 +20,7 @@ import (
 	"github.com/capgate/capgate/gateway/agentcard"
 	"github.com/capgate/capgate/gateway/authn/oidctest"
 	"github.com/capgate/capgate/gateway/config"
-	"github.com/capgate/capgate/gateway/quickstart/documents"
+	"github.com/capgate/capgate/deploy/examples/quickstart/documents"
 )
 
 const testAudience = "capgate"

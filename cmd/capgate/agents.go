@@ -10,9 +10,9 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/capgate/capgate/gateway/quickstart/documents"
-	"github.com/capgate/capgate/gateway/quickstart/lab"
-	"github.com/capgate/capgate/gateway/quickstart/summarizer"
+	"github.com/capgate/capgate/deploy/examples/quickstart/documents"
+	"github.com/capgate/capgate/deploy/examples/quickstart/lab"
+	"github.com/capgate/capgate/deploy/examples/quickstart/summarizer"
 )
 
 // runExampleAgents is `capgate example-agents`: it serves the quickstart

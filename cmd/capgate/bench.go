@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/capgate/capgate/gateway/loadtest"
+	"github.com/capgate/capgate/cmd/capgate/internal/loadtest"
 )
 
 const benchUsage = `usage:

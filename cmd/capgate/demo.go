@@ -7,7 +7,7 @@ import (
 	"log/slog"
 	"os"
 
-	"github.com/capgate/capgate/gateway/quickstart"
+	"github.com/capgate/capgate/deploy/examples/quickstart"
 )
 
 // runDemo is `capgate demo`: with --serve it serves the quickstart world

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/capgate/capgate/gateway/quickstart"
+	"github.com/capgate/capgate/deploy/examples/quickstart"
 )
 
 func runCmd(t *testing.T, args ...string) (int, string, string) {

@@ -16,8 +16,8 @@ import (
 	"github.com/capgate/capgate/gateway"
 	"github.com/capgate/capgate/gateway/client"
 	"github.com/capgate/capgate/gateway/config"
-	"github.com/capgate/capgate/gateway/quickstart/documents"
-	"github.com/capgate/capgate/gateway/quickstart/summarizer"
+	"github.com/capgate/capgate/deploy/examples/quickstart/documents"
+	"github.com/capgate/capgate/deploy/examples/quickstart/summarizer"
 	"github.com/capgate/capgate/revocation/redistest"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/capgate/capgate/gateway/a2e"
-	"github.com/capgate/capgate/gateway/quickstart/lab"
+	"github.com/capgate/capgate/deploy/examples/quickstart/lab"
 )
 
 func TestToolCallAnsweredByHost(t *testing.T) {

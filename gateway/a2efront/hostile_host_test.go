@@ -13,7 +13,7 @@ import (
 
 	"github.com/capgate/capgate/gateway/a2e"
 	"github.com/capgate/capgate/gateway/a2efront"
-	"github.com/capgate/capgate/gateway/quickstart/lab"
+	"github.com/capgate/capgate/deploy/examples/quickstart/lab"
 )
 
 // hostileHost is an A2E host that enables everything, answers handshakes

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/capgate/capgate/gateway/client"
-	"github.com/capgate/capgate/gateway/quickstart"
+	"github.com/capgate/capgate/deploy/examples/quickstart"
 )
 
 // BenchmarkInvokeQuickstart measures one retrieve_document through the

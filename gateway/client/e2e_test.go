@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/capgate/capgate/gateway/client"
-	"github.com/capgate/capgate/gateway/quickstart"
+	"github.com/capgate/capgate/deploy/examples/quickstart"
 )
 
 // world starts the quickstart world for one test.

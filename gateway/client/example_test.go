@@ -9,7 +9,7 @@ import (
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/client"
-	"github.com/capgate/capgate/gateway/quickstart"
+	"github.com/capgate/capgate/deploy/examples/quickstart"
 )
 
 // The whole capability life cycle against the quickstart world: alice

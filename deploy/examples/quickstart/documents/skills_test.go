@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/capgate/capgate/gateway/quickstart/documents"
+	"github.com/capgate/capgate/deploy/examples/quickstart/documents"
 )
 
 func invoke(skill string, args map[string]any) map[string]any {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/capgate/capgate/gateway/quickstart/documents"
+	"github.com/capgate/capgate/deploy/examples/quickstart/documents"
 )
 
 // The gateway has verified the capability and replaced the handle with the

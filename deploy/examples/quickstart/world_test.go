@@ -10,7 +10,7 @@ import (
 	"github.com/go-jose/go-jose/v4"
 
 	"github.com/capgate/capgate/captoken"
-	"github.com/capgate/capgate/gateway/quickstart"
+	"github.com/capgate/capgate/deploy/examples/quickstart"
 	"github.com/capgate/capgate/revocation/redistest"
 )
 

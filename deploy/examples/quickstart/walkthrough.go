@@ -9,7 +9,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/capgate/capgate/gateway/quickstart/lab"
+	"github.com/capgate/capgate/deploy/examples/quickstart/lab"
 )
 
 // ErrWalkthrough is returned when a walkthrough step did not behave as

@@ -10,7 +10,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/a2a"
 	"github.com/a2aproject/a2a-go/a2asrv"
-	"github.com/capgate/capgate/gateway/quickstart/documents"
+	"github.com/capgate/capgate/deploy/examples/quickstart/documents"
 )
 
 // DefaultInvokeTimeout bounds one retrieve_document call when

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/a2aproject/a2a-go/a2a"
-	"github.com/capgate/capgate/gateway/quickstart/documents"
-	"github.com/capgate/capgate/gateway/quickstart/summarizer"
+	"github.com/capgate/capgate/deploy/examples/quickstart/documents"
+	"github.com/capgate/capgate/deploy/examples/quickstart/summarizer"
 )
 
 func TestCard(t *testing.T) {

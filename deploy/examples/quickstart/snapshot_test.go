@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/capgate/capgate/gateway/quickstart"
+	"github.com/capgate/capgate/deploy/examples/quickstart"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")

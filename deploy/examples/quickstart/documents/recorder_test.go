@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/capgate/capgate/gateway/quickstart/documents"
+	"github.com/capgate/capgate/deploy/examples/quickstart/documents"
 )
 
 func TestRecorderRecordsWhatArrived(t *testing.T) {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/capgate/capgate/gateway/quickstart/lab"
+	"github.com/capgate/capgate/deploy/examples/quickstart/lab"
 )
 
 func ExampleCapabilityRegistry_Negotiate() {

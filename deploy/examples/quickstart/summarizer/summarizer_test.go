@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/capgate/capgate/gateway/quickstart/summarizer"
+	"github.com/capgate/capgate/deploy/examples/quickstart/summarizer"
 )
 
 // delegated is one minted child capability in the SEP issuance shape.

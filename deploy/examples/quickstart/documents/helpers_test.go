@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/capgate/capgate/gateway/quickstart/documents"
+	"github.com/capgate/capgate/deploy/examples/quickstart/documents"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/capgate/capgate/gateway/quickstart/summarizer"
+	"github.com/capgate/capgate/deploy/examples/quickstart/summarizer"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")

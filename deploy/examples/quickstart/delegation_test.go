@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/capgate/capgate/gateway/quickstart"
+	"github.com/capgate/capgate/deploy/examples/quickstart"
 )
 
 type rpcErr struct {

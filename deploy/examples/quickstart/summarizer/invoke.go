@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/capgate/capgate/gateway/client"
-	"github.com/capgate/capgate/gateway/quickstart/documents"
+	"github.com/capgate/capgate/deploy/examples/quickstart/documents"
 )
 
 // maxResponseBytes bounds what the summarizer reads from the gateway.

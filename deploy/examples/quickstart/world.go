@@ -12,12 +12,11 @@ import (
 	"path/filepath"
 	"time"
 
-	qsfiles "github.com/capgate/capgate/deploy/examples/quickstart"
 	"github.com/capgate/capgate/gateway"
 	"github.com/capgate/capgate/gateway/config"
-	"github.com/capgate/capgate/gateway/quickstart/documents"
-	"github.com/capgate/capgate/gateway/quickstart/lab"
-	"github.com/capgate/capgate/gateway/quickstart/summarizer"
+	"github.com/capgate/capgate/deploy/examples/quickstart/documents"
+	"github.com/capgate/capgate/deploy/examples/quickstart/lab"
+	"github.com/capgate/capgate/deploy/examples/quickstart/summarizer"
 )
 
 // Dev keys of the quickstart principals (DESIGN §9). They are for the
@@ -236,7 +235,7 @@ func (w *World) serve(ln net.Listener, h http.Handler) {
 // config parses the embedded quickstart config and points it at this
 // world's agents and gateway address.
 func (w *World) config(agentURLs map[string]string) (*config.Config, error) {
-	data, err := qsfiles.Files.ReadFile("capgate.yaml")
+	data, err := Files.ReadFile("capgate.yaml")
 	if err != nil {
 		return nil, fmt.Errorf("quickstart: %w", err)
 	}
@@ -270,7 +269,7 @@ func (w *World) config(agentURLs map[string]string) (*config.Config, error) {
 // writePolicy writes the embedded quickstart policy to a temporary folder,
 // since the policy watcher reads a file.
 func (w *World) writePolicy() (string, error) {
-	data, err := qsfiles.Files.ReadFile("policy.yaml")
+	data, err := Files.ReadFile("policy.yaml")
 	if err != nil {
 		return "", fmt.Errorf("quickstart: %w", err)
 	}

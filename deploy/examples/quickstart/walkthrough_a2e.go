@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/capgate/capgate/gateway/quickstart/lab"
+	"github.com/capgate/capgate/deploy/examples/quickstart/lab"
 )
 
 func a2eSteps() []step {

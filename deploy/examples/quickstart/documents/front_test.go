@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/capgate/capgate/gateway/quickstart/documents"
+	"github.com/capgate/capgate/deploy/examples/quickstart/documents"
 )
 
 func TestFrontRefusesBadInput(t *testing.T) {

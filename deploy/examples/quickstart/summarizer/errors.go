@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/capgate/capgate/gateway/quickstart/documents"
+	"github.com/capgate/capgate/deploy/examples/quickstart/documents"
 )
 
 // Sentinel errors; match them with errors.Is.

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/capgate/capgate/gateway/loadtest"
+	"github.com/capgate/capgate/cmd/capgate/internal/loadtest"
 )
 
 // Percentiles use the nearest-rank method on sorted samples.

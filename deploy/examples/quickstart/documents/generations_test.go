@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/capgate/capgate/gateway/quickstart/documents"
+	"github.com/capgate/capgate/deploy/examples/quickstart/documents"
 )
 
 // sendParams holds one message in each generation's wire shape.
