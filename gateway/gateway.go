@@ -15,6 +15,7 @@ import (
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/a2afront"
 	"github.com/capgate/capgate/gateway/a2efront"
+	"github.com/capgate/capgate/gateway/admin"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
@@ -139,3 +140,12 @@ func (g *Gateway) Handler() http.Handler { return g.router }
 // SetDraining marks the gateway as draining: readiness reports false so
 // that load balancers stop sending new traffic.
 func (g *Gateway) SetDraining() { g.draining.Store(true) }
+
+// AdminHandler returns the admin API, for its own listener.
+func (g *Gateway) AdminHandler() http.Handler {
+	return admin.New(admin.Config{Access: g.cfg.AdminAccess, MaxTTL: g.cfg.Capabilities.MaxTTL.D()}, admin.Deps{
+		Authenticator: g.authn, Index: g.caps.Index, Verifier: g.caps.Verifier,
+		Revocations: g.caps.Revocations, Policy: g.caps.Policy, Audit: g.caps.Audit,
+		Logger: g.logger, Now: g.now,
+	}).Handler()
+}

@@ -49,10 +49,10 @@ func New(reg *prometheus.Registry, opts Options) (*Metrics, error) {
 	m := &Metrics{
 		agents:     newLabelSet(opts.Agents, nil),
 		methods:    newLabelSet(opts.Methods, nil),
-		outcomes:   newLabelSet(opts.Outcomes, defaultOutcomes),
-		reasons:    newLabelSet(opts.Reasons, defaultReasons),
+		outcomes:   newLabelSet(opts.Outcomes, defaultOutcomes()),
+		reasons:    newLabelSet(opts.Reasons, defaultReasons()),
 		steps:      newLabelSet([]string{StepAuthenticate, StepDecide, StepVerify, StepRevocation, StepTotal}, nil),
-		components: newLabelSet(opts.Components, defaultComponents),
+		components: newLabelSet(opts.Components, defaultComponents()),
 		revision:   newRevisionCollector(),
 	}
 	collectors := m.build()

@@ -155,11 +155,11 @@ func TestCardinalityBound(t *testing.T) {
 		c    prometheus.Collector
 		max  int
 	}{
-		{"requests", m.requests, 4 * 4 * (len(defaultOutcomes) + 1)},
-		{"decisions", m.decisions, len(defaultReasons) + 1},
+		{"requests", m.requests, 4 * 4 * (len(defaultOutcomes()) + 1)},
+		{"decisions", m.decisions, len(defaultReasons()) + 1},
 		{"steps", m.stepDur, 6},
 		{"upstream", m.upstreamDur, 4},
-		{"redis", m.redisErrors, len(defaultComponents) + 1},
+		{"redis", m.redisErrors, len(defaultComponents()) + 1},
 	}
 	for _, tt := range tests {
 		if n := testutil.CollectAndCount(tt.c); n > tt.max {

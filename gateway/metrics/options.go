@@ -28,30 +28,27 @@ const (
 	maxLabelBytes = 128
 )
 
-// defaultOutcomes backs DefaultOutcomes.
-var defaultOutcomes = []string{"ok", "denied", "invalid", "unauthenticated", "error", "upstream_error"}
-
-// DefaultOutcomes returns the request outcomes counted by name when
+// defaultOutcomes are the request outcomes counted by name when
 // Options.Outcomes is nil.
-func DefaultOutcomes() []string { return append([]string(nil), defaultOutcomes...) }
-
-var defaultReasons = []string{
-	Allowed,
-	"capability_required", "capability_invalid", "capability_expired", "capability_revoked",
-	"operation_not_permitted", "resource_not_permitted", "holder_mismatch", "grant_denied",
-	"attenuation_not_permitted", "revocation_unavailable", "capability_missing",
+func defaultOutcomes() []string {
+	return []string{"ok", "denied", "invalid", "unauthenticated", "error", "upstream_error"}
 }
 
-// DefaultReasons returns the decision reasons counted by name when
-// Options.Reasons is nil: "allowed", the SEP's ten capability reason words
-// and A2E's capability_missing.
-func DefaultReasons() []string { return append([]string(nil), defaultReasons...) }
+// defaultReasons are the decision reasons counted by name when
+// Options.Reasons is nil: "allowed", the ten capability reason words and
+// A2E's capability_missing.
+func defaultReasons() []string {
+	return []string{
+		Allowed,
+		"capability_required", "capability_invalid", "capability_expired", "capability_revoked",
+		"operation_not_permitted", "resource_not_permitted", "holder_mismatch", "grant_denied",
+		"attenuation_not_permitted", "revocation_unavailable", "capability_missing",
+	}
+}
 
-var defaultComponents = []string{"revocation", "capindex", "audit", "a2e", "policy"}
-
-// DefaultComponents returns the redis_errors_total components counted by
-// name when Options.Components is nil.
-func DefaultComponents() []string { return append([]string(nil), defaultComponents...) }
+// defaultComponents are the redis_errors_total components counted by name
+// when Options.Components is nil.
+func defaultComponents() []string { return []string{"revocation", "capindex", "audit", "a2e", "policy"} }
 
 // RevocationCacheStats is what the gateway's revocation cache reports at
 // scrape time.
@@ -71,12 +68,12 @@ type Options struct {
 	// Methods are the JSON-RPC methods and A2E message types counted by
 	// name.
 	Methods []string
-	// Outcomes are the request outcomes; nil means DefaultOutcomes.
+	// Outcomes are the request outcomes; nil means the gateway's outcomes.
 	Outcomes []string
-	// Reasons are the decision reasons; nil means DefaultReasons.
+	// Reasons are the decision reasons; nil means the capability reason words.
 	Reasons []string
 	// Components are the Redis error components; nil means
-	// DefaultComponents.
+	// the gateway's Redis users.
 	Components []string
 	// RevocationCache, when set, is called at every scrape for the
 	// revocation_cache_* gauges. It must be cheap and must not block;

@@ -49,9 +49,7 @@ type Options struct {
 	Transport http.RoundTripper
 	// ErrorHandler writes the protocol's error when the upstream fails.
 	ErrorHandler func(w http.ResponseWriter, r *http.Request, err error)
-	// ModifyResponse optionally edits upstream responses.
-	ModifyResponse func(*http.Response) error
-	Logger         *slog.Logger
+	Logger       *slog.Logger
 }
 
 // Proxy forwards requests to one upstream URL.
@@ -69,13 +67,12 @@ func New(target *url.URL, opts Options) *Proxy {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	p.rp = &httputil.ReverseProxy{
-		Rewrite:        p.rewrite,
-		Transport:      opts.Transport,
-		FlushInterval:  -1,
-		BufferPool:     newBufferPool(),
-		ErrorLog:       slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
-		ModifyResponse: opts.ModifyResponse,
-		ErrorHandler:   opts.ErrorHandler,
+		Rewrite:       p.rewrite,
+		Transport:     opts.Transport,
+		FlushInterval: -1,
+		BufferPool:    newBufferPool(),
+		ErrorLog:      slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		ErrorHandler:  opts.ErrorHandler,
 	}
 	return p
 }

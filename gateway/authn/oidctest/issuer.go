@@ -79,9 +79,6 @@ func (i *Issuer) newKey() jose.JSONWebKey {
 // URL returns the issuer URL, the value of iss (no trailing slash).
 func (i *Issuer) URL() string { return i.srv.URL }
 
-// Algorithm returns the signing algorithm.
-func (i *Issuer) Algorithm() jose.SignatureAlgorithm { return i.alg }
-
 // KeyID returns the kid of the current signing key.
 func (i *Issuer) KeyID() string { return i.current().KeyID }
 

@@ -1,7 +1,6 @@
 package loadtest
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -45,15 +44,6 @@ func serveOn(ln net.Listener, h http.Handler, l config.Listener) *Server {
 // Close stops the server and closes its connections.
 func (s *Server) Close() error {
 	err := s.srv.Close()
-	if serr := <-s.done; serr != nil && !errors.Is(serr, http.ErrServerClosed) {
-		err = errors.Join(err, serr)
-	}
-	return err
-}
-
-// Shutdown stops the server gracefully, bounded by ctx.
-func (s *Server) Shutdown(ctx context.Context) error {
-	err := s.srv.Shutdown(ctx)
 	if serr := <-s.done; serr != nil && !errors.Is(serr, http.ErrServerClosed) {
 		err = errors.Join(err, serr)
 	}

@@ -57,9 +57,6 @@ func (h *Host) Handler() http.Handler {
 // Recorder returns the recorder of every /send line.
 func (h *Host) Recorder() *Recorder { return h.opts.Recorder }
 
-// Registry returns the host's capability registry.
-func (h *Host) Registry() *CapabilityRegistry { return h.registry }
-
 // Close ends every session and stream and waits for running requests.
 func (h *Host) Close() error {
 	h.cancel()

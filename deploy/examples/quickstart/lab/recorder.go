@@ -93,10 +93,3 @@ func (r *Recorder) Messages() []RecordedMessage {
 	}
 	return out
 }
-
-// Reset forgets every recorded message and sets Count to zero.
-func (r *Recorder) Reset() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.msgs, r.count = nil, 0
-}

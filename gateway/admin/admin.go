@@ -1,4 +1,4 @@
-package gateway
+package admin
 
 import (
 	"context"
@@ -15,6 +15,8 @@ import (
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
+	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/policy"
 	"github.com/capgate/capgate/revocation"
 )
 
@@ -24,23 +26,57 @@ const EventAdminRevoke = "admin.revoke"
 // maxAdminBody bounds an admin request body.
 const maxAdminBody = 64 << 10
 
-// AdminHandler returns the admin API, for its own listener. Callers
+// Config is who may use the admin API and how long a revocation by id or
+// by principal must be kept.
+type Config struct {
+	// Access lists the admin principals and groups.
+	Access config.AdminAccess
+	// MaxTTL is the longest life of any capability: a revocation that
+	// cannot read the capability's own expiry is kept this long.
+	MaxTTL time.Duration
+}
+
+// Deps are the admin API's collaborators.
+type Deps struct {
+	Authenticator *authn.Authenticator
+	Index         capindex.Index
+	Verifier      *captoken.Verifier
+	Revocations   revocation.Store
+	// Policy is the policy in force; POST /admin/policy/reload works when
+	// it can also Reload.
+	Policy interface{ Current() *policy.Policy }
+	// Audit receives one event per operator action; nil records nothing.
+	Audit  *slog.Logger
+	Logger *slog.Logger
+	Now    func() time.Time
+}
+
+// API is the admin API.
+type API struct {
+	cfg  Config
+	deps Deps
+}
+
+// New returns the admin API. deps.Logger and deps.Now must be set.
+func New(cfg Config, deps Deps) *API { return &API{cfg: cfg, deps: deps} }
+
+// Handler returns the admin API, for its own listener. Callers
 // authenticate like any caller, and must then be one of the configured
 // admin principals or belong to an admin group.
-func (g *Gateway) AdminHandler() http.Handler {
+func (a *API) Handler() http.Handler {
 	r := chi.NewRouter()
-	r.Use(authn.Middleware(g.authn, g.logger), g.adminOnly)
-	r.Post("/admin/revoke", g.adminRevoke)
-	r.Get("/admin/capabilities", g.adminCapabilities)
-	r.Post("/admin/policy/reload", g.adminReload)
-	r.Get("/admin/policy", g.adminPolicy)
+	r.Use(authn.Middleware(a.deps.Authenticator, a.deps.Logger), a.adminOnly)
+	r.Post("/admin/revoke", a.adminRevoke)
+	r.Get("/admin/capabilities", a.adminCapabilities)
+	r.Post("/admin/policy/reload", a.adminReload)
+	r.Get("/admin/policy", a.adminPolicy)
 	return r
 }
 
-func (g *Gateway) adminOnly(next http.Handler) http.Handler {
+func (a *API) adminOnly(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p, ok := authn.PrincipalFrom(r.Context())
-		acc := g.cfg.AdminAccess
+		acc := a.cfg.Access
 		if !ok || !(slices.Contains(acc.Principals, p.ID) || slices.ContainsFunc(acc.Groups, p.HasGroup)) {
 			writeJSONStatus(w, http.StatusForbidden, map[string]string{"error": "admin access required"})
 			return
@@ -59,7 +95,7 @@ type revokeRequest struct {
 	Before       *time.Time `json:"before,omitempty"`
 }
 
-func (g *Gateway) adminRevoke(w http.ResponseWriter, r *http.Request) {
+func (a *API) adminRevoke(w http.ResponseWriter, r *http.Request) {
 	var req revokeRequest
 	dec := json.NewDecoder(io.LimitReader(r.Body, maxAdminBody))
 	dec.DisallowUnknownFields()
@@ -69,9 +105,9 @@ func (g *Gateway) adminRevoke(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	res, err := g.revokeAdmin(ctx, req)
+	res, err := a.revokeAdmin(ctx, req)
 	admin, _ := authn.PrincipalFrom(ctx)
-	g.audit(ctx, EventAdminRevoke, slog.String("admin", admin.ID), slog.Any("request", req),
+	a.audit(ctx, EventAdminRevoke, slog.String("admin", admin.ID), slog.Any("request", req),
 		slog.Any("result", res), slog.String("decision", decisionWord(err)))
 	switch {
 	case errors.Is(err, capindex.ErrNotFound):
@@ -79,7 +115,7 @@ func (g *Gateway) adminRevoke(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, captoken.ErrInvalid):
 		writeJSONStatus(w, http.StatusUnprocessableEntity, map[string]string{"error": "the indexed token does not verify"})
 	case err != nil:
-		g.logger.ErrorContext(ctx, "admin revocation failed", "error", err)
+		a.deps.Logger.ErrorContext(ctx, "admin revocation failed", "error", err)
 		w.Header().Set("Retry-After", "1")
 		writeJSONStatus(w, http.StatusServiceUnavailable, map[string]string{"error": "revocation store unavailable; nothing was revoked"})
 	default:
@@ -87,28 +123,28 @@ func (g *Gateway) adminRevoke(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (g *Gateway) revokeAdmin(ctx context.Context, req revokeRequest) (map[string]any, error) {
-	now := g.now()
-	maxLife := g.cfg.Capabilities.MaxTTL.D() + time.Minute
+func (a *API) revokeAdmin(ctx context.Context, req revokeRequest) (map[string]any, error) {
+	now := a.deps.Now()
+	maxLife := a.cfg.MaxTTL + time.Minute
 	switch {
 	case req.CapabilityID != "":
-		rec, err := g.caps.Index.Get(ctx, req.CapabilityID)
+		rec, err := a.deps.Index.Get(ctx, req.CapabilityID)
 		if err != nil {
 			return nil, err
 		}
 		claims, _, err := captoken.UnsafeClaimsWithoutVerification(rec.Token)
 		if err == nil {
-			_, err = g.caps.Verifier.Verify(ctx, rec.Token, captoken.Expected{})
+			_, err = a.deps.Verifier.Verify(ctx, rec.Token, captoken.Expected{})
 		}
 		if err != nil && !errors.Is(err, captoken.ErrExpired) {
 			return nil, err
 		}
-		if err := g.caps.Revocations.Revoke(ctx, claims.RevocationID, claims.Expiry.Time().Add(time.Minute)); err != nil {
+		if err := a.deps.Revocations.Revoke(ctx, claims.RevocationID, claims.Expiry.Time().Add(time.Minute)); err != nil {
 			return nil, err
 		}
 		return map[string]any{"revoked": true, "capabilityId": claims.CapabilityID, "revocationId": claims.RevocationID}, nil
 	case req.RevocationID != "":
-		if err := g.caps.Revocations.Revoke(ctx, req.RevocationID, now.Add(maxLife)); err != nil {
+		if err := a.deps.Revocations.Revoke(ctx, req.RevocationID, now.Add(maxLife)); err != nil {
 			return nil, err
 		}
 		return map[string]any{"revoked": true, "revocationId": req.RevocationID}, nil
@@ -117,7 +153,7 @@ func (g *Gateway) revokeAdmin(ctx context.Context, req revokeRequest) (map[strin
 		if req.Before != nil {
 			before = *req.Before
 		}
-		if err := g.caps.Revocations.RevokePrincipal(ctx, req.Principal, before, before.Add(maxLife)); err != nil {
+		if err := a.deps.Revocations.RevokePrincipal(ctx, req.Principal, before, before.Add(maxLife)); err != nil {
 			return nil, err
 		}
 		return map[string]any{"revoked": true, "principal": req.Principal, "before": before.UTC()}, nil
@@ -126,13 +162,13 @@ func (g *Gateway) revokeAdmin(ctx context.Context, req revokeRequest) (map[strin
 
 // adminCapabilities lists a principal's live capabilities with their
 // revocation state; "unknown" when the store cannot say.
-func (g *Gateway) adminCapabilities(w http.ResponseWriter, r *http.Request) {
+func (a *API) adminCapabilities(w http.ResponseWriter, r *http.Request) {
 	p := r.URL.Query().Get("principal")
 	if p == "" {
 		writeJSONStatus(w, http.StatusBadRequest, map[string]string{"error": "principal is required"})
 		return
 	}
-	recs, err := g.caps.Index.ListByPrincipal(r.Context(), p)
+	recs, err := a.deps.Index.ListByPrincipal(r.Context(), p)
 	if err != nil {
 		w.Header().Set("Retry-After", "1")
 		writeJSONStatus(w, http.StatusServiceUnavailable, map[string]string{"error": "capability index unavailable"})
@@ -143,18 +179,18 @@ func (g *Gateway) adminCapabilities(w http.ResponseWriter, r *http.Request) {
 		out = append(out, map[string]any{
 			"id": rec.CapabilityID, "grant": rec.Grant, "agent": rec.Agent, "principal": rec.Principal,
 			"holder": rec.Holder, "parentId": rec.ParentID, "issuedAt": rec.IssuedAt, "expires": rec.Expires,
-			"revoked": g.revokedState(r.Context(), rec),
+			"revoked": a.revokedState(r.Context(), rec),
 		})
 	}
 	writeJSONStatus(w, http.StatusOK, map[string]any{"principal": p, "capabilities": out})
 }
 
-func (g *Gateway) revokedState(ctx context.Context, rec capindex.Record) string {
-	c, err := g.caps.Verifier.Verify(ctx, rec.Token, captoken.Expected{})
+func (a *API) revokedState(ctx context.Context, rec capindex.Record) string {
+	c, err := a.deps.Verifier.Verify(ctx, rec.Token, captoken.Expected{})
 	if err != nil {
 		return "invalid"
 	}
-	res, err := g.caps.Revocations.Check(ctx, revocation.Query{IDs: c.RevocationIDs(), Principal: c.Principal, IssuedAt: c.IssuedAt.Time()})
+	res, err := a.deps.Revocations.Check(ctx, revocation.Query{IDs: c.RevocationIDs(), Principal: c.Principal, IssuedAt: c.IssuedAt.Time()})
 	switch {
 	case err != nil:
 		return "unknown"
@@ -169,8 +205,8 @@ type reloader interface {
 	Reload(ctx context.Context) error
 }
 
-func (g *Gateway) adminReload(w http.ResponseWriter, r *http.Request) {
-	rl, ok := g.caps.Policy.(reloader)
+func (a *API) adminReload(w http.ResponseWriter, r *http.Request) {
+	rl, ok := a.deps.Policy.(reloader)
 	if !ok {
 		writeJSONStatus(w, http.StatusNotImplemented, map[string]string{"error": "this policy source cannot reload"})
 		return
@@ -178,15 +214,15 @@ func (g *Gateway) adminReload(w http.ResponseWriter, r *http.Request) {
 	if err := rl.Reload(r.Context()); err != nil {
 		writeJSONStatus(w, http.StatusUnprocessableEntity, map[string]any{
 			"error": "policy refused; the last good policy keeps serving", "detail": err.Error(),
-			"revision": g.caps.Policy.Current().Revision(),
+			"revision": a.deps.Policy.Current().Revision(),
 		})
 		return
 	}
-	g.adminPolicy(w, r)
+	a.adminPolicy(w, r)
 }
 
-func (g *Gateway) adminPolicy(w http.ResponseWriter, _ *http.Request) {
-	p := g.caps.Policy.Current()
+func (a *API) adminPolicy(w http.ResponseWriter, _ *http.Request) {
+	p := a.deps.Policy.Current()
 	writeJSONStatus(w, http.StatusOK, map[string]any{"revision": p.Revision(), "name": p.Name(), "rules": p.Rules()})
 }
 
@@ -208,8 +244,14 @@ func decisionWord(err error) string {
 }
 
 // audit records an operator's action in the audit trail.
-func (g *Gateway) audit(ctx context.Context, event string, attrs ...slog.Attr) {
-	if g.caps.Audit != nil {
-		g.caps.Audit.LogAttrs(ctx, slog.LevelInfo, event, attrs...)
+func (a *API) audit(ctx context.Context, event string, attrs ...slog.Attr) {
+	if a.deps.Audit != nil {
+		a.deps.Audit.LogAttrs(ctx, slog.LevelInfo, event, attrs...)
 	}
+}
+
+func writeJSONStatus(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
 }
