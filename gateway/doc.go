@@ -1,5 +1,56 @@
-// Package gateway assembles capgate's HTTP surface: authentication, the
-// JSON-RPC front for A2A agents, agent cards and the reverse proxy to the
-// upstream agents. Sub-packages hold each step of the request path so that
-// every step can be tested on its own.
+// Package gateway is capgate's HTTP surface and the wiring that builds it
+// from one config file. It holds only three things: the router (health,
+// readiness, drain, the JWKS, metrics), the admin listener's handler, and
+// FromConfig, which opens every store, key set, policy watcher and front.
+// The work of deciding a call lives in the subpackages, each testable on
+// its own:
+//
+//	gateway/a2afront    the A2A front: JSON-RPC decisions and the SEP flows
+//	gateway/a2efront    the A2E front: handshake, narrowing, enforcement
+//	gateway/admin       the admin API for security teams
+//	gateway/authn       OIDC (go-oidc) and dev-key authentication
+//	gateway/jsonrpc     the strict JSON-RPC codec and the error codes
+//	gateway/sep         the capability extension's wire types
+//	gateway/proxy       the reverse proxy to one agent, and its header hygiene
+//	gateway/agentcard   fetching, rewriting and validating agent cards
+//	gateway/discovery   per-principal AG-UI capability snapshots
+//	gateway/capindex    capability id → token, in memory or Redis
+//	gateway/audit       the hash-chained audit trail
+//	gateway/metrics     Prometheus metrics
+//	gateway/config      the config file: strict loading and validation
+//	gateway/client      a Go client for agent authors
+//
+// # One request through the packages
+//
+// Take alice invoking retrieve_document on the documents agent:
+//
+//		POST /a2a/documents  Authorization: Bearer <token>
+//		{"jsonrpc":"2.0","id":7,"method":"a2a/skill/invoke",
+//		 "params":{"skill":"retrieve_document","capabilityId":"cap_…",
+//		           "arguments":{"resourceHandle":"rh_…"}}}
+//
+//	 1. The router hands /a2a/{agent} to the A2A front, which starts a span
+//	    and authenticates the bearer credential (authn): an OIDC ID token
+//	    verified against its issuer's JWKS, or a dev key. No principal, no
+//	    further step: 401.
+//	 2. The front reads the body once, bounded, and decodes it strictly
+//	    (jsonrpc): duplicate or case-variant member names anywhere, too deep,
+//	    too large, or not JSON-RPC is refused here.
+//	 3. The method decides the path. a2a/skill/invoke runs the capability
+//	    checks in order, each a function of its own inputs: the capability is
+//	    found by id in the index (capindex) and its token verified (captoken);
+//	    the caller must be its holder; neither it nor any ancestor may be
+//	    revoked (revocation: any store error refuses); the skill's operation
+//	    must be in it; every handle named must be one of its handles.
+//	 4. The handles are rewritten to the real resource ids, opened from the
+//	    token's sealed map, and the invocation is re-encoded without the
+//	    token.
+//	 5. The proxy forwards it: the caller's Authorization, cookies and any
+//	    A2A-Capability* header are removed, and the capability context the
+//	    gateway vouches for is set in their place (A2A-Capability-Id,
+//	    -Principal, -Holder, -Operations).
+//	 6. An audit event records the decision (audit), and the metrics count
+//	    it (metrics). Had any check refused, the front would have answered
+//	    with that check's JSON-RPC error and the agent would have seen
+//	    nothing.
 package gateway

@@ -16,11 +16,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capgate/capgate/deploy/examples/quickstart/documents"
 	"github.com/capgate/capgate/gateway"
 	"github.com/capgate/capgate/gateway/agentcard"
 	"github.com/capgate/capgate/gateway/authn/oidctest"
 	"github.com/capgate/capgate/gateway/config"
-	"github.com/capgate/capgate/deploy/examples/quickstart/documents"
 )
 
 const testAudience = "capgate"

@@ -33,7 +33,7 @@ func loadQuickstart(t testing.TB) *policy.Policy {
 }
 
 // TestQuickstartTable runs the shipped expectation table: the quickstart
-// policy of DESIGN.md §9 does what the table says.
+// quickstart policy does what the table says.
 func TestQuickstartTable(t *testing.T) {
 	p := loadQuickstart(t)
 	data, err := os.ReadFile(quickstartTests)

@@ -13,11 +13,11 @@ import (
 	"time"
 
 	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/deploy/examples/quickstart/documents"
+	"github.com/capgate/capgate/deploy/examples/quickstart/summarizer"
 	"github.com/capgate/capgate/gateway"
 	"github.com/capgate/capgate/gateway/client"
 	"github.com/capgate/capgate/gateway/config"
-	"github.com/capgate/capgate/deploy/examples/quickstart/documents"
-	"github.com/capgate/capgate/deploy/examples/quickstart/summarizer"
 	"github.com/capgate/capgate/revocation/redistest"
 )
 

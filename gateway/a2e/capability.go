@@ -49,7 +49,7 @@ const MaxTypeLength = 64
 // that pass on every session (handshake/*, ping, pong, shutdown, error,
 // invoke/event), with capability "". For the namespaced types the
 // capability is taken from the namespace, the part before the first "/"
-// (tool/call/req → tools, DESIGN §6). For anything else both results are
+// (tool/call/req → tools, see namespaceCapability). For anything else both results are
 // zero: the type is unknown and must be refused.
 func CapabilityFor(msgType string) (capability string, always bool) {
 	switch msgType {
@@ -66,7 +66,8 @@ func CapabilityFor(msgType string) (capability string, always bool) {
 	return namespaceCapability(ns), false
 }
 
-// namespaceCapability is the table of DESIGN §6.
+// namespaceCapability maps a message namespace to the capability that
+// must have been accepted for it; it is the whole table.
 func namespaceCapability(ns string) string {
 	switch ns {
 	case "skill":

@@ -36,7 +36,7 @@
 // so that replies are written with the same key.
 //
 // [CapabilityFor] maps a message type to the A2E capability that must have
-// been negotiated before the message may pass (DESIGN §6). handshake/*,
+// been negotiated before the message may pass. handshake/*,
 // ping, pong, shutdown, error and invoke/event always pass.
 //
 // The package does no I/O and keeps no state.

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/capgate/capgate/gateway/a2e"
 	"github.com/capgate/capgate/deploy/examples/quickstart/lab"
+	"github.com/capgate/capgate/gateway/a2e"
 )
 
 func TestToolCallAnsweredByHost(t *testing.T) {

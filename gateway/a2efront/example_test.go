@@ -8,10 +8,10 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/capgate/capgate/deploy/examples/quickstart/lab"
 	"github.com/capgate/capgate/gateway/a2e"
 	"github.com/capgate/capgate/gateway/a2efront"
 	"github.com/capgate/capgate/gateway/authn"
-	"github.com/capgate/capgate/deploy/examples/quickstart/lab"
 	"github.com/capgate/capgate/policy"
 	"github.com/capgate/capgate/policy/policytest"
 )

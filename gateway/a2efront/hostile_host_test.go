@@ -11,9 +11,9 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/capgate/capgate/deploy/examples/quickstart/lab"
 	"github.com/capgate/capgate/gateway/a2e"
 	"github.com/capgate/capgate/gateway/a2efront"
-	"github.com/capgate/capgate/deploy/examples/quickstart/lab"
 )
 
 // hostileHost is an A2E host that enables everything, answers handshakes

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capgate/capgate/deploy/examples/quickstart/lab"
 	"github.com/capgate/capgate/gateway/a2e"
 	"github.com/capgate/capgate/gateway/a2efront"
-	"github.com/capgate/capgate/deploy/examples/quickstart/lab"
 	"github.com/capgate/capgate/revocation/redistest"
 	"github.com/redis/go-redis/v9"
 )

@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/capgate/capgate/gateway/client"
 	"github.com/capgate/capgate/deploy/examples/quickstart"
+	"github.com/capgate/capgate/gateway/client"
 )
 
 // BenchmarkInvokeQuickstart measures one retrieve_document through the

@@ -21,8 +21,8 @@ const (
 // MaxDelegated bounds the capabilities one delegated send may carry.
 const MaxDelegated = sep.MaxDelegated
 
-// Delegation is a send to another agent that hands it capabilities (DESIGN
-// §7, the SEP's a2a/task/send): params.capabilities lists the ids of
+// Delegation is a send to another agent that hands it capabilities (the SEP's
+// a2a/task/send): params.capabilities lists the ids of
 // capabilities the caller holds and params.attenuations narrows each one.
 // The gateway mints, per id, a child bound to the receiving agent and puts
 // the children in the message the agent receives.

@@ -14,7 +14,7 @@
 // Every agent behind capgate must request task-scoped capabilities, name one
 // in every invocation, attenuate before it delegates and handle the
 // gateway's refusals. Doing that with raw JSON-RPC means re-deriving the
-// wire shapes and error codes of DESIGN §5 in every agent; this package
+// wire shapes and error codes in every agent; this package
 // does it once, with the exact shapes the gateway speaks.
 //
 // # What it guarantees

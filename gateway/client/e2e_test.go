@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/capgate/capgate/gateway/client"
 	"github.com/capgate/capgate/deploy/examples/quickstart"
+	"github.com/capgate/capgate/gateway/client"
 )
 
 // world starts the quickstart world for one test.
@@ -45,7 +45,7 @@ func aliceQ1(t *testing.T, alice *client.Client) client.Capability {
 	return caps[0]
 }
 
-// TestRefusalsFromTheGateway runs the attacks of DESIGN §5 through the
+// TestRefusalsFromTheGateway runs the refusals of README "Capability errors" through the
 // client against the real gateway and checks each is refused with the
 // sentinel of its reason.
 func TestRefusalsFromTheGateway(t *testing.T) {
@@ -109,7 +109,7 @@ func invoke(c *client.Client, capb client.Capability, skill, handle string) erro
 
 // TestDelegationToTheSummarizer delegates an attenuated capability to the
 // summarizer, which retrieves the document through the gateway with the
-// client (DESIGN §7); once the parent is revoked, it cannot be delegated.
+// client; once the parent is revoked, it cannot be delegated.
 func TestDelegationToTheSummarizer(t *testing.T) {
 	ctx := context.Background()
 	w := world(t)

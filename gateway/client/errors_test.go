@@ -118,7 +118,7 @@ func TestRPCErrorIs(t *testing.T) {
 }
 
 // TestSentinelsMatchTheGateway checks every gateway reason word and code of
-// DESIGN §5 against the client's sentinels, so the two cannot drift.
+// gateway/jsonrpc against the client's sentinels, so the two cannot drift.
 func TestSentinelsMatchTheGateway(t *testing.T) {
 	for _, tt := range []struct {
 		code   int

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/capgate/capgate/captoken"
-	"github.com/capgate/capgate/gateway/client"
 	"github.com/capgate/capgate/deploy/examples/quickstart"
+	"github.com/capgate/capgate/gateway/client"
 )
 
 // The whole capability life cycle against the quickstart world: alice

@@ -41,7 +41,7 @@
 //
 // Errors on the wire are [*Error] values. [ErrorFor] maps this package's
 // sentinel errors to them, each with a stable data.reason word, and the
-// capability codes -32040..-32049 of DESIGN.md §5 are defined here so every
+// capability codes -32040..-32049 (README, "Capability errors") are defined here so every
 // front speaks the same codes.
 //
 // The package does no I/O beyond [ReadBody] and the response writers, keeps

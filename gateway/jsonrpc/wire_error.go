@@ -16,7 +16,7 @@ const (
 	CodeInternal       = -32603
 )
 
-// capgate's capability error codes (DESIGN.md §5). They sit clear of A2A's
+// capgate's capability error codes (README, "Capability errors"). They sit clear of A2A's
 // -32001..-32009.
 const (
 	CodeCapabilityRequired      = -32040

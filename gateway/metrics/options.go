@@ -48,7 +48,9 @@ func defaultReasons() []string {
 
 // defaultComponents are the redis_errors_total components counted by name
 // when Options.Components is nil.
-func defaultComponents() []string { return []string{"revocation", "capindex", "audit", "a2e", "policy"} }
+func defaultComponents() []string {
+	return []string{"revocation", "capindex", "audit", "a2e", "policy"}
+}
 
 // RevocationCacheStats is what the gateway's revocation cache reports at
 // scrape time.

@@ -1,5 +1,5 @@
 // Package policytest runs policy expectation tables and builds the
-// quickstart world of DESIGN.md §9 for tests.
+// quickstart world (README, "The quickstart world") for tests.
 //
 // It exists so that security teams can state what their policy must do as
 // data (a YAML table of principal + request → expected outcome) and check it

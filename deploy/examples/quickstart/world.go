@@ -12,14 +12,14 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/capgate/capgate/gateway"
-	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/deploy/examples/quickstart/documents"
 	"github.com/capgate/capgate/deploy/examples/quickstart/lab"
 	"github.com/capgate/capgate/deploy/examples/quickstart/summarizer"
+	"github.com/capgate/capgate/gateway"
+	"github.com/capgate/capgate/gateway/config"
 )
 
-// Dev keys of the quickstart principals (DESIGN §9). They are for the
+// Dev keys of the quickstart principals. They are for the
 // quickstart only; the config stores their hashes.
 const (
 	AliceKey      = "alice-dev-key"

@@ -1,7 +1,7 @@
 // Package documents is the quickstart "documents" agent: a real A2A
 // JSON-RPC server that capgate fronts at /a2a/documents in `capgate demo`,
 // the README tutorial and the end-to-end tests. It mirrors the SEP's own
-// example (DESIGN.md §9), so its names and values are stable.
+// example (README, "The quickstart world"), so its names and values are stable.
 //
 // # Why it exists
 //

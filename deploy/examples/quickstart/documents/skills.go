@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// The documents agent's skills (DESIGN.md §9).
+// The documents agent's skills.
 const (
 	SkillRetrieve = "retrieve_document"
 	SkillSearch   = "search_documents"

@@ -34,7 +34,7 @@ func (d Document) FirstLine() string {
 }
 
 // SeedDocuments returns a fresh copy of the quickstart world's documents
-// (DESIGN.md §9), sorted by id.
+// (see the package doc of deploy/examples/quickstart), sorted by id.
 func SeedDocuments() []Document {
 	return []Document{
 		{

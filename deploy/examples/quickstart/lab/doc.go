@@ -1,6 +1,6 @@
 // Package lab is the quickstart "lab" A2E host: a real A2E environment host
 // over HTTP that capgate fronts at /a2e/lab in `capgate demo`, the README
-// tutorial and the end-to-end tests (DESIGN.md §9).
+// tutorial and the end-to-end tests (README, "The quickstart world").
 //
 // # Why it exists
 //

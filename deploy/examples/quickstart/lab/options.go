@@ -100,7 +100,7 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// DefaultPlugins returns the quickstart plugins of DESIGN §9: basic-tools
+// DefaultPlugins returns the quickstart plugins of the quickstart world: basic-tools
 // (reading now), kv-memory and gridworld, all priority 0. There is no
 // chains plugin.
 func DefaultPlugins(now func() time.Time) []Plugin {

@@ -1,6 +1,6 @@
 // Package summarizer is the quickstart "summarizer" agent: a real A2A
 // JSON-RPC server that capgate fronts at /a2a/summarizer. It is the
-// delegatee in the quickstart world (DESIGN.md §9): a caller delegates an
+// delegatee in the quickstart world (README, "The quickstart world"): a caller delegates an
 // attenuated capability to it, and it uses that capability, and nothing
 // else, to read documents through the gateway.
 //

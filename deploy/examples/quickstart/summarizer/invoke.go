@@ -8,8 +8,8 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/capgate/capgate/gateway/client"
 	"github.com/capgate/capgate/deploy/examples/quickstart/documents"
+	"github.com/capgate/capgate/gateway/client"
 )
 
 // maxResponseBytes bounds what the summarizer reads from the gateway.

@@ -1,0 +1,36 @@
+// Package a2afront is the A2A front: it decides every JSON-RPC call
+// addressed to a fronted agent at /a2a/{agent} and forwards only what it
+// allowed. It is shaped like the A2E front: Config says what is served,
+// Deps are the collaborators (key set, verifier, index, revocation store,
+// policy, audit, metrics, clock), New builds it without network I/O, and
+// Mount adds its routes to a router.
+//
+// # What it decides
+//
+// Every call is decoded once and routed by its method:
+//
+//   - a2a/capabilities/request issues what the grant permits ∩ what the
+//     caller asked for ∩ what policy allows, with opaque resource handles.
+//     The agent's resources come from the config's catalog or from the
+//     agent's a2a/resources/resolve hook; the answer is re-checked against
+//     the query, so an agent that answers too broadly cannot widen it.
+//   - a2a/skill/invoke must name a capability that passes every check
+//     (checks.go): found and verified, held by the caller, not revoked,
+//     covering the skill's operation and every handle named. The handles
+//     are rewritten to real ids on the way out.
+//   - a2a/capabilities/attenuate and revoke are answered by the gateway and
+//     never forwarded; attenuation only ever narrows.
+//   - A send that carries capabilities is a delegation: each one becomes a
+//     child held by the receiving agent, and only the children travel.
+//   - Other known methods are forwarded once the agent's card says it can
+//     serve them; unknown methods are refused, never forwarded.
+//
+// # One way out
+//
+// Every request that leaves the front for an agent is built by
+// upstreamRequest and carried by the agent's proxy: single calls and
+// streams, batch elements and resolutions alike. So the same header
+// hygiene applies to each: the caller's credentials and capability headers
+// never reach the agent, and the trusted headers it receives are the
+// gateway's.
+package a2afront
