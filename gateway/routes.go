@@ -7,11 +7,13 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/capgate/capgate/gateway/cors"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 )
 
 func (g *Gateway) routes() chi.Router {
 	r := chi.NewRouter()
+	r.Use(cors.Middleware(g.cfg.CORS.Settings()))
 	r.Get("/healthz", g.healthz)
 	r.Get("/readyz", g.readyz)
 	r.Get("/.well-known/jwks.json", g.serveJWKS)
