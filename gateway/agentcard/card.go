@@ -47,6 +47,10 @@ type Config struct {
 	Refresh time.Duration
 	// Timeout bounds one fetch.
 	Timeout time.Duration
+	// OIDCIssuers are the issuer URLs of the trusted OpenID Connect
+	// providers; the served card declares an OpenID Connect security
+	// scheme for each, with the issuer's discovery URL.
+	OIDCIssuers []string
 }
 
 // Source fetches, rewrites and caches one agent's card.
