@@ -131,7 +131,16 @@ func a2aConfig(cfg *config.Config) a2afront.Config {
 			MaxBodyBytes: cfg.Limits.MaxBodyBytes, MaxBatch: cfg.Limits.MaxBatch, MaxDepth: cfg.Limits.MaxDepth,
 		},
 		UpstreamTimeout: cfg.Limits.UpstreamTimeout.D(), StreamTimeout: cfg.Listen.StreamTimeout.D(),
+		OIDCIssuers: issuerURLs(cfg.OIDC),
 	}
+}
+
+func issuerURLs(in []config.Issuer) []string {
+	out := make([]string, 0, len(in))
+	for _, is := range in {
+		out = append(out, is.Issuer)
+	}
+	return out
 }
 
 // Handler returns the gateway's HTTP handler.

@@ -7,10 +7,13 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+
+	"github.com/capgate/capgate/gateway/cors"
 )
 
 func (g *Gateway) routes() chi.Router {
 	r := chi.NewRouter()
+	r.Use(cors.Middleware(g.cfg.CORS.Settings()))
 	r.Get("/healthz", g.healthz)
 	r.Get("/readyz", g.readyz)
 	r.Get("/.well-known/jwks.json", g.serveJWKS)

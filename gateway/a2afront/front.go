@@ -53,6 +53,9 @@ type Config struct {
 	UpstreamTimeout time.Duration
 	// StreamTimeout bounds one SSE stream.
 	StreamTimeout time.Duration
+	// OIDCIssuers are the trusted issuers' URLs, declared in served cards
+	// as OpenID Connect security schemes beside HTTP Bearer.
+	OIDCIssuers []string
 }
 
 // Deps are the front's collaborators.
@@ -161,7 +164,7 @@ func (f *Front) newAgent(ctx context.Context, ac config.Agent) (*agent, error) {
 	}
 	a := &agent{cfg: ac, url: u, publicURL: f.cfg.PublicURL + "/a2a/" + ac.Name}
 	a.proxy = proxy.New(u, proxy.Options{Transport: rt, ErrorHandler: f.upstreamError, Logger: f.deps.Logger})
-	a.card = agentcard.NewSource(cardConfig(ac, u, a.publicURL), rt, f.deps.Now, f.deps.Logger)
+	a.card = agentcard.NewSource(cardConfig(ac, u, a.publicURL, f.cfg.OIDCIssuers), rt, f.deps.Now, f.deps.Logger)
 	return a, nil
 }
 

@@ -10,8 +10,8 @@ import (
 )
 
 // hopCheck validates the receiving agent's card before anything is
-// forwarded: the protocol version range against the caller's A2A-Version
-// (or the default), and the capabilities the call needs (streaming, push
+// forwarded: the version the call speaks (its A2A-Version header, or its
+// method name's own generation) against the versions the card declares, and the capabilities the call needs (streaming, push
 // notifications, the capability extension for a delegation unless policy
 // explicitly allows legacy ambient authority for that agent). A card that
 // cannot be fetched refuses the call: the gateway never forwards a hop it
@@ -23,10 +23,11 @@ func (f *Front) hopCheck(ctx context.Context, c *call, delegated bool) *jsonrpc.
 		return &jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: "the agent's card is unavailable; the call was not forwarded",
 			Data: map[string]string{"reason": "card_unavailable"}}
 	}
-	version := c.http.Header.Get("A2A-Version")
-	if version == "" {
-		version = defaultProtocolVersion
+	header := c.http.Header.Get("A2A-Version")
+	if err := agentcard.CheckMethod(card, c.req.Method, header); err != nil {
+		return hopError(err)
 	}
+	version := agentcard.SpokenVersion(c.req.Method, header)
 	need := agentcard.Requirements{ProtocolVersion: version, Capabilities: agentcard.RequirementsFor(c.req.Method, delegated)}
 	if delegated && !agentcard.UnderstandsCapabilities(card) {
 		need.AllowLegacyAmbient = f.deps.Policy.Current().DecideAmbient(ctx, policy.AmbientInput{
@@ -36,9 +37,19 @@ func (f *Front) hopCheck(ctx context.Context, c *call, delegated bool) *jsonrpc.
 	return hopError(agentcard.Validate(card, need))
 }
 
-// defaultProtocolVersion is the A2A version assumed when the caller sends
-// no A2A-Version header.
-const defaultProtocolVersion = "0.3"
+// versionCheck refuses a call whose method generation or A2A-Version the
+// agent's card does not support, for the methods that need nothing else
+// from the card (tasks/get, tasks/cancel, …). It checks against the card
+// the gateway already holds and never fetches one, so a read is not held
+// up by a card fetch; sends, streams and push configuration fetch the
+// card in hopCheck and are always checked.
+func versionCheck(c *call) *jsonrpc.Error {
+	card := c.agent.card.Cached()
+	if card == nil {
+		return nil
+	}
+	return hopError(agentcard.CheckMethod(card, c.req.Method, c.http.Header.Get("A2A-Version")))
+}
 
 // A2A's own error codes for a hop the agent cannot serve.
 const (

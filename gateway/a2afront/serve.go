@@ -131,6 +131,9 @@ func (f *Front) decide(ctx context.Context, c *call) outcome {
 	if h, ok := f.methods[canonical]; ok {
 		return h(ctx, c)
 	}
+	if e := versionCheck(c); e != nil {
+		return fail(c.req.ID, e)
+	}
 	return forwardAs(c)
 }
 

@@ -57,7 +57,7 @@ func clientSecret(ua *config.UpstreamAuth, deps Deps) (string, error) {
 
 // cardConfig is where the agent's card is fetched from and how it is
 // rewritten for callers.
-func cardConfig(ac config.Agent, u *url.URL, public string) agentcard.Config {
+func cardConfig(ac config.Agent, u *url.URL, public string, issuers []string) agentcard.Config {
 	base := u
 	if ac.CardURL != "" {
 		if cu, err := url.Parse(ac.CardURL); err == nil {
@@ -75,6 +75,6 @@ func cardConfig(ac config.Agent, u *url.URL, public string) agentcard.Config {
 	}
 	return agentcard.Config{
 		Agent: ac.Name, CardURLs: urls, PublicURL: public,
-		Grants: grants, Legacy: ac.Legacy, Refresh: ac.CardRefresh.D(),
+		Grants: grants, Legacy: ac.Legacy, Refresh: ac.CardRefresh.D(), OIDCIssuers: issuers,
 	}
 }

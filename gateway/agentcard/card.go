@@ -47,6 +47,10 @@ type Config struct {
 	Refresh time.Duration
 	// Timeout bounds one fetch.
 	Timeout time.Duration
+	// OIDCIssuers are the issuer URLs of the trusted OpenID Connect
+	// providers; the served card declares an OpenID Connect security
+	// scheme for each, with the issuer's discovery URL.
+	OIDCIssuers []string
 }
 
 // Source fetches, rewrites and caches one agent's card.
@@ -107,6 +111,14 @@ func (s *Source) Card(ctx context.Context) ([]byte, map[string]any, error) {
 	}
 	s.card, s.raw, s.fetched = card, raw, s.now()
 	return card, raw, nil
+}
+
+// Cached returns the upstream card last fetched, or nil when none has
+// been, without fetching: for checks that must not hold a call up.
+func (s *Source) Cached() map[string]any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.raw
 }
 
 func (s *Source) fetch(ctx context.Context) (map[string]any, error) {

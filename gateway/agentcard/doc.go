@@ -1,10 +1,42 @@
 // Package agentcard fetches an upstream agent's card and serves it as the
-// gateway's callers should see it.
+// gateway's callers should see it, and decides from it which protocol
+// versions a call may speak.
 //
-// The card a caller sees must describe the gateway, not the agent behind it:
-// its url points at the gateway, its capabilityGrants are the ones the
-// gateway's config declares (the gateway enforces them, so it is the
-// authority on them), and it declares the capability-negotiation extension.
+// The card a caller sees must describe the gateway, not the agent behind
+// it. Rewrite builds it so that both generations of A2A clients resolve
+// it:
+//
+//   - supportedInterfaces (A2A v1.0) has one entry per interface the
+//     gateway serves for the agent: the url is the gateway's, the
+//     protocolBinding and protocolVersion the upstream's. Only JSON-RPC
+//     interfaces can be fronted; an upstream's gRPC and HTTP+JSON
+//     interfaces are dropped, and their versions are not offered.
+//   - The v0.3 members (url, preferredTransport, protocolVersion,
+//     additionalInterfaces) are kept, pointing at the gateway, where the
+//     upstream card had them. A v1.0-only card stays one.
+//   - securitySchemes and the security requirements describe how the
+//     gateway authenticates: HTTP Bearer, and OpenID Connect with the
+//     discovery URL of each configured issuer, written in both the v1.0
+//     form (securityRequirements) and, for cards v0.3 clients read, the
+//     v0.3 form (security).
+//   - The capabilityGrants are the ones the gateway's config declares (the
+//     gateway enforces them, so it is the authority on them), and the card
+//     declares the capability-negotiation extension.
+//
+// Card signatures: an upstream card's signatures sign the upstream's card,
+// and the served card differs from it (its URLs, security and grants), so
+// they cannot survive the rewrite. They are removed, and the served card
+// is not signed: a caller that requires a signed card must fetch the
+// upstream's own card out of band. The gateway never passes on a signature
+// that no longer matches the card it accompanies.
+//
+// A card supports the union of the versions it declares: its
+// min/max_protocol_version range, its protocolVersion, and the versions of
+// its JSON-RPC interfaces; the top-level protocolVersion never hides an
+// interface. CheckMethod checks a call's method name generation (v0.1,
+// v0.3 or v1.0) and A2A-Version against that, before anything is
+// forwarded; Validate checks what a delegated task needs.
+//
 // Cards are fetched with SSRF care: only from the configured upstream
 // origin, with size and time limits, and never following a redirect.
 package agentcard

@@ -1,30 +1,58 @@
 package agentcard
 
-// Rewrite returns a copy of the upstream card as the gateway serves it:
-// url points at the gateway (the upstream's interface URLs are removed),
-// the capability tiers and protocol version range are explicit, the
-// capabilityGrants are the configured ones, and the capability extension is
-// declared. Unknown members of the upstream card are kept.
+// Rewrite returns a copy of the upstream card as the gateway serves it.
+//
+//   - supportedInterfaces (A2A v1.0) lists one entry per JSON-RPC
+//     interface of the upstream, each with url pointing at the gateway
+//     and the upstream's protocolBinding and protocolVersion; gRPC and
+//     HTTP+JSON interfaces are dropped, as the gateway fronts JSON-RPC
+//     only. A v0.3 upstream card gets the entries its versions imply.
+//   - The v0.3 members url, preferredTransport (JSONRPC) and
+//     additionalInterfaces are kept, pointing at the gateway, where the
+//     upstream card had them; a v1.0-only card is never turned into a
+//     v0.3 one. protocolVersion is kept as the upstream wrote it.
+//   - securitySchemes and the security requirements are the gateway's
+//     (see securityMembers); the upstream's, and the skills' own, name
+//     schemes the caller never deals with and are removed.
+//   - signatures are removed: they sign the upstream's card, which is not
+//     the card served, so passing one on would only offer a signature that
+//     does not verify.
+//   - The capability tiers and version range are explicit (WithTiers), the
+//     capabilityGrants are the configured ones, and the capability
+//     extension is declared.
+//
+// Unknown members of the upstream card are kept.
 func Rewrite(upstream map[string]any, cfg Config) map[string]any {
-	card := make(map[string]any, len(upstream)+2)
+	card := make(map[string]any, len(upstream)+4)
 	for k, v := range upstream {
 		card[k] = v
 	}
-	card["url"] = cfg.PublicURL
-	card["preferredTransport"] = "JSONRPC"
+	legacy := hasV03Members(upstream)
+	card["supportedInterfaces"] = servedInterfaces(upstream, cfg.PublicURL)
+	delete(card, "additionalInterfaces")
+	if legacy {
+		card["url"] = cfg.PublicURL
+		card["preferredTransport"] = BindingJSONRPC
+		if _, ok := upstream["additionalInterfaces"]; ok {
+			card["additionalInterfaces"] = []any{map[string]any{"url": cfg.PublicURL, "transport": BindingJSONRPC}}
+		}
+	}
+	delete(card, "signatures")
+	delete(card, "security")
+	delete(card, "security_requirements")
+	for k, v := range securityMembers(cfg.OIDCIssuers, legacy) {
+		card[k] = v
+	}
+	if skills, ok := card["skills"]; ok {
+		card["skills"] = withoutSkillSecurity(skills)
+	}
 	grants := cfg.Grants
 	if grants == nil {
 		grants = []Grant{}
 	}
 	card["capabilityGrants"] = grants
 	card["capabilities"] = withExtension(upstream["capabilities"], !cfg.Legacy)
-	// Tiers first: they read the interfaces' versions before those are
-	// removed. Interfaces would name the upstream's own URLs, which callers
-	// must not see or use to bypass the gateway.
-	card = WithTiers(card)
-	delete(card, "additionalInterfaces")
-	delete(card, "supportedInterfaces")
-	return card
+	return WithTiers(card)
 }
 
 func withExtension(v any, required bool) map[string]any {

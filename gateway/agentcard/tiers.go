@@ -184,8 +184,11 @@ func Tiers(card map[string]any) map[string]any {
 //   - capability_tiers is recomputed by Tiers (an upstream's own value is
 //     replaced, so the tiers always agree with the flags);
 //   - min_protocol_version and max_protocol_version are kept as they are;
-//     when both are absent and protocolVersion is a valid version, both are
-//     set to it, which is what Validate assumes of such a card anyway.
+//     when both are absent and the card declares exactly one version (in
+//     protocolVersion and its JSON-RPC interfaces), both are set to it,
+//     which is what Validate assumes of such a card anyway. A card of
+//     several versions gets no range: a range would also claim the
+//     versions between them.
 //
 // card and the maps inside it are not modified.
 func WithTiers(card map[string]any) map[string]any {
@@ -200,9 +203,9 @@ func WithTiers(card map[string]any) map[string]any {
 	out[MemberTiers] = Tiers(out)
 	_, hasMin := card[MemberMinProtocolVersion]
 	_, hasMax := card[MemberMaxProtocolVersion]
-	if pv, _, err := versionMember(card, "protocolVersion", ""); err == nil && pv != "" && !hasMin && !hasMax {
-		out[MemberMinProtocolVersion] = pv
-		out[MemberMaxProtocolVersion] = pv
+	if spec, err := cardVersions(card); err == nil && !hasMin && !hasMax && len(spec.list) == 1 {
+		out[MemberMinProtocolVersion] = spec.list[0]
+		out[MemberMaxProtocolVersion] = spec.list[0]
 	}
 	return out
 }

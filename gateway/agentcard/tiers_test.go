@@ -49,26 +49,35 @@ func golden(t *testing.T, name string, got any) {
 	}
 }
 
-// TestWithTiersGolden shows the served card as the gateway would build it:
-// Rewrite, then WithTiers.
+// TestWithTiersGolden shows the served card as the gateway builds it
+// (Rewrite, then WithTiers, which Rewrite already applied) for a v0.3-only
+// upstream (documents, and ledger with a gRPC interface), a v1.0-only one
+// (planner) and one that speaks both (summarizer).
 func TestWithTiersGolden(t *testing.T) {
-	grants := []agentcard.Grant{
-		{ID: "documents:read", Operations: []string{"retrieve", "search", "list"}, Attenuable: true},
-	}
-	tests := []struct {
-		upstream, golden string
-		legacy           bool
-	}{
-		{"documents_upstream.json", "documents_served.golden.json", false},
-		{"legacy_upstream.json", "legacy_served.golden.json", true},
-	}
-	for _, tt := range tests {
+	for _, tt := range goldenCards {
 		t.Run(tt.upstream, func(t *testing.T) {
-			cfg := agentcard.Config{Agent: "x", PublicURL: "http://127.0.0.1:8080/a2a/x", Grants: grants,
-				Legacy: tt.legacy, CardURLs: []*url.URL{{Scheme: "http", Host: "upstream"}}}
-			golden(t, tt.golden, agentcard.WithTiers(agentcard.Rewrite(readCard(t, tt.upstream), cfg)))
+			golden(t, tt.golden, agentcard.WithTiers(agentcard.Rewrite(readCard(t, tt.upstream), goldenConfig(tt.legacy))))
 		})
 	}
+}
+
+// goldenCards are the upstream cards of testdata and their served goldens.
+var goldenCards = []struct {
+	upstream, golden string
+	legacy           bool
+}{
+	{"documents_upstream.json", "documents_served.golden.json", false},
+	{"legacy_upstream.json", "legacy_served.golden.json", true},
+	{"v1_upstream.json", "v1_served.golden.json", false},
+	{"both_upstream.json", "both_served.golden.json", false},
+}
+
+// goldenConfig is the agent config the goldens are served with.
+func goldenConfig(legacy bool) agentcard.Config {
+	return agentcard.Config{Agent: "x", PublicURL: "http://127.0.0.1:8080/a2a/x", Legacy: legacy,
+		Grants:      []agentcard.Grant{{ID: "documents:read", Operations: []string{"retrieve", "search", "list"}, Attenuable: true}},
+		CardURLs:    []*url.URL{{Scheme: "http", Host: "upstream"}},
+		OIDCIssuers: []string{"https://idp.example.com/", "https://login.example.org/realms/agents"}}
 }
 
 func TestTiers(t *testing.T) {
@@ -140,4 +149,9 @@ func TestWithTiers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// readTestdata reads a file of testdata.
+func readTestdata(name string) ([]byte, error) {
+	return os.ReadFile(filepath.Join("testdata", name))
 }

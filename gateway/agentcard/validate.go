@@ -50,25 +50,37 @@ type Requirements struct {
 
 // VersionMismatchError is the typed form of ErrVersionMismatch.
 type VersionMismatchError struct {
-	// Wanted is Requirements.ProtocolVersion.
+	// Wanted is the version the call speaks: Requirements.ProtocolVersion,
+	// or for CheckMethod the caller's A2A-Version or the method's own.
 	Wanted string
-	// Min and Max are the card's range; "" is an open end. A card with only
-	// protocolVersion has Min = Max = protocolVersion.
+	// Min and Max are the card's min/max_protocol_version range; "" is an
+	// open end. A card that declares exactly one version and no range has
+	// Min = Max = that version.
 	Min, Max string
-	// Versions is set instead of Min and Max when the card lists the
-	// versions of its interfaces rather than a range.
+	// Versions lists the other exact versions the card declares (its
+	// protocolVersion and its JSON-RPC interfaces' versions), those not
+	// already inside [Min, Max].
 	Versions []string
+	// Method, set by CheckMethod only, is a method name that does not
+	// belong to the Wanted version (v0.1's tasks/send under
+	// A2A-Version 1.0, say); the card was then not consulted.
+	Method string
 }
 
 // Error describes the mismatch.
 func (e *VersionMismatchError) Error() string {
-	switch {
-	case len(e.Versions) > 0:
-		return fmt.Sprintf("%v: wanted %s, agent supports %s", ErrVersionMismatch, e.Wanted, strings.Join(e.Versions, ", "))
-	case e.Min == "" && e.Max == "":
+	if e.Method != "" {
+		return fmt.Sprintf("%v: method %s is not part of A2A %s", ErrVersionMismatch, e.Method, e.Wanted)
+	}
+	var have []string
+	if e.Min != "" || e.Max != "" {
+		have = append(have, fmt.Sprintf("[%s, %s]", orOpen(e.Min), orOpen(e.Max)))
+	}
+	have = append(have, e.Versions...)
+	if len(have) == 0 {
 		return fmt.Sprintf("%v: wanted %s, card declares no protocol version", ErrVersionMismatch, e.Wanted)
 	}
-	return fmt.Sprintf("%v: wanted %s, agent supports [%s, %s]", ErrVersionMismatch, e.Wanted, orOpen(e.Min), orOpen(e.Max))
+	return fmt.Sprintf("%v: wanted %s, agent supports %s", ErrVersionMismatch, e.Wanted, strings.Join(have, ", "))
 }
 
 // Unwrap returns ErrVersionMismatch.
@@ -106,11 +118,12 @@ func (e *MissingCapabilityError) Unwrap() error { return ErrMissingCapability }
 //  2. ErrMalformedCard: capabilities, a tier flag, extensions or a version
 //     member Validate reads is of the wrong type or unparseable, or the
 //     range is inverted;
-//  3. *VersionMismatchError: need.ProtocolVersion is outside the card's
-//     min_protocol_version..max_protocol_version (either end may be open);
-//     without either, protocolVersion is both ends; without that, the
-//     versions of supportedInterfaces/additionalInterfaces are listed; a
-//     card with none of these is refused;
+//  3. *VersionMismatchError: need.ProtocolVersion is outside every
+//     version the card declares: the min_protocol_version..
+//     max_protocol_version range (either end may be open), protocolVersion,
+//     and the versions of the JSON-RPC entries of supportedInterfaces and
+//     additionalInterfaces. None of these hides the others; a card with
+//     none of them is refused;
 //  4. *MissingCapabilityError: naming every required capability the card
 //     does not declare.
 //
@@ -256,153 +269,4 @@ func checkExtensions(caps map[string]any) error {
 		}
 	}
 	return nil
-}
-
-// version is a parsed protocol version of 1 to 3 parts.
-type version struct {
-	parts [3]uint32
-	n     int
-}
-
-// parseVersion parses "1", "0.3" or "0.3.0": decimal parts of at most 9
-// digits, without signs, spaces or leading zeros.
-func parseVersion(s string) (version, error) {
-	var v version
-	if s == "" {
-		return v, errors.New("empty version")
-	}
-	for part := range strings.SplitSeq(s, ".") {
-		if v.n == len(v.parts) {
-			return version{}, fmt.Errorf("version %q has more than %d parts", s, len(v.parts))
-		}
-		if part == "" || len(part) > 9 || (len(part) > 1 && part[0] == '0') {
-			return version{}, fmt.Errorf("version %q is not dot-separated numbers", s)
-		}
-		var n uint32
-		for _, c := range []byte(part) {
-			if c < '0' || c > '9' {
-				return version{}, fmt.Errorf("version %q is not dot-separated numbers", s)
-			}
-			n = n*10 + uint32(c-'0')
-		}
-		v.parts[v.n] = n
-		v.n++
-	}
-	return v, nil
-}
-
-// compare compares a and b on the parts both have.
-func compare(a, b version) int {
-	for i := range min(a.n, b.n) {
-		switch {
-		case a.parts[i] < b.parts[i]:
-			return -1
-		case a.parts[i] > b.parts[i]:
-			return 1
-		}
-	}
-	return 0
-}
-
-// versionSpec is what a card says about protocol versions: a range whose
-// ends may be open (""), a list of interface versions, or nothing at all.
-// Its strings have been parsed by cardVersions.
-type versionSpec struct {
-	min, max string
-	list     []string
-}
-
-// admits reports whether w is within the spec.
-func (s versionSpec) admits(w version) bool {
-	at := func(v string) version { pv, _ := parseVersion(v); return pv }
-	switch {
-	case s.list != nil:
-		return slices.ContainsFunc(s.list, func(v string) bool { return compare(w, at(v)) == 0 })
-	case s.min == "" && s.max == "":
-		return false
-	}
-	return (s.min == "" || compare(w, at(s.min)) >= 0) && (s.max == "" || compare(w, at(s.max)) <= 0)
-}
-
-// mismatch returns the typed error for a wanted version the spec refuses.
-func (s versionSpec) mismatch(wanted string) error {
-	return &VersionMismatchError{Wanted: wanted, Min: s.min, Max: s.max, Versions: s.list}
-}
-
-// cardVersions reads the card's version declarations, in precedence order:
-// the min/max range, protocolVersion, then interface versions.
-func cardVersions(card map[string]any) (versionSpec, error) {
-	lo, loV, err := versionMember(card, MemberMinProtocolVersion, MemberMinProtocolVersion)
-	if err != nil {
-		return versionSpec{}, err
-	}
-	hi, hiV, err := versionMember(card, MemberMaxProtocolVersion, MemberMaxProtocolVersion)
-	switch {
-	case err != nil:
-		return versionSpec{}, err
-	case lo != "" && hi != "" && compare(loV, hiV) > 0:
-		return versionSpec{}, fmt.Errorf("%w: %s %s is above %s %s", ErrMalformedCard,
-			MemberMinProtocolVersion, lo, MemberMaxProtocolVersion, hi)
-	case lo != "" || hi != "":
-		return versionSpec{min: lo, max: hi}, nil
-	}
-	pv, _, err := versionMember(card, "protocolVersion", "protocolVersion")
-	switch {
-	case err != nil:
-		return versionSpec{}, err
-	case pv != "":
-		return versionSpec{min: pv, max: pv}, nil
-	}
-	return interfaceVersions(card)
-}
-
-// versionMember reads one optional version member of obj; where names it
-// in errors. An absent member gives "".
-func versionMember(obj map[string]any, name, where string) (string, version, error) {
-	v, ok := obj[name]
-	if !ok {
-		return "", version{}, nil
-	}
-	return versionValue(v, where)
-}
-
-// versionValue reads a version string; where names it in errors.
-func versionValue(v any, where string) (string, version, error) {
-	s, isString := v.(string)
-	if !isString {
-		return "", version{}, fmt.Errorf("%w: %s is not a string", ErrMalformedCard, where)
-	}
-	pv, err := parseVersion(s)
-	if err != nil {
-		return "", version{}, fmt.Errorf("%w: %s: %w", ErrMalformedCard, where, err)
-	}
-	return s, pv, nil
-}
-
-// interfaceVersions lists the protocolVersion (A2A v1.0) and
-// protocol_versions (the contract) of every entry of supportedInterfaces
-// and additionalInterfaces, without duplicates.
-func interfaceVersions(card map[string]any) (versionSpec, error) {
-	var s versionSpec
-	for _, member := range []string{"supportedInterfaces", "additionalInterfaces"} {
-		list, _ := card[member].([]any)
-		for i, e := range list {
-			m, _ := e.(map[string]any)
-			var vals []any
-			if v, ok := m["protocolVersion"]; ok {
-				vals = append(vals, v)
-			}
-			more, _ := m["protocol_versions"].([]any)
-			for _, v := range append(vals, more...) {
-				str, _, err := versionValue(v, fmt.Sprintf("%s[%d] protocol version", member, i))
-				if err != nil {
-					return versionSpec{}, err
-				}
-				if !slices.Contains(s.list, str) {
-					s.list = append(s.list, str)
-				}
-			}
-		}
-	}
-	return s, nil
 }

@@ -36,6 +36,8 @@ type Config struct {
 	Audit Audit `yaml:"audit,omitempty"`
 	// Tracing, when set, exports OpenTelemetry spans over OTLP/HTTP.
 	Tracing *Tracing `yaml:"tracing,omitempty"`
+	// CORS, when set, lets browser pages on other origins call.
+	CORS *CORS `yaml:"cors,omitempty"`
 }
 
 // Tracing configures OpenTelemetry tracing: spans for authentication, the

@@ -82,6 +82,10 @@ policy: {file: p.yaml}
 		{"http issuer on loopback", base + "oidc: [{issuer: 'http://127.0.0.1:5556', audience: capgate}]\n", nil, ""},
 		{"no audience", base + "oidc: [{issuer: 'https://idp.example'}]\n", ErrInvalid, "audience: is required"},
 		{"bad duration", strings.Replace(base, `addr: "127.0.0.1:0"`, `addr: "127.0.0.1:0", idle_timeout: forever`, 1), ErrInvalid, `"forever" is not a duration`},
+		{"cors origins", base + "cors: {allowed_origins: ['https://app.example'], allow_credentials: true, max_age: 10m}\n", nil, ""},
+		{"cors star without credentials", base + "cors: {allowed_origins: ['*']}\n", nil, ""},
+		{"cors star with credentials", base + "cors: {allowed_origins: ['*'], allow_credentials: true}\n", ErrInvalid, "cannot be combined with allow_credentials"},
+		{"cors origin with path", base + "cors: {allowed_origins: ['https://app.example/page']}\n", ErrInvalid, "invalid origin"},
 		{"secret env and file", strings.Replace(base, `url: "http://127.0.0.1:1/"`, `url: "http://127.0.0.1:1/", upstream_auth: {token_url: "https://idp.example/token", client_id: gw}`, 1), ErrInvalid, "exactly one of client_secret_env"},
 	}
 	for _, tt := range tests {

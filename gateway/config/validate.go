@@ -123,6 +123,7 @@ func (c *Config) validate() []problem {
 			add("tracing.sample_ratio", "must be between 0 and 1")
 		}
 	}
+	c.CORS.validate(add)
 	if c.Audit.StreamMaxLen < 0 {
 		add("audit.stream_max_len", "must not be negative")
 	}

@@ -82,15 +82,18 @@ type StateCapabilities struct {
 	PersistentState *bool `json:"persistentState,omitempty"` // state kept across runs
 }
 
-// MultiAgentCapabilities is AG-UI MultiAgentCapabilities.
+// MultiAgentCapabilities is AG-UI MultiAgentCapabilities. The list of
+// agents is "subagents" in JSON, as @ag-ui/core 1.0 names it (earlier
+// drafts said "subAgents", which current clients do not read).
 type MultiAgentCapabilities struct {
 	Supported  *bool      `json:"supported,omitempty"`  // takes part in multi-agent coordination
 	Delegation *bool      `json:"delegation,omitempty"` // may delegate subtasks to other agents
 	Handoffs   *bool      `json:"handoffs,omitempty"`   // may hand the conversation over
-	SubAgents  []SubAgent `json:"subAgents,omitempty"`  // agents it may invoke
+	SubAgents  []SubAgent `json:"subagents,omitempty"`  // agents it may invoke
 }
 
-// SubAgent is one entry of MultiAgentCapabilities.SubAgents.
+// SubAgent is one entry of MultiAgentCapabilities.SubAgents (AG-UI
+// SubagentInfo).
 type SubAgent struct {
 	Name        string `json:"name"`                  // the sub-agent's name
 	Description string `json:"description,omitempty"` // what it does

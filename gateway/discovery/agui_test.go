@@ -36,8 +36,9 @@ func fill(v reflect.Value) {
 }
 
 // TestAgentCapabilitiesShape pins every JSON member name of the AG-UI
-// types (camelCase, as in ag-ui-capabilities.md) and that the zero value
-// marshals to an empty object: absent means unknown.
+// types (as the @ag-ui/core 1.0 type definitions name them, for example
+// multiAgent.subagents) and that the zero value marshals to an empty
+// object: absent means unknown.
 func TestAgentCapabilitiesShape(t *testing.T) {
 	var full discovery.AgentCapabilities
 	fill(reflect.ValueOf(&full).Elem())

@@ -78,7 +78,7 @@ func TestSnapshotAliceCaps(t *testing.T) {
 		t.Errorf("alice documents:read = %+v", g)
 	}
 	if names := snap.MultiAgent.SubAgents; len(names) != 1 || names[0].Name != "summarizer" {
-		t.Errorf("subAgents = %+v, want the summarizer only (never the agent itself)", names)
+		t.Errorf("subagents = %+v, want the summarizer only (never the agent itself)", names)
 	}
 }
 
