@@ -52,6 +52,12 @@ type Deps struct {
 	// Audit receives one event per handshake and per refusal; nil
 	// discards them.
 	Audit *slog.Logger
+	// RecordKey keys the MAC every session record carries (at least
+	// MinRecordKeyBytes); a record that fails it is treated as gone.
+	// Replicas sharing a store must share it: the gateway derives it from
+	// the capability key set (captoken.KeySet.DeriveKey with
+	// RecordKeyInfo). Empty means a random key for this Front alone.
+	RecordKey []byte
 }
 
 // Front is the A2E front: it authenticates handshakes, narrows and
@@ -84,6 +90,11 @@ func New(cfg Config, deps Deps) (*Front, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
+	sealed, err := newSealedStore(deps.Sessions, deps.RecordKey)
+	if err != nil {
+		return nil, err
+	}
+	deps.Sessions, deps.RecordKey = sealed, nil
 	cfg = cfg.withDefaults()
 	hc := http.Client{}
 	if deps.HTTPClient != nil {
@@ -167,6 +178,10 @@ func (f *Front) sessionFor(w http.ResponseWriter, r *http.Request) (*upstream, S
 	}
 	s, err := f.deps.Sessions.Get(r.Context(), id)
 	switch {
+	case errors.Is(err, ErrRecordForged):
+		f.forged(r.Context(), h, id)
+		writeJSON(w, http.StatusNotFound, transportError{Error: "unknown_session"})
+		return nil, Session{}, false
 	case errors.Is(err, ErrSessionNotFound), err == nil && (s.Host != h.Name || s.State == StateClosed):
 		writeJSON(w, http.StatusNotFound, transportError{Error: "unknown_session"})
 		return nil, Session{}, false
@@ -179,7 +194,9 @@ func (f *Front) sessionFor(w http.ResponseWriter, r *http.Request) (*upstream, S
 }
 
 // serveSession answers POST /a2e/{host}/session: it reserves a gateway
-// session, opens the upstream one, and maps the first to the second.
+// session. The host's own session is opened only by the first
+// authenticated handshake, so callers who never authenticate never reach
+// the host.
 func (f *Front) serveSession(w http.ResponseWriter, r *http.Request) {
 	h, ok := f.hosts[chi.URLParam(r, "host")]
 	if !ok {
@@ -197,17 +214,16 @@ func (f *Front) serveSession(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusServiceUnavailable, transportError{Error: "unavailable", Retryable: true})
 		return
 	}
-	s.Rev = 1
-	up, err := f.createUpstream(ctx, h)
-	if err == nil {
-		s.UpstreamID = up
-		_, err = f.deps.Sessions.Update(ctx, s)
-	}
-	if err != nil {
-		f.deps.Logger.Error("a2efront: opening the upstream session", "host", h.Name, "error", err)
-		_ = f.deps.Sessions.Delete(context.WithoutCancel(ctx), s.ID)
-		writeJSON(w, http.StatusBadGateway, transportError{Error: "upstream_unavailable", Retryable: true})
-		return
-	}
 	writeJSON(w, http.StatusOK, map[string]string{"session_id": s.ID})
+}
+
+// forged handles a session record that failed its MAC: it is logged,
+// audited and deleted, and the caller is told the session is unknown.
+func (f *Front) forged(ctx context.Context, h *upstream, id string) {
+	ref := sessionRef(id)
+	f.deps.Logger.Error("a2efront: a session record failed authentication; deleting the session", "host", h.Name, "session", ref)
+	f.deps.Audit.LogAttrs(ctx, slog.LevelWarn, EventForgedRecord, slog.String("session", ref), slog.String("host", h.Name))
+	if err := f.deps.Sessions.Delete(context.WithoutCancel(ctx), id); err != nil {
+		f.deps.Logger.Warn("a2efront: deleting a forged session record", "session", ref, "error", err)
+	}
 }

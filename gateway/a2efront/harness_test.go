@@ -95,7 +95,12 @@ type world struct {
 	labURL string
 	fronts []*httptest.Server
 	audit  *syncBuffer
+	logs   *syncBuffer
 }
+
+// testRecordKey is the record key every front of a world shares, as
+// replicas deriving it from one key set do.
+var testRecordKey = bytes.Repeat([]byte{0x5a}, a2efront.MinRecordKeyBytes)
 
 type worldOptions struct {
 	lab    lab.Options
@@ -113,7 +118,7 @@ func newWorld(t testing.TB, o worldOptions) *world {
 	}
 	labSrv := httptest.NewServer(h.Handler())
 	t.Cleanup(func() { labSrv.Close(); _ = h.Close() })
-	w := &world{lab: h, labURL: labSrv.URL, audit: &syncBuffer{}}
+	w := &world{lab: h, labURL: labSrv.URL, audit: &syncBuffer{}, logs: &syncBuffer{}}
 	if o.stores == nil {
 		o.stores = []a2efront.SessionStore{a2efront.NewMemoryStore(o.now)}
 	}
@@ -128,7 +133,8 @@ func newWorld(t testing.TB, o worldOptions) *world {
 		}
 		f, err := a2efront.New(cfg, a2efront.Deps{
 			Authenticate: auth.AuthenticateToken, Policy: fixedPolicy{pol}, Sessions: st, Now: o.now,
-			Audit: slog.New(slog.NewJSONHandler(w.audit, nil)),
+			Audit: slog.New(slog.NewJSONHandler(w.audit, nil)), Logger: slog.New(slog.NewJSONHandler(w.logs, nil)),
+			RecordKey: testRecordKey,
 		})
 		if err != nil {
 			t.Fatal(err)

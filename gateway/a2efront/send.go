@@ -102,7 +102,7 @@ func (f *Front) dispatch(ctx context.Context, c *call) outcome {
 	}
 	if m.Type == a2e.TypeShutdown {
 		if err := f.deps.Sessions.Delete(context.WithoutCancel(ctx), c.sess.ID); err != nil {
-			f.deps.Logger.Warn("a2efront: deleting a shut-down session", "session", c.sess.ID, "error", err)
+			f.deps.Logger.Warn("a2efront: deleting a shut-down session", "session", sessionRef(c.sess.ID), "error", err)
 		}
 	}
 	return forwarded()
@@ -114,7 +114,7 @@ func (f *Front) admit(ctx context.Context, c *call) (outcome, bool) {
 	adm, err := f.deps.Sessions.Admit(ctx, c.sess.ID, c.msg.ID, c.sess.MaxParallel, deadline)
 	switch {
 	case err != nil:
-		f.deps.Logger.Error("a2efront: admitting a request", "session", c.sess.ID, "error", err)
+		f.deps.Logger.Error("a2efront: admitting a request", "session", sessionRef(c.sess.ID), "error", err)
 		return f.unavailable(ctx, c), false
 	case adm == Full:
 		return f.refuse(ctx, c, a2e.CodeTooManyRequests, "", true, "max_parallel requests are in flight"), false
@@ -126,10 +126,10 @@ func (f *Front) admit(ctx context.Context, c *call) (outcome, bool) {
 
 // upstreamFailed answers a message the host could not take.
 func (f *Front) upstreamFailed(ctx context.Context, c *call, admitted bool, err error) outcome {
-	f.deps.Logger.Warn("a2efront: forwarding to the host", "host", c.host.Name, "session", c.sess.ID, "error", err)
+	f.deps.Logger.Warn("a2efront: forwarding to the host", "host", c.host.Name, "session", sessionRef(c.sess.ID), "error", err)
 	if admitted {
 		if _, cerr := f.deps.Sessions.Complete(context.WithoutCancel(ctx), c.sess.ID, c.msg.ID); cerr != nil {
-			f.deps.Logger.Warn("a2efront: releasing a request", "session", c.sess.ID, "error", cerr)
+			f.deps.Logger.Warn("a2efront: releasing a request", "session", sessionRef(c.sess.ID), "error", cerr)
 		}
 	}
 	gone := errors.Is(err, ErrUpstreamSessionGone)
@@ -167,7 +167,7 @@ func (f *Front) publish(ctx context.Context, c *call, body a2e.Body) error {
 		err = f.deps.Sessions.Publish(ctx, c.sess.ID, line)
 	}
 	if err != nil {
-		f.deps.Logger.Error("a2efront: delivering a gateway message", "session", c.sess.ID, "error", err)
+		f.deps.Logger.Error("a2efront: delivering a gateway message", "session", sessionRef(c.sess.ID), "error", err)
 	}
 	return err
 }
