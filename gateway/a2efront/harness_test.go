@@ -69,6 +69,13 @@ type syncBuffer struct {
 	buf bytes.Buffer
 }
 
+// String returns everything written.
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
 func (b *syncBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -96,6 +103,30 @@ type world struct {
 	fronts []*httptest.Server
 	audit  *syncBuffer
 	logs   *syncBuffer
+	// hostCalls counts the HTTP requests the lab host received, by path.
+	hostCalls *pathCounter
+}
+
+// pathCounter counts the requests a handler receives, by path.
+type pathCounter struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (c *pathCounter) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c.mu.Lock()
+		c.n[r.URL.Path]++
+		c.mu.Unlock()
+		h.ServeHTTP(w, r)
+	})
+}
+
+// count returns the requests received for path.
+func (c *pathCounter) count(path string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n[path]
 }
 
 // testRecordKey is the record key every front of a world shares, as
@@ -107,6 +138,8 @@ type worldOptions struct {
 	stores []a2efront.SessionStore // one front per store; nil: one memory store
 	config func(*a2efront.Config)
 	now    func() time.Time // the fronts' clock; nil means time.Now
+	// recordKey is the fronts' record key; nil means testRecordKey.
+	recordKey []byte
 }
 
 func newWorld(t testing.TB, o worldOptions) *world {
@@ -116,9 +149,13 @@ func newWorld(t testing.TB, o worldOptions) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	labSrv := httptest.NewServer(h.Handler())
+	hostCalls := &pathCounter{n: map[string]int{}}
+	labSrv := httptest.NewServer(hostCalls.wrap(h.Handler()))
 	t.Cleanup(func() { labSrv.Close(); _ = h.Close() })
-	w := &world{lab: h, labURL: labSrv.URL, audit: &syncBuffer{}, logs: &syncBuffer{}}
+	w := &world{lab: h, labURL: labSrv.URL, audit: &syncBuffer{}, logs: &syncBuffer{}, hostCalls: hostCalls}
+	if o.recordKey == nil {
+		o.recordKey = testRecordKey
+	}
 	if o.stores == nil {
 		o.stores = []a2efront.SessionStore{a2efront.NewMemoryStore(o.now)}
 	}
@@ -134,7 +171,7 @@ func newWorld(t testing.TB, o worldOptions) *world {
 		f, err := a2efront.New(cfg, a2efront.Deps{
 			Authenticate: auth.AuthenticateToken, Policy: fixedPolicy{pol}, Sessions: st, Now: o.now,
 			Audit: slog.New(slog.NewJSONHandler(w.audit, nil)), Logger: slog.New(slog.NewJSONHandler(w.logs, nil)),
-			RecordKey: testRecordKey,
+			RecordKey: o.recordKey,
 		})
 		if err != nil {
 			t.Fatal(err)
