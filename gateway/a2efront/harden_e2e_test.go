@@ -128,4 +128,3 @@ func assertNoSessionID(t *testing.T, w *world, id string) {
 		t.Errorf("session id %s appears in the logs or audit events", id)
 	}
 }
-
