@@ -66,6 +66,9 @@ type Front struct {
 	cfg   Config
 	deps  Deps
 	hosts map[string]*upstream
+	// narrowed caches the sessions' capabilities under the policy in
+	// force.
+	narrowed narrowCache
 }
 
 // upstream is one configured host.

@@ -138,6 +138,8 @@ type worldOptions struct {
 	stores []a2efront.SessionStore // one front per store; nil: one memory store
 	config func(*a2efront.Config)
 	now    func() time.Time // the fronts' clock; nil means time.Now
+	// policy is the fronts' policy source; nil means the quickstart policy.
+	policy a2efront.PolicySource
 	// recordKey is the fronts' record key; nil means testRecordKey.
 	recordKey []byte
 }
@@ -159,7 +161,10 @@ func newWorld(t testing.TB, o worldOptions) *world {
 	if o.stores == nil {
 		o.stores = []a2efront.SessionStore{a2efront.NewMemoryStore(o.now)}
 	}
-	auth, pol := authenticator(t), quickstartPolicy(t)
+	auth := authenticator(t)
+	if o.policy == nil {
+		o.policy = fixedPolicy{quickstartPolicy(t)}
+	}
 	for _, st := range o.stores {
 		cfg := a2efront.Config{Hosts: []a2efront.Host{
 			{Name: "lab", URL: labSrv.URL + "/", AuthToken: labSecret, Version: "1.0", Capabilities: []string{"tools", "memory", "env"}},
@@ -169,7 +174,7 @@ func newWorld(t testing.TB, o worldOptions) *world {
 			o.config(&cfg)
 		}
 		f, err := a2efront.New(cfg, a2efront.Deps{
-			Authenticate: auth.AuthenticateToken, Policy: fixedPolicy{pol}, Sessions: st, Now: o.now,
+			Authenticate: auth.AuthenticateToken, Policy: o.policy, Sessions: st, Now: o.now,
 			Audit: slog.New(slog.NewJSONHandler(w.audit, nil)), Logger: slog.New(slog.NewJSONHandler(w.logs, nil)),
 			RecordKey: o.recordKey,
 		})

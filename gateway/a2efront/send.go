@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"slices"
 
 	"github.com/capgate/capgate/gateway/a2e"
 )
@@ -86,8 +85,10 @@ func (f *Front) dispatch(ctx context.Context, c *call) outcome {
 		return f.refuse(ctx, c, a2e.CodeUnauthorized, "", false, "complete the handshake first")
 	}
 	capability, always := a2e.CapabilityFor(m.Type)
-	if !always && !slices.Contains(c.sess.Accepted, capability) {
-		return f.refuse(ctx, c, a2e.CodeCapabilityMissing, capability, false, "capability "+capability+" was not negotiated")
+	if !always {
+		if out, ok := f.checkCapability(ctx, c, capability); !ok {
+			return out
+		}
 	}
 	admitted := false
 	if a2e.IsRequest(m.Type) {
