@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -34,6 +35,11 @@ type Deps struct {
 	// Authenticate turns handshake/req's auth_token into a principal
 	// ((*authn.Authenticator).AuthenticateToken). Required.
 	Authenticate func(ctx context.Context, token string) (*authn.Principal, error)
+	// AuthenticateRequest authenticates the credentials a /session,
+	// /send or /stream request carries in its Authorization header
+	// ((*authn.Authenticator).AuthenticateRequest). Without it, a request
+	// carrying credentials is refused, and no host may require them.
+	AuthenticateRequest func(ctx context.Context, r *http.Request) (*authn.Principal, error)
 	// Policy decides which capabilities a principal may negotiate.
 	// Required.
 	Policy PolicySource
@@ -86,6 +92,9 @@ func New(cfg Config, deps Deps) (*Front, error) {
 	}
 	if deps.Policy == nil {
 		errs = append(errs, fmt.Errorf("%w: Deps.Policy is required", ErrInvalidConfig))
+	}
+	if deps.AuthenticateRequest == nil && slices.ContainsFunc(cfg.Hosts, func(h Host) bool { return h.RequireCredentials }) {
+		errs = append(errs, fmt.Errorf("%w: a host requires credentials but Deps.AuthenticateRequest is not set", ErrInvalidConfig))
 	}
 	if deps.Sessions == nil {
 		errs = append(errs, fmt.Errorf("%w: Deps.Sessions is required", ErrInvalidConfig))
@@ -166,34 +175,40 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// sessionFor resolves the host and the caller's session, writing the
-// transport error and returning false when it cannot.
-func (f *Front) sessionFor(w http.ResponseWriter, r *http.Request) (*upstream, Session, bool) {
+// sessionFor resolves the host and the caller's session and checks the
+// request's credentials against it, writing the transport error and
+// returning false when it cannot. The context is the request's, with the
+// caller's principal when credentials came with it.
+func (f *Front) sessionFor(w http.ResponseWriter, r *http.Request) (*upstream, Session, context.Context, bool) {
 	h, ok := f.hosts[chi.URLParam(r, "host")]
 	if !ok {
 		writeJSON(w, http.StatusNotFound, transportError{Error: "unknown_host"})
-		return nil, Session{}, false
+		return nil, Session{}, nil, false
 	}
 	id := r.Header.Get(SessionHeader)
 	if id == "" {
 		writeJSON(w, http.StatusBadRequest, transportError{Error: "missing_session_id", Message: "send the " + SessionHeader + " header"})
-		return nil, Session{}, false
+		return nil, Session{}, nil, false
 	}
 	s, err := f.deps.Sessions.Get(r.Context(), id)
 	switch {
 	case errors.Is(err, ErrRecordForged):
 		f.forged(r.Context(), h, id)
 		writeJSON(w, http.StatusNotFound, transportError{Error: "unknown_session"})
-		return nil, Session{}, false
+		return nil, Session{}, nil, false
 	case errors.Is(err, ErrSessionNotFound), err == nil && (s.Host != h.Name || s.State == StateClosed):
 		writeJSON(w, http.StatusNotFound, transportError{Error: "unknown_session"})
-		return nil, Session{}, false
+		return nil, Session{}, nil, false
 	case err != nil:
 		f.deps.Logger.Error("a2efront: reading a session", "error", err)
 		writeJSON(w, http.StatusServiceUnavailable, transportError{Error: "unavailable", Retryable: true})
-		return nil, Session{}, false
+		return nil, Session{}, nil, false
 	}
-	return h, s, true
+	ctx, ok := f.bound(w, r, h, s)
+	if !ok {
+		return nil, Session{}, nil, false
+	}
+	return h, s, ctx, true
 }
 
 // serveSession answers POST /a2e/{host}/session: it reserves a gateway
@@ -206,7 +221,11 @@ func (f *Front) serveSession(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, transportError{Error: "unknown_host"})
 		return
 	}
-	ctx, now := r.Context(), f.deps.Now()
+	ctx, ok := f.bound(w, r, h, Session{Host: h.Name})
+	if !ok {
+		return
+	}
+	now := f.deps.Now()
 	s := Session{ID: newID(), Host: h.Name, State: StateNew, CreatedAt: now, ExpiresAt: now.Add(f.cfg.HandshakeTimeout)}
 	switch err := f.deps.Sessions.Create(ctx, s, f.cfg.MaxSessions); {
 	case errors.Is(err, ErrSessionLimit):

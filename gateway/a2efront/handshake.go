@@ -42,6 +42,10 @@ func (f *Front) handshake(ctx context.Context, c *call) outcome {
 	case err != nil || p == nil:
 		return f.rejectHandshake(ctx, c, a2e.ReasonAuthFailed, nil)
 	}
+	if caller := callerOf(ctx); caller != nil && (caller.ID != p.ID || caller.Issuer != p.Issuer) {
+		// The request's own credentials name someone else.
+		return f.rejectHandshake(ctx, c, a2e.ReasonAuthFailed, nil)
+	}
 	c.sess.Principal, c.sess.Issuer, c.sess.Groups = p.ID, p.Issuer, slices.Clone(p.Groups)
 	caps := dedupe(req.AgentCaps)
 	if len(caps) > MaxAgentCaps {

@@ -174,7 +174,7 @@ func newWorld(t testing.TB, o worldOptions) *world {
 			o.config(&cfg)
 		}
 		f, err := a2efront.New(cfg, a2efront.Deps{
-			Authenticate: auth.AuthenticateToken, Policy: o.policy, Sessions: st, Now: o.now,
+			Authenticate: auth.AuthenticateToken, AuthenticateRequest: auth.AuthenticateRequest, Policy: o.policy, Sessions: st, Now: o.now,
 			Audit: slog.New(slog.NewJSONHandler(w.audit, nil)), Logger: slog.New(slog.NewJSONHandler(w.logs, nil)),
 			RecordKey: o.recordKey,
 		})

@@ -37,7 +37,7 @@ func forwarded() outcome { return outcome{http.StatusAccepted, sendReply{OK: tru
 // results) go on the session's stream; the HTTP status only reports the
 // transport.
 func (f *Front) serveSend(w http.ResponseWriter, r *http.Request) {
-	h, sess, ok := f.sessionFor(w, r)
+	h, sess, ctx, ok := f.sessionFor(w, r)
 	if !ok {
 		return
 	}
@@ -50,10 +50,10 @@ func (f *Front) serveSend(w http.ResponseWriter, r *http.Request) {
 	m, err := a2e.DecodeLine(line, f.cfg.MaxLineBytes)
 	var out outcome
 	if err != nil {
-		out = f.refuseLine(r.Context(), c, err)
+		out = f.refuseLine(ctx, c, err)
 	} else {
 		c.msg = m
-		out = f.dispatch(r.Context(), c)
+		out = f.dispatch(ctx, c)
 	}
 	writeJSON(w, out.status, out.body)
 }

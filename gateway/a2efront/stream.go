@@ -25,12 +25,12 @@ var attachMarker = []byte("\x00attach")
 // flow. The stream ends with the host's, when the caller leaves, or at
 // CreatedAt+SessionTTL.
 func (f *Front) serveStream(w http.ResponseWriter, r *http.Request) {
-	h, s, ok := f.sessionFor(w, r)
+	h, s, ctx, ok := f.sessionFor(w, r)
 	if !ok {
 		return
 	}
 	// No stream outlives the longest life its session can have.
-	ctx, cancel := context.WithTimeout(r.Context(), s.CreatedAt.Add(f.cfg.SessionTTL).Sub(f.deps.Now()))
+	ctx, cancel := context.WithTimeout(ctx, s.CreatedAt.Add(f.cfg.SessionTTL).Sub(f.deps.Now()))
 	defer cancel()
 	sub, err := f.deps.Sessions.Subscribe(ctx, s.ID)
 	if err != nil {
