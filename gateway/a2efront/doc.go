@@ -72,9 +72,24 @@
 //   - Sessions are bounded (Config.MaxSessions), carry 128-bit random ids,
 //     live Config.HandshakeTimeout until authenticated and
 //     Config.SessionTTL in all, and are closed after
-//     Config.MaxHandshakeAttempts failed handshakes.
+//     Config.MaxHandshakeAttempts failed handshakes. A session id is a
+//     bearer secret: logs and audit events name a session by a one-way
+//     reference (the first 64 bits of a SHA-256 of the id), never by the
+//     id.
+//   - Sessions are bound to their principal. A stock A2E client
+//     authenticates in the handshake and then sends only the session id,
+//     which stays enough. A request that carries credentials
+//     (Authorization: Bearer) must authenticate, and as the session's
+//     principal: otherwise it gets HTTP 401 unauthorized, audited, and
+//     nothing is forwarded; a handshake/req whose auth_token names someone
+//     else than the request's credentials fails auth_failed.
+//     Host.RequireCredentials makes credentials mandatory on /session,
+//     /send and /stream, so that a leaked session id alone is useless.
 //   - Each handshake outcome and each refusal is one audit event
 //     (EventHandshake, EventRefusal) on Deps.Audit.
+//
+// Replicas sharing a Redis store must share Deps.RecordKey; the gateway
+// derives it from the capability key set, so one key file is enough.
 //
 // Two SessionStore implementations are provided: MemoryStore for a single
 // replica and RedisStore (go-redis UniversalClient) for several. Both pass
