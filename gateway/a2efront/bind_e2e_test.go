@@ -110,10 +110,33 @@ func TestRequireCredentials(t *testing.T) {
 	assertNoSessionID(t, w, c.SessionID)
 }
 
-func TestRequireCredentialsNeedsAnAuthenticator(t *testing.T) {
-	_, err := a2efront.New(a2efront.Config{Hosts: []a2efront.Host{{Name: "lab", URL: "http://127.0.0.1:1/", AuthToken: "s", RequireCredentials: true}}},
-		a2efront.Deps{Authenticate: authenticator(t).AuthenticateToken, Policy: fixedPolicy{quickstartPolicy(t)}, Sessions: a2efront.NewMemoryStore(nil)})
-	if !errors.Is(err, a2efront.ErrInvalidConfig) {
-		t.Errorf("New = %v, want ErrInvalidConfig", err)
+// TestNewRefusesUnsafeDeps: a host requiring credentials needs a request
+// authenticator, and a record key must be long enough.
+func TestNewRefusesUnsafeDeps(t *testing.T) {
+	tests := []struct {
+		name    string
+		require bool
+		authReq bool
+		key     []byte
+		wantErr error
+	}{
+		{"credentials required, no request authenticator", true, false, nil, a2efront.ErrInvalidConfig},
+		{"credentials required, with authenticator", true, true, nil, nil},
+		{"short record key", false, false, []byte("short"), a2efront.ErrInvalidConfig},
+		{"good record key", false, false, testRecordKey, nil},
+	}
+	auth := authenticator(t)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			deps := a2efront.Deps{Authenticate: auth.AuthenticateToken, Policy: fixedPolicy{quickstartPolicy(t)},
+				Sessions: a2efront.NewMemoryStore(nil), RecordKey: tt.key}
+			if tt.authReq {
+				deps.AuthenticateRequest = auth.AuthenticateRequest
+			}
+			_, err := a2efront.New(a2efront.Config{Hosts: []a2efront.Host{{Name: "lab", URL: "http://127.0.0.1:1/", AuthToken: "s", RequireCredentials: tt.require}}}, deps)
+			if !errors.Is(err, tt.wantErr) {
+				t.Errorf("New = %v, want %v", err, tt.wantErr)
+			}
+		})
 	}
 }

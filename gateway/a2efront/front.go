@@ -66,6 +66,25 @@ type Deps struct {
 	RecordKey []byte
 }
 
+// validate reports every missing collaborator, each wrapping
+// ErrInvalidConfig.
+func (deps Deps) validate(cfg Config) error {
+	var errs []error
+	if deps.Authenticate == nil {
+		errs = append(errs, fmt.Errorf("%w: Deps.Authenticate is required", ErrInvalidConfig))
+	}
+	if deps.AuthenticateRequest == nil && slices.ContainsFunc(cfg.Hosts, func(h Host) bool { return h.RequireCredentials }) {
+		errs = append(errs, fmt.Errorf("%w: a host requires credentials but Deps.AuthenticateRequest is not set", ErrInvalidConfig))
+	}
+	if deps.Policy == nil {
+		errs = append(errs, fmt.Errorf("%w: Deps.Policy is required", ErrInvalidConfig))
+	}
+	if deps.Sessions == nil {
+		errs = append(errs, fmt.Errorf("%w: Deps.Sessions is required", ErrInvalidConfig))
+	}
+	return errors.Join(errs...)
+}
+
 // Front is the A2E front: it authenticates handshakes, narrows and
 // records negotiated capabilities, and enforces them on every message.
 type Front struct {
@@ -86,20 +105,7 @@ type upstream struct {
 
 // New validates cfg and deps and returns a Front.
 func New(cfg Config, deps Deps) (*Front, error) {
-	errs := []error{cfg.Validate()}
-	if deps.Authenticate == nil {
-		errs = append(errs, fmt.Errorf("%w: Deps.Authenticate is required", ErrInvalidConfig))
-	}
-	if deps.Policy == nil {
-		errs = append(errs, fmt.Errorf("%w: Deps.Policy is required", ErrInvalidConfig))
-	}
-	if deps.AuthenticateRequest == nil && slices.ContainsFunc(cfg.Hosts, func(h Host) bool { return h.RequireCredentials }) {
-		errs = append(errs, fmt.Errorf("%w: a host requires credentials but Deps.AuthenticateRequest is not set", ErrInvalidConfig))
-	}
-	if deps.Sessions == nil {
-		errs = append(errs, fmt.Errorf("%w: Deps.Sessions is required", ErrInvalidConfig))
-	}
-	if err := errors.Join(errs...); err != nil {
+	if err := errors.Join(cfg.Validate(), deps.validate(cfg)); err != nil {
 		return nil, err
 	}
 	sealed, err := newSealedStore(deps.Sessions, deps.RecordKey)
