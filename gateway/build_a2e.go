@@ -25,7 +25,7 @@ func (b *Built) a2eFront(cfg *config.Config, opts BuildOptions, a *authn.Authent
 			}
 			token = opts.Getenv(h.AuthTokenEnv)
 		}
-		hosts = append(hosts, a2efront.Host{Name: h.Name, URL: h.URL, AuthToken: token, Capabilities: h.Capabilities})
+		hosts = append(hosts, a2efront.Host{Name: h.Name, URL: h.URL, AuthToken: token, Capabilities: h.Capabilities, RequireCredentials: h.RequireCredentials})
 	}
 	var sessions a2efront.SessionStore = a2efront.NewMemoryStore(opts.Now)
 	if b.redis != nil {
@@ -38,9 +38,13 @@ func (b *Built) a2eFront(cfg *config.Config, opts BuildOptions, a *authn.Authent
 		sessions = rs
 	}
 	b.closers = append(b.closers, sessions.Close)
+	recordKey, err := caps.Keys.DeriveKey(a2efront.RecordKeyInfo)
+	if err != nil {
+		return nil, fmt.Errorf("gateway: a2e session record key: %w", err)
+	}
 	f, err := a2efront.New(a2efront.Config{Hosts: hosts}, a2efront.Deps{
-		Authenticate: a.AuthenticateToken, Policy: caps.Policy, Sessions: sessions,
-		Now: opts.Now, Logger: opts.Logger, Audit: auditOrDiscard(caps.Audit),
+		Authenticate: a.AuthenticateToken, AuthenticateRequest: a.AuthenticateRequest, Policy: caps.Policy, Sessions: sessions,
+		Now: opts.Now, Logger: opts.Logger, Audit: auditOrDiscard(caps.Audit), RecordKey: recordKey,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("gateway: a2e: %w", err)

@@ -78,6 +78,11 @@ type Host struct {
 	// enabled:false with reason "no plugin loaded", whatever the policy
 	// says. Empty means the host alone decides among what policy allows.
 	Capabilities []string
+	// RequireCredentials makes every request to the host's routes carry
+	// the caller's credentials (Authorization: Bearer), authenticating as
+	// the session's principal: a leaked session id is then not enough. For
+	// clients that can send them; a stock A2E client cannot.
+	RequireCredentials bool
 }
 
 // Validate reports every problem with c, each wrapping ErrInvalidConfig.

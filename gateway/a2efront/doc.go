@@ -32,10 +32,21 @@
 //     the caller sees it; if it cannot be recorded the caller gets ok:false
 //     server_error. A handshake/resp that answers no pending handshake is
 //     dropped.
+//   - POST /session only reserves a gateway session. The host's own
+//     session is opened by the first handshake/req that authenticated and
+//     kept at least one capability after narrowing, so callers who never
+//     authenticate never reach the host, however many sessions they open.
+//     Until then the stream carries only the gateway's messages.
 //   - Every other message is mapped to a capability by its type's
 //     namespace (a2e.CapabilityFor). Before a successful handshake it is
 //     refused (unauthorized); for a capability not accepted it is refused
-//     (capability_missing); beyond max_parallel requests in flight it is
+//     (capability_missing); for one the policy in force no longer allows
+//     (after a reload) it is refused too (capability_missing, "no longer
+//     allowed by policy"): the session's accepted set is re-decided
+//     against each new policy revision, once per session and revision. A2E
+//     has no message that renegotiates a live session, so that refusal is
+//     how the caller learns of the change; with no policy loaded every
+//     message is refused (unavailable). Beyond max_parallel requests in flight it is
 //     refused (too_many_requests, retryable). A request counts until a
 //     message carrying its id as req_id comes back (invoke/event does not
 //     count), or until Config.RequestTimeout. Malformed lines (parse_error),
@@ -49,14 +60,36 @@
 //     {"ok":false,"code":…} when refused on the stream), 400 without
 //     X-Session-Id, 404 for an unknown host or session, 413 for an oversized
 //     line, 502 when the host failed, 503 when the store failed.
+//   - Every session record carries an HMAC-SHA256 keyed by
+//     Deps.RecordKey over all it holds, so someone who can write to the
+//     store (Redis) cannot forge a session or widen one's capabilities: a
+//     record that fails the MAC is deleted, logged, audited
+//     (EventForgedRecord), and the caller gets 404 unknown_session. A
+//     writer can still delete sessions or replay an older record of the
+//     same session, neither of which grants more than was negotiated.
 //   - A session store failure fails closed: the message is refused with a
 //     retryable error and never forwarded.
 //   - Sessions are bounded (Config.MaxSessions), carry 128-bit random ids,
 //     live Config.HandshakeTimeout until authenticated and
 //     Config.SessionTTL in all, and are closed after
-//     Config.MaxHandshakeAttempts failed handshakes.
+//     Config.MaxHandshakeAttempts failed handshakes. A session id is a
+//     bearer secret: logs and audit events name a session by a one-way
+//     reference (the first 64 bits of a SHA-256 of the id), never by the
+//     id.
+//   - Sessions are bound to their principal. A stock A2E client
+//     authenticates in the handshake and then sends only the session id,
+//     which stays enough. A request that carries credentials
+//     (Authorization: Bearer) must authenticate, and as the session's
+//     principal: otherwise it gets HTTP 401 unauthorized, audited, and
+//     nothing is forwarded; a handshake/req whose auth_token names someone
+//     else than the request's credentials fails auth_failed.
+//     Host.RequireCredentials makes credentials mandatory on /session,
+//     /send and /stream, so that a leaked session id alone is useless.
 //   - Each handshake outcome and each refusal is one audit event
 //     (EventHandshake, EventRefusal) on Deps.Audit.
+//
+// Replicas sharing a Redis store must share Deps.RecordKey; the gateway
+// derives it from the capability key set, so one key file is enough.
 //
 // Two SessionStore implementations are provided: MemoryStore for a single
 // replica and RedisStore (go-redis UniversalClient) for several. Both pass

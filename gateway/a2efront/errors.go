@@ -26,6 +26,11 @@ var (
 	// retryable error and nothing is forwarded.
 	ErrStoreUnavailable = errors.New("a2efront: session store unavailable")
 
+	// ErrRecordForged means a session record's MAC did not verify: the
+	// record was written by someone without the gateway's record key (or
+	// with another key). The Front treats the session as gone.
+	ErrRecordForged = errors.New("a2efront: session record failed authentication")
+
 	// ErrUpstream means the A2E host could not be reached or answered with
 	// an unexpected status.
 	ErrUpstream = errors.New("a2efront: upstream host failed")

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -34,6 +35,11 @@ type Deps struct {
 	// Authenticate turns handshake/req's auth_token into a principal
 	// ((*authn.Authenticator).AuthenticateToken). Required.
 	Authenticate func(ctx context.Context, token string) (*authn.Principal, error)
+	// AuthenticateRequest authenticates the credentials a /session,
+	// /send or /stream request carries in its Authorization header
+	// ((*authn.Authenticator).AuthenticateRequest). Without it, a request
+	// carrying credentials is refused, and no host may require them.
+	AuthenticateRequest func(ctx context.Context, r *http.Request) (*authn.Principal, error)
 	// Policy decides which capabilities a principal may negotiate.
 	// Required.
 	Policy PolicySource
@@ -52,6 +58,31 @@ type Deps struct {
 	// Audit receives one event per handshake and per refusal; nil
 	// discards them.
 	Audit *slog.Logger
+	// RecordKey keys the MAC every session record carries (at least
+	// MinRecordKeyBytes); a record that fails it is treated as gone.
+	// Replicas sharing a store must share it: the gateway derives it from
+	// the capability key set (captoken.KeySet.DeriveKey with
+	// RecordKeyInfo). Empty means a random key for this Front alone.
+	RecordKey []byte
+}
+
+// validate reports every missing collaborator, each wrapping
+// ErrInvalidConfig.
+func (deps Deps) validate(cfg Config) error {
+	var errs []error
+	if deps.Authenticate == nil {
+		errs = append(errs, fmt.Errorf("%w: Deps.Authenticate is required", ErrInvalidConfig))
+	}
+	if deps.AuthenticateRequest == nil && slices.ContainsFunc(cfg.Hosts, func(h Host) bool { return h.RequireCredentials }) {
+		errs = append(errs, fmt.Errorf("%w: a host requires credentials but Deps.AuthenticateRequest is not set", ErrInvalidConfig))
+	}
+	if deps.Policy == nil {
+		errs = append(errs, fmt.Errorf("%w: Deps.Policy is required", ErrInvalidConfig))
+	}
+	if deps.Sessions == nil {
+		errs = append(errs, fmt.Errorf("%w: Deps.Sessions is required", ErrInvalidConfig))
+	}
+	return errors.Join(errs...)
 }
 
 // Front is the A2E front: it authenticates handshakes, narrows and
@@ -60,6 +91,9 @@ type Front struct {
 	cfg   Config
 	deps  Deps
 	hosts map[string]*upstream
+	// narrowed caches the sessions' capabilities under the policy in
+	// force.
+	narrowed narrowCache
 }
 
 // upstream is one configured host.
@@ -71,19 +105,14 @@ type upstream struct {
 
 // New validates cfg and deps and returns a Front.
 func New(cfg Config, deps Deps) (*Front, error) {
-	errs := []error{cfg.Validate()}
-	if deps.Authenticate == nil {
-		errs = append(errs, fmt.Errorf("%w: Deps.Authenticate is required", ErrInvalidConfig))
-	}
-	if deps.Policy == nil {
-		errs = append(errs, fmt.Errorf("%w: Deps.Policy is required", ErrInvalidConfig))
-	}
-	if deps.Sessions == nil {
-		errs = append(errs, fmt.Errorf("%w: Deps.Sessions is required", ErrInvalidConfig))
-	}
-	if err := errors.Join(errs...); err != nil {
+	if err := errors.Join(cfg.Validate(), deps.validate(cfg)); err != nil {
 		return nil, err
 	}
+	sealed, err := newSealedStore(deps.Sessions, deps.RecordKey)
+	if err != nil {
+		return nil, err
+	}
+	deps.Sessions, deps.RecordKey = sealed, nil
 	cfg = cfg.withDefaults()
 	hc := http.Client{}
 	if deps.HTTPClient != nil {
@@ -152,41 +181,57 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// sessionFor resolves the host and the caller's session, writing the
-// transport error and returning false when it cannot.
-func (f *Front) sessionFor(w http.ResponseWriter, r *http.Request) (*upstream, Session, bool) {
+// sessionFor resolves the host and the caller's session and checks the
+// request's credentials against it, writing the transport error and
+// returning false when it cannot. The context is the request's, with the
+// caller's principal when credentials came with it.
+func (f *Front) sessionFor(w http.ResponseWriter, r *http.Request) (*upstream, Session, context.Context, bool) {
 	h, ok := f.hosts[chi.URLParam(r, "host")]
 	if !ok {
 		writeJSON(w, http.StatusNotFound, transportError{Error: "unknown_host"})
-		return nil, Session{}, false
+		return nil, Session{}, nil, false
 	}
 	id := r.Header.Get(SessionHeader)
 	if id == "" {
 		writeJSON(w, http.StatusBadRequest, transportError{Error: "missing_session_id", Message: "send the " + SessionHeader + " header"})
-		return nil, Session{}, false
+		return nil, Session{}, nil, false
 	}
 	s, err := f.deps.Sessions.Get(r.Context(), id)
 	switch {
+	case errors.Is(err, ErrRecordForged):
+		f.forged(r.Context(), h, id)
+		writeJSON(w, http.StatusNotFound, transportError{Error: "unknown_session"})
+		return nil, Session{}, nil, false
 	case errors.Is(err, ErrSessionNotFound), err == nil && (s.Host != h.Name || s.State == StateClosed):
 		writeJSON(w, http.StatusNotFound, transportError{Error: "unknown_session"})
-		return nil, Session{}, false
+		return nil, Session{}, nil, false
 	case err != nil:
 		f.deps.Logger.Error("a2efront: reading a session", "error", err)
 		writeJSON(w, http.StatusServiceUnavailable, transportError{Error: "unavailable", Retryable: true})
-		return nil, Session{}, false
+		return nil, Session{}, nil, false
 	}
-	return h, s, true
+	ctx, ok := f.bound(w, r, h, s)
+	if !ok {
+		return nil, Session{}, nil, false
+	}
+	return h, s, ctx, true
 }
 
 // serveSession answers POST /a2e/{host}/session: it reserves a gateway
-// session, opens the upstream one, and maps the first to the second.
+// session. The host's own session is opened only by the first
+// authenticated handshake, so callers who never authenticate never reach
+// the host.
 func (f *Front) serveSession(w http.ResponseWriter, r *http.Request) {
 	h, ok := f.hosts[chi.URLParam(r, "host")]
 	if !ok {
 		writeJSON(w, http.StatusNotFound, transportError{Error: "unknown_host"})
 		return
 	}
-	ctx, now := r.Context(), f.deps.Now()
+	ctx, ok := f.bound(w, r, h, Session{Host: h.Name})
+	if !ok {
+		return
+	}
+	now := f.deps.Now()
 	s := Session{ID: newID(), Host: h.Name, State: StateNew, CreatedAt: now, ExpiresAt: now.Add(f.cfg.HandshakeTimeout)}
 	switch err := f.deps.Sessions.Create(ctx, s, f.cfg.MaxSessions); {
 	case errors.Is(err, ErrSessionLimit):
@@ -197,17 +242,16 @@ func (f *Front) serveSession(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusServiceUnavailable, transportError{Error: "unavailable", Retryable: true})
 		return
 	}
-	s.Rev = 1
-	up, err := f.createUpstream(ctx, h)
-	if err == nil {
-		s.UpstreamID = up
-		_, err = f.deps.Sessions.Update(ctx, s)
-	}
-	if err != nil {
-		f.deps.Logger.Error("a2efront: opening the upstream session", "host", h.Name, "error", err)
-		_ = f.deps.Sessions.Delete(context.WithoutCancel(ctx), s.ID)
-		writeJSON(w, http.StatusBadGateway, transportError{Error: "upstream_unavailable", Retryable: true})
-		return
-	}
 	writeJSON(w, http.StatusOK, map[string]string{"session_id": s.ID})
+}
+
+// forged handles a session record that failed its MAC: it is logged,
+// audited and deleted, and the caller is told the session is unknown.
+func (f *Front) forged(ctx context.Context, h *upstream, id string) {
+	ref := sessionRef(id)
+	f.deps.Logger.Error("a2efront: a session record failed authentication; deleting the session", "host", h.Name, "session", ref)
+	f.deps.Audit.LogAttrs(ctx, slog.LevelWarn, EventForgedRecord, slog.String("session", ref), slog.String("host", h.Name))
+	if err := f.deps.Sessions.Delete(context.WithoutCancel(ctx), id); err != nil {
+		f.deps.Logger.Warn("a2efront: deleting a forged session record", "session", ref, "error", err)
+	}
 }

@@ -42,6 +42,10 @@ func (f *Front) handshake(ctx context.Context, c *call) outcome {
 	case err != nil || p == nil:
 		return f.rejectHandshake(ctx, c, a2e.ReasonAuthFailed, nil)
 	}
+	if caller := callerOf(ctx); caller != nil && (caller.ID != p.ID || caller.Issuer != p.Issuer) {
+		// The request's own credentials name someone else.
+		return f.rejectHandshake(ctx, c, a2e.ReasonAuthFailed, nil)
+	}
 	c.sess.Principal, c.sess.Issuer, c.sess.Groups = p.ID, p.Issuer, slices.Clone(p.Groups)
 	caps := dedupe(req.AgentCaps)
 	if len(caps) > MaxAgentCaps {
@@ -74,16 +78,27 @@ func (f *Front) forwardHandshake(ctx context.Context, c *call) outcome {
 		return f.rejectHandshake(ctx, c, a2e.ReasonServerError, nil)
 	}
 	pending := c.sess
+	if pending.UpstreamID == "" {
+		// The first authenticated handshake opens the host's session.
+		if pending.UpstreamID, err = f.createUpstream(ctx, c.host); err != nil {
+			f.deps.Logger.Warn("a2efront: opening the host's session", "host", c.host.Name, "error", err)
+			return f.rejectHandshake(ctx, c, a2e.ReasonServerError, nil)
+		}
+	}
 	pending.State, pending.HandshakeID = StateHandshaking, c.msg.ID
 	saved, err := f.deps.Sessions.Update(ctx, pending)
 	switch {
 	case errors.Is(err, ErrConflict):
 		return f.refuse(ctx, c, a2e.CodeInvalidMessage, "", false, "the session's handshake is done or in progress")
 	case err != nil:
-		f.deps.Logger.Error("a2efront: recording a handshake", "session", c.sess.ID, "error", err)
+		f.deps.Logger.Error("a2efront: recording a handshake", "session", sessionRef(c.sess.ID), "error", err)
 		return f.unavailable(ctx, c)
 	}
 	c.sess = saved
+	if err := f.deps.Sessions.Publish(ctx, c.sess.ID, attachMarker); err != nil {
+		f.deps.Logger.Error("a2efront: waking the session's stream", "session", sessionRef(c.sess.ID), "error", err)
+		return f.unavailable(ctx, c)
+	}
 	if err := f.sendUpstream(ctx, c.host, c.sess.UpstreamID, line); err != nil {
 		f.deps.Logger.Warn("a2efront: forwarding handshake/req", "host", c.host.Name, "error", err)
 		return f.rejectHandshake(ctx, c, a2e.ReasonServerError, nil)
@@ -100,7 +115,7 @@ func (f *Front) rejectHandshake(ctx context.Context, c *call, reason string, cap
 		next.State = StateClosed
 	}
 	if _, err := f.deps.Sessions.Update(ctx, next); err != nil && !errors.Is(err, ErrConflict) {
-		f.deps.Logger.Error("a2efront: recording a refused handshake", "session", c.sess.ID, "error", err)
+		f.deps.Logger.Error("a2efront: recording a refused handshake", "session", sessionRef(c.sess.ID), "error", err)
 		return f.unavailable(ctx, c)
 	}
 	f.auditHandshake(ctx, c.sess, nil, false, reason)

@@ -69,6 +69,13 @@ type syncBuffer struct {
 	buf bytes.Buffer
 }
 
+// String returns everything written.
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
 func (b *syncBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -95,13 +102,46 @@ type world struct {
 	labURL string
 	fronts []*httptest.Server
 	audit  *syncBuffer
+	logs   *syncBuffer
+	// hostCalls counts the HTTP requests the lab host received, by path.
+	hostCalls *pathCounter
 }
+
+// pathCounter counts the requests a handler receives, by path.
+type pathCounter struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (c *pathCounter) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c.mu.Lock()
+		c.n[r.URL.Path]++
+		c.mu.Unlock()
+		h.ServeHTTP(w, r)
+	})
+}
+
+// count returns the requests received for path.
+func (c *pathCounter) count(path string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n[path]
+}
+
+// testRecordKey is the record key every front of a world shares, as
+// replicas deriving it from one key set do.
+var testRecordKey = bytes.Repeat([]byte{0x5a}, a2efront.MinRecordKeyBytes)
 
 type worldOptions struct {
 	lab    lab.Options
 	stores []a2efront.SessionStore // one front per store; nil: one memory store
 	config func(*a2efront.Config)
 	now    func() time.Time // the fronts' clock; nil means time.Now
+	// policy is the fronts' policy source; nil means the quickstart policy.
+	policy a2efront.PolicySource
+	// recordKey is the fronts' record key; nil means testRecordKey.
+	recordKey []byte
 }
 
 func newWorld(t testing.TB, o worldOptions) *world {
@@ -111,13 +151,20 @@ func newWorld(t testing.TB, o worldOptions) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	labSrv := httptest.NewServer(h.Handler())
+	hostCalls := &pathCounter{n: map[string]int{}}
+	labSrv := httptest.NewServer(hostCalls.wrap(h.Handler()))
 	t.Cleanup(func() { labSrv.Close(); _ = h.Close() })
-	w := &world{lab: h, labURL: labSrv.URL, audit: &syncBuffer{}}
+	w := &world{lab: h, labURL: labSrv.URL, audit: &syncBuffer{}, logs: &syncBuffer{}, hostCalls: hostCalls}
+	if o.recordKey == nil {
+		o.recordKey = testRecordKey
+	}
 	if o.stores == nil {
 		o.stores = []a2efront.SessionStore{a2efront.NewMemoryStore(o.now)}
 	}
-	auth, pol := authenticator(t), quickstartPolicy(t)
+	auth := authenticator(t)
+	if o.policy == nil {
+		o.policy = fixedPolicy{quickstartPolicy(t)}
+	}
 	for _, st := range o.stores {
 		cfg := a2efront.Config{Hosts: []a2efront.Host{
 			{Name: "lab", URL: labSrv.URL + "/", AuthToken: labSecret, Version: "1.0", Capabilities: []string{"tools", "memory", "env"}},
@@ -127,8 +174,9 @@ func newWorld(t testing.TB, o worldOptions) *world {
 			o.config(&cfg)
 		}
 		f, err := a2efront.New(cfg, a2efront.Deps{
-			Authenticate: auth.AuthenticateToken, Policy: fixedPolicy{pol}, Sessions: st, Now: o.now,
-			Audit: slog.New(slog.NewJSONHandler(w.audit, nil)),
+			Authenticate: auth.AuthenticateToken, AuthenticateRequest: auth.AuthenticateRequest, Policy: o.policy, Sessions: st, Now: o.now,
+			Audit: slog.New(slog.NewJSONHandler(w.audit, nil)), Logger: slog.New(slog.NewJSONHandler(w.logs, nil)),
+			RecordKey: o.recordKey,
 		})
 		if err != nil {
 			t.Fatal(err)

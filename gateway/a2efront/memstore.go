@@ -73,7 +73,7 @@ func (m *MemoryStore) Create(_ context.Context, s Session, max int) error {
 		}
 	}
 	if _, exists := m.sessions[s.ID]; exists {
-		return fmt.Errorf("%w: id %s exists", ErrConflict, s.ID)
+		return fmt.Errorf("%w: session id exists", ErrConflict)
 	}
 	if len(m.sessions) >= max {
 		return ErrSessionLimit

@@ -135,7 +135,7 @@ func (r *RedisStore) Create(ctx context.Context, s Session, max int) error {
 	case added == 0:
 		return ErrSessionLimit
 	case added < 0:
-		return fmt.Errorf("%w: id %s exists", ErrConflict, s.ID)
+		return fmt.Errorf("%w: session id exists", ErrConflict)
 	}
 	created, err := redisCall(ctx, r, "create", func(ctx context.Context) (int64, error) {
 		return createScript.Run(ctx, r.client, []string{r.sessionKey(s.ID)}, data, ttl).Int64()
@@ -147,7 +147,7 @@ func (r *RedisStore) Create(ctx context.Context, s Session, max int) error {
 	if err != nil {
 		return err
 	}
-	return fmt.Errorf("%w: id %s exists", ErrConflict, s.ID)
+	return fmt.Errorf("%w: session id exists", ErrConflict)
 }
 
 // unindex removes id from the index, best effort.

@@ -56,6 +56,7 @@ func TestTwoReplicasShareSessions(t *testing.T) {
 	if n := len(w.hostSaw(a2e.TypeEnvResetReq)); n != 0 {
 		t.Errorf("host saw %d env/reset/req", n)
 	}
+	assertNoSessionID(t, w, a.SessionID)
 }
 
 // TestRedisDownFailsClosed kills Redis after the handshake: nothing more
@@ -76,6 +77,10 @@ func TestRedisDownFailsClosed(t *testing.T) {
 	if _, err := lab.NewSession(testCtx(t), nil, w.base(0)); err == nil {
 		t.Error("a session was created with the store down")
 	}
+	if !strings.Contains(w.logs.String(), "session store unavailable") {
+		t.Error("the store failure was not logged")
+	}
+	assertNoSessionID(t, w, c.SessionID)
 }
 
 // faultyStore fails chosen operations of a working store.

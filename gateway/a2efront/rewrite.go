@@ -33,7 +33,7 @@ func (f *Front) rewriteHandshake(ctx context.Context, h *upstream, id string, m 
 		}
 		if s.State != StateHandshaking || resp.ReqID != s.HandshakeID {
 			f.deps.Logger.Warn("a2efront: dropping a handshake/resp that answers no pending handshake",
-				"session", id, "req_id", resp.ReqID, "state", s.State)
+				"session", sessionRef(id), "req_id", resp.ReqID, "state", s.State)
 			return nil
 		}
 		var next Session
@@ -43,7 +43,7 @@ func (f *Front) rewriteHandshake(ctx context.Context, h *upstream, id string, m 
 		}
 	}
 	if err != nil {
-		f.deps.Logger.Error("a2efront: recording a handshake outcome", "session", id, "error", err)
+		f.deps.Logger.Error("a2efront: recording a handshake outcome", "session", sessionRef(id), "error", err)
 		s.ID, s.Host = id, h.Name
 		out = &a2e.HandshakeResp{ReqID: resp.ReqID, SessionID: id, AcceptedCaps: disabledCaps(s), Reason: a2e.ReasonServerError}
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"slices"
 
 	"github.com/capgate/capgate/gateway/a2e"
 )
@@ -38,7 +37,7 @@ func forwarded() outcome { return outcome{http.StatusAccepted, sendReply{OK: tru
 // results) go on the session's stream; the HTTP status only reports the
 // transport.
 func (f *Front) serveSend(w http.ResponseWriter, r *http.Request) {
-	h, sess, ok := f.sessionFor(w, r)
+	h, sess, ctx, ok := f.sessionFor(w, r)
 	if !ok {
 		return
 	}
@@ -51,10 +50,10 @@ func (f *Front) serveSend(w http.ResponseWriter, r *http.Request) {
 	m, err := a2e.DecodeLine(line, f.cfg.MaxLineBytes)
 	var out outcome
 	if err != nil {
-		out = f.refuseLine(r.Context(), c, err)
+		out = f.refuseLine(ctx, c, err)
 	} else {
 		c.msg = m
-		out = f.dispatch(r.Context(), c)
+		out = f.dispatch(ctx, c)
 	}
 	writeJSON(w, out.status, out.body)
 }
@@ -86,8 +85,10 @@ func (f *Front) dispatch(ctx context.Context, c *call) outcome {
 		return f.refuse(ctx, c, a2e.CodeUnauthorized, "", false, "complete the handshake first")
 	}
 	capability, always := a2e.CapabilityFor(m.Type)
-	if !always && !slices.Contains(c.sess.Accepted, capability) {
-		return f.refuse(ctx, c, a2e.CodeCapabilityMissing, capability, false, "capability "+capability+" was not negotiated")
+	if !always {
+		if out, ok := f.checkCapability(ctx, c, capability); !ok {
+			return out
+		}
 	}
 	admitted := false
 	if a2e.IsRequest(m.Type) {
@@ -102,7 +103,7 @@ func (f *Front) dispatch(ctx context.Context, c *call) outcome {
 	}
 	if m.Type == a2e.TypeShutdown {
 		if err := f.deps.Sessions.Delete(context.WithoutCancel(ctx), c.sess.ID); err != nil {
-			f.deps.Logger.Warn("a2efront: deleting a shut-down session", "session", c.sess.ID, "error", err)
+			f.deps.Logger.Warn("a2efront: deleting a shut-down session", "session", sessionRef(c.sess.ID), "error", err)
 		}
 	}
 	return forwarded()
@@ -114,7 +115,7 @@ func (f *Front) admit(ctx context.Context, c *call) (outcome, bool) {
 	adm, err := f.deps.Sessions.Admit(ctx, c.sess.ID, c.msg.ID, c.sess.MaxParallel, deadline)
 	switch {
 	case err != nil:
-		f.deps.Logger.Error("a2efront: admitting a request", "session", c.sess.ID, "error", err)
+		f.deps.Logger.Error("a2efront: admitting a request", "session", sessionRef(c.sess.ID), "error", err)
 		return f.unavailable(ctx, c), false
 	case adm == Full:
 		return f.refuse(ctx, c, a2e.CodeTooManyRequests, "", true, "max_parallel requests are in flight"), false
@@ -126,10 +127,10 @@ func (f *Front) admit(ctx context.Context, c *call) (outcome, bool) {
 
 // upstreamFailed answers a message the host could not take.
 func (f *Front) upstreamFailed(ctx context.Context, c *call, admitted bool, err error) outcome {
-	f.deps.Logger.Warn("a2efront: forwarding to the host", "host", c.host.Name, "session", c.sess.ID, "error", err)
+	f.deps.Logger.Warn("a2efront: forwarding to the host", "host", c.host.Name, "session", sessionRef(c.sess.ID), "error", err)
 	if admitted {
 		if _, cerr := f.deps.Sessions.Complete(context.WithoutCancel(ctx), c.sess.ID, c.msg.ID); cerr != nil {
-			f.deps.Logger.Warn("a2efront: releasing a request", "session", c.sess.ID, "error", cerr)
+			f.deps.Logger.Warn("a2efront: releasing a request", "session", sessionRef(c.sess.ID), "error", cerr)
 		}
 	}
 	gone := errors.Is(err, ErrUpstreamSessionGone)
@@ -167,7 +168,7 @@ func (f *Front) publish(ctx context.Context, c *call, body a2e.Body) error {
 		err = f.deps.Sessions.Publish(ctx, c.sess.ID, line)
 	}
 	if err != nil {
-		f.deps.Logger.Error("a2efront: delivering a gateway message", "session", c.sess.ID, "error", err)
+		f.deps.Logger.Error("a2efront: delivering a gateway message", "session", sessionRef(c.sess.ID), "error", err)
 	}
 	return err
 }

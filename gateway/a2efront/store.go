@@ -74,6 +74,11 @@ type Session struct {
 	Accepted []string `json:"accepted,omitempty"`
 	// MaxParallel bounds the session's requests in flight.
 	MaxParallel int `json:"max_parallel,omitempty"`
+
+	// MAC authenticates every other field but Rev (HMAC-SHA256 with
+	// Deps.RecordKey, base64url). The Front seals each record it writes
+	// and refuses any record whose MAC does not verify.
+	MAC string `json:"mac,omitempty"`
 }
 
 // Admission is the outcome of SessionStore.Admit.

@@ -12,33 +12,42 @@ import (
 	"github.com/capgate/capgate/gateway/a2e"
 )
 
+// attachMarker is queued on a session's mailbox when the host's session
+// is opened, to wake the replica holding the stream. It is never written
+// to the caller (no A2E message starts with a NUL byte).
+var attachMarker = []byte("\x00attach")
+
 // serveStream answers GET /a2e/{host}/stream: the host's event stream for
 // the mapped upstream session, with every handshake/resp rewritten and
 // every response counted off max_parallel, merged with the gateway's own
-// messages for the session (from any replica). The stream ends with the
-// host's, when the caller leaves, or at CreatedAt+SessionTTL.
+// messages for the session (from any replica). Until an authenticated
+// handshake has opened the host's session, only the gateway's messages
+// flow. The stream ends with the host's, when the caller leaves, or at
+// CreatedAt+SessionTTL.
 func (f *Front) serveStream(w http.ResponseWriter, r *http.Request) {
-	h, s, ok := f.sessionFor(w, r)
+	h, s, ctx, ok := f.sessionFor(w, r)
 	if !ok {
 		return
 	}
 	// No stream outlives the longest life its session can have.
-	ctx, cancel := context.WithTimeout(r.Context(), s.CreatedAt.Add(f.cfg.SessionTTL).Sub(f.deps.Now()))
+	ctx, cancel := context.WithTimeout(ctx, s.CreatedAt.Add(f.cfg.SessionTTL).Sub(f.deps.Now()))
 	defer cancel()
 	sub, err := f.deps.Sessions.Subscribe(ctx, s.ID)
 	if err != nil {
-		f.deps.Logger.Error("a2efront: subscribing to a session", "session", s.ID, "error", err)
+		f.deps.Logger.Error("a2efront: subscribing to a session", "session", sessionRef(s.ID), "error", err)
 		writeJSON(w, http.StatusServiceUnavailable, transportError{Error: "unavailable", Retryable: true})
 		return
 	}
 	defer sub.Close()
-	body, err := f.openUpstreamStream(ctx, h, s.UpstreamID)
-	if err != nil {
-		f.deps.Logger.Warn("a2efront: opening the host's stream", "host", h.Name, "session", s.ID, "error", err)
-		writeJSON(w, http.StatusBadGateway, transportError{Error: "upstream_unavailable", Retryable: !errors.Is(err, ErrUpstreamSessionGone)})
-		return
+	var body io.ReadCloser
+	if s.UpstreamID != "" {
+		if body, err = f.openUpstreamStream(ctx, h, s.UpstreamID); err != nil {
+			f.deps.Logger.Warn("a2efront: opening the host's stream", "host", h.Name, "session", sessionRef(s.ID), "error", err)
+			writeJSON(w, http.StatusBadGateway, transportError{Error: "upstream_unavailable", Retryable: !errors.Is(err, ErrUpstreamSessionGone)})
+			return
+		}
+		defer body.Close()
 	}
-	defer body.Close()
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("X-Accel-Buffering", "no")
@@ -47,9 +56,52 @@ func (f *Front) serveStream(w http.ResponseWriter, r *http.Request) {
 	if rc.Flush() != nil {
 		return
 	}
+	if body == nil {
+		if body = f.awaitUpstream(ctx, h, s.ID, w, rc, sub.C()); body == nil {
+			return
+		}
+		defer body.Close()
+	}
 	events := make(chan []byte)
 	go f.readEvents(ctx, body, events)
 	f.pump(ctx, h, s.ID, w, rc, events, sub.C())
+}
+
+// awaitUpstream relays the gateway's messages for a session the host does
+// not know yet, until a handshake opens the host's session; it then
+// returns the host's stream, or nil when the stream should end.
+func (f *Front) awaitUpstream(ctx context.Context, h *upstream, id string, w io.Writer, rc *http.ResponseController, own <-chan []byte) io.ReadCloser {
+	for {
+		var msg []byte
+		select {
+		case m, ok := <-own:
+			if !ok {
+				return nil
+			}
+			msg = m
+		case <-ctx.Done():
+			return nil
+		}
+		if !bytes.Equal(msg, attachMarker) {
+			if writeEvent(w, msg) != nil || rc.Flush() != nil {
+				return nil
+			}
+		}
+		s, err := f.deps.Sessions.Get(ctx, id)
+		switch {
+		case err != nil:
+			f.deps.Logger.Warn("a2efront: re-reading a session for its stream", "session", sessionRef(id), "error", err)
+			return nil
+		case s.UpstreamID == "":
+			continue
+		}
+		body, err := f.openUpstreamStream(ctx, h, s.UpstreamID)
+		if err != nil {
+			f.deps.Logger.Warn("a2efront: opening the host's stream", "host", h.Name, "session", sessionRef(id), "error", err)
+			return nil
+		}
+		return body
+	}
 }
 
 // pump writes events from the host and the gateway until either source
@@ -67,7 +119,9 @@ func (f *Front) pump(ctx context.Context, h *upstream, id string, w io.Writer, r
 			if !ok {
 				return
 			}
-			line = msg
+			if !bytes.Equal(msg, attachMarker) {
+				line = msg
+			}
 		case <-ctx.Done():
 			return
 		}
@@ -86,7 +140,7 @@ func (f *Front) pump(ctx context.Context, h *upstream, id string, w io.Writer, r
 func (f *Front) fromHost(ctx context.Context, h *upstream, id string, data []byte) []byte {
 	m, err := a2e.DecodeLine(data, f.cfg.MaxEventBytes)
 	if err != nil {
-		f.deps.Logger.Warn("a2efront: dropping an event the host sent", "host", h.Name, "session", id, "error", err)
+		f.deps.Logger.Warn("a2efront: dropping an event the host sent", "host", h.Name, "session", sessionRef(id), "error", err)
 		return nil
 	}
 	if m.Type == a2e.TypeHandshakeResp {
@@ -94,7 +148,7 @@ func (f *Front) fromHost(ctx context.Context, h *upstream, id string, data []byt
 	}
 	if reqID := m.ReqID(); reqID != "" && m.Type != a2e.TypeInvokeEvent {
 		if _, err := f.deps.Sessions.Complete(ctx, id, reqID); err != nil {
-			f.deps.Logger.Warn("a2efront: completing a request", "session", id, "error", err)
+			f.deps.Logger.Warn("a2efront: completing a request", "session", sessionRef(id), "error", err)
 		}
 	}
 	return m.Raw

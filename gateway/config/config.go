@@ -156,6 +156,11 @@ type A2EHost struct {
 	// AuthTokenEnv names the environment variable holding the host's own
 	// shared secret, which replaces the caller's auth_token.
 	AuthTokenEnv string `yaml:"auth_token_env,omitempty"`
+	// RequireCredentials makes every request for the host (/session,
+	// /send, /stream) carry the caller's bearer credential, authenticating
+	// as the session's principal, so a session id alone is not enough.
+	// Stock A2E clients send credentials only in the handshake.
+	RequireCredentials bool `yaml:"require_credentials,omitempty"`
 }
 
 // Grant is one capability grant an agent offers (SEP capabilityGrants).

@@ -86,11 +86,15 @@ policy: {file: p.yaml}
 		{"cors star without credentials", base + "cors: {allowed_origins: ['*']}\n", nil, ""},
 		{"cors star with credentials", base + "cors: {allowed_origins: ['*'], allow_credentials: true}\n", ErrInvalid, "cannot be combined with allow_credentials"},
 		{"cors origin with path", base + "cors: {allowed_origins: ['https://app.example/page']}\n", ErrInvalid, "invalid origin"},
+		{"a2e host requiring credentials", base + "a2e_hosts: [{name: lab, url: 'http://127.0.0.1:2/', capabilities: [tools], auth_token_env: LAB, require_credentials: true}]\n", nil, ""},
 		{"secret env and file", strings.Replace(base, `url: "http://127.0.0.1:1/"`, `url: "http://127.0.0.1:1/", upstream_auth: {token_url: "https://idp.example/token", client_id: gw}`, 1), ErrInvalid, "exactly one of client_secret_env"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg, err := Parse([]byte(tt.doc), "t.yaml")
+			if err == nil && strings.Contains(tt.doc, "require_credentials: true") && !cfg.A2EHosts[0].RequireCredentials {
+				t.Error("require_credentials not read")
+			}
 			if !errors.Is(err, tt.wantErr) {
 				t.Fatalf("err = %v, want %v", err, tt.wantErr)
 			}
