@@ -224,3 +224,32 @@ func TestLoadKeySetRefusesBadPublishedKeys(t *testing.T) {
 		})
 	}
 }
+
+func TestSignJWS(t *testing.T) {
+	ks := newTestKeySet(t, 1)
+	jws, err := ks.SignJWS("audit-checkpoint+jws", []byte(`{"x":1}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj, err := jose.ParseSigned(jws, []jose.SignatureAlgorithm{jose.EdDSA})
+	if err != nil {
+		t.Fatal(err)
+	}
+	jwks := ks.JWKS()
+	keys := jwks.Key(obj.Signatures[0].Header.KeyID)
+	if len(keys) != 1 {
+		t.Fatalf("kid %q not in the JWKS", obj.Signatures[0].Header.KeyID)
+	}
+	if got, err := obj.Verify(keys[0]); err != nil || string(got) != `{"x":1}` {
+		t.Fatalf("Verify = %s, %v", got, err)
+	}
+	// A statement can never pass for a capability token.
+	if _, err := newTestVerifier(t, ks, t0, 0).Verify(context.Background(), jws, Expected{}); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("statement verified as a token: %v", err)
+	}
+	for _, typ := range []string{"", TokenType} {
+		if _, err := ks.SignJWS(typ, nil); !errors.Is(err, ErrConfig) {
+			t.Errorf("typ %q: %v, want ErrConfig", typ, err)
+		}
+	}
+}
