@@ -45,6 +45,39 @@
 //     unsealing) until Prune removes them. JWKS exports public signing keys
 //     only.
 //
+// # Key rotation across replicas
+//
+// Every replica loads the key file at start, so during a rolling restart
+// replicas with the old file and replicas with the new one serve side by
+// side, and each must accept what the other mints. Rotation therefore
+// happens in three stages, each rolled out to every replica before the
+// next one starts:
+//
+//  1. Publish (capgate keys generate --rotate): fresh signing and sealing
+//     keys join the file as published keys. They verify tokens and open
+//     resource maps, and the JWKS lists the signing key, but nothing is
+//     signed with them. Old and new replicas both still sign with the
+//     active key, which both know.
+//  2. Activate (capgate keys activate KID): the published keys become
+//     active, and the keys active until then become previous keys with
+//     their retirement time recorded in the file. A replica with the new
+//     file signs with the new key, which replicas still on the stage-1 file
+//     already accept; they sign with the old key, which the new file still
+//     holds.
+//  3. Prune (capgate keys prune --older-than TTL), once every token the
+//     retired keys signed has expired: remove them. PruneKey refuses the
+//     active key, a published key, and a key retired less than the given
+//     time ago; pass the longest capability lifetime (the gateway's
+//     capabilities.max_ttl) so that no live token loses its key.
+//
+// Rotate does stages 1 and 2 at once and suits a single replica, or a
+// restart of every replica together. Publish and Activate each change
+// only what the next stage needs, so two replicas one stage apart always
+// accept each other's tokens. A key file with published keys is written
+// as version 2; a gateway that predates staged rotation refuses it rather
+// than ignoring the published keys. Files without published keys keep
+// the original version-1 format.
+//
 // # Not guaranteed here
 //
 // Revocation is the caller's job, on every use, including cache hits: check

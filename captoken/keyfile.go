@@ -13,8 +13,14 @@ import (
 	"github.com/go-jose/go-jose/v4"
 )
 
-// keyFileVersion is the version of the key file format written by Save.
-const keyFileVersion = 1
+// Key file versions. Save writes version 1, the original format, unless
+// keys are published; then it writes version 2, whose rings have a "next"
+// member, so that a gateway too old to know published keys refuses the
+// file instead of ignoring them. LoadKeySet reads both.
+const (
+	keyFileVersion       = 1
+	keyFileVersionStaged = 2
+)
 
 // maxKeyFileSize bounds what LoadKeySet reads.
 const maxKeyFileSize = 1 << 20
@@ -27,7 +33,9 @@ type keyFile struct {
 }
 
 type keyRing struct {
-	Active   *jose.JSONWebKey `json:"active"`
+	Active *jose.JSONWebKey `json:"active"`
+	// Next is the published key: it verifies but does not sign yet.
+	Next     *jose.JSONWebKey `json:"next,omitempty"`
 	Previous []retiredKey     `json:"previous,omitempty"`
 }
 
@@ -47,8 +55,13 @@ func (ks *KeySet) Save(w io.Writer) error {
 		addKey(&kf.Signing, i, &jwk, k.retired)
 	}
 	for i, k := range ks.sealing {
-		jwk := jose.JSONWebKey{Key: k.key, KeyID: k.kid, Algorithm: string(jose.DIRECT), Use: "enc"}
-		addKey(&kf.Sealing, i, &jwk, k.retired)
+		addKey(&kf.Sealing, i, sealingJWK(k), k.retired)
+	}
+	if ks.nextSigning != nil {
+		kf.Version = keyFileVersionStaged
+		jwk := ks.nextSigning.private
+		kf.Signing.Next = &jwk
+		kf.Sealing.Next = sealingJWK(ks.nextSealing)
 	}
 	ks.mu.RUnlock()
 	b, err := json.MarshalIndent(kf, "", "  ")
@@ -57,6 +70,10 @@ func (ks *KeySet) Save(w io.Writer) error {
 	}
 	_, err = w.Write(append(b, '\n'))
 	return err
+}
+
+func sealingJWK(k *sealingKey) *jose.JSONWebKey {
+	return &jose.JSONWebKey{Key: k.key, KeyID: k.kid, Algorithm: string(jose.DIRECT), Use: "enc"}
 }
 
 func addKey(r *keyRing, i int, jwk *jose.JSONWebKey, retired time.Time) {
@@ -143,8 +160,13 @@ func LoadKeySet(r io.Reader) (*KeySet, error) {
 	if dec.More() {
 		return nil, fmt.Errorf("%w: trailing data", ErrKeySet)
 	}
-	if kf.Version != keyFileVersion {
+	switch {
+	case kf.Version != keyFileVersion && kf.Version != keyFileVersionStaged:
 		return nil, fmt.Errorf("%w: unsupported version %d", ErrKeySet, kf.Version)
+	case (kf.Signing.Next == nil) != (kf.Sealing.Next == nil):
+		return nil, fmt.Errorf("%w: a published signing key needs a published sealing key and vice versa", ErrKeySet)
+	case kf.Version == keyFileVersion && kf.Signing.Next != nil:
+		return nil, fmt.Errorf("%w: published keys need version %d", ErrKeySet, keyFileVersionStaged)
 	}
 	return keySetFromFile(&kf)
 }
@@ -177,7 +199,29 @@ func keySetFromFile(kf *keyFile) (*KeySet, error) {
 		k.retired = jwk.retired
 		ks.sealing = append(ks.sealing, k)
 	}
-	return ks, nil
+	return ks, loadNext(ks, kf, seen)
+}
+
+// loadNext loads the published keys, if any.
+func loadNext(ks *KeySet, kf *keyFile, seen map[string]bool) error {
+	if kf.Signing.Next == nil {
+		return nil
+	}
+	sk, err := loadSigningKey(kf.Signing.Next)
+	if err != nil {
+		return err
+	}
+	ek, err := loadSealingKey(kf.Sealing.Next)
+	if err != nil {
+		return err
+	}
+	for _, kid := range []string{sk.kid, ek.kid} {
+		if err := checkRetired(0, time.Time{}, kid, seen); err != nil {
+			return err
+		}
+	}
+	ks.nextSigning, ks.nextSealing = sk, ek
+	return nil
 }
 
 type loadedKey struct {

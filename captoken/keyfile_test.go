@@ -75,7 +75,7 @@ func TestLoadKeySetRefuses(t *testing.T) {
 		{"not JSON", func(*testing.T) []byte { return []byte("kid: x") }},
 		{"trailing data", func(t *testing.T) []byte { return append(savedKeySet(t), "{}"...) }},
 		{"too large", func(*testing.T) []byte { return bytes.Repeat([]byte(" "), maxKeyFileSize+1) }},
-		{"unknown version", edit(func(m map[string]any) { m["version"] = 2 })},
+		{"unknown version", edit(func(m map[string]any) { m["version"] = 3 })},
 		{"unknown field", edit(func(m map[string]any) { m["comment"] = "x" })},
 		{"no active signing key", edit(func(m map[string]any) { delete(ring(m, "signing"), "active") })},
 		{"no active sealing key", edit(func(m map[string]any) { delete(ring(m, "sealing"), "active") })},

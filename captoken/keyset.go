@@ -33,6 +33,10 @@ type KeySet struct {
 	rand     io.Reader
 	signing  []*signingKey // signing[0] is active
 	sealing  []*sealingKey // sealing[0] is active
+	// nextSigning and nextSealing are the published keys (Publish): they
+	// verify and unseal but do not sign or seal. Both nil or both set.
+	nextSigning *signingKey
+	nextSealing *sealingKey
 }
 
 type signingKey struct {
@@ -59,6 +63,9 @@ type KeyInfo struct {
 	Sealing bool
 	// Active is true for the key used for new tokens.
 	Active bool
+	// Published is true for a key that verifies but does not sign yet
+	// (Publish, then Activate).
+	Published bool
 	// Retired is when the key stopped being active (zero while active).
 	Retired time.Time
 }
@@ -88,9 +95,12 @@ func GenerateKeySetFrom(alg jose.SignatureAlgorithm, r io.Reader) (*KeySet, erro
 	return &KeySet{rand: r, signing: []*signingKey{sk}, sealing: []*sealingKey{ek}}, nil
 }
 
-// Rotate makes fresh signing and sealing keys active, with the algorithm of
-// the current signing key. The previous keys stay in the set, marked retired
-// at now, so tokens they signed keep verifying until Prune removes them.
+// Rotate makes fresh signing and sealing keys active at once, with the
+// algorithm of the current signing key. The previous keys stay in the set,
+// marked retired at now, so tokens they signed keep verifying until Prune
+// removes them. Replicas still running with the old key set refuse tokens
+// signed by the new key: for a rolling restart use Publish, then Activate.
+// Rotate refuses while keys are published.
 func (ks *KeySet) Rotate(now time.Time) error {
 	k := ks.activeSigning()
 	if k == nil {
@@ -106,6 +116,9 @@ func (ks *KeySet) RotateAlgorithm(now time.Time, alg jose.SignatureAlgorithm) er
 	defer ks.rotateMu.Unlock()
 	if ks.activeSigning() == nil || ks.activeSealing() == nil {
 		return fmt.Errorf("%w: no keys", ErrKeySet)
+	}
+	if kid := ks.PublishedKeyID(); kid != "" {
+		return fmt.Errorf("%w: key %s is published; activate it instead", ErrKeySet, kid)
 	}
 	r := ks.rand
 	if r == nil {
@@ -145,16 +158,35 @@ func (ks *KeySet) Prune(before time.Time) int {
 	return n - len(ks.signing) - len(ks.sealing)
 }
 
-// JWKS returns the public signing keys (active and previous), each with its
-// kid, alg and use "sig". It never contains private parts or sealing keys.
+// JWKS returns the public signing keys (active, published and previous),
+// each with its kid, alg and use "sig". It never contains private parts or
+// sealing keys.
 func (ks *KeySet) JWKS() jose.JSONWebKeySet {
 	ks.mu.RLock()
 	defer ks.mu.RUnlock()
-	out := jose.JSONWebKeySet{Keys: make([]jose.JSONWebKey, 0, len(ks.signing))}
-	for _, k := range ks.signing {
+	out := jose.JSONWebKeySet{Keys: make([]jose.JSONWebKey, 0, len(ks.signing)+1)}
+	for _, k := range ks.verifying() {
 		out.Keys = append(out.Keys, k.public)
 	}
 	return out
+}
+
+// verifying returns the signing keys that verify: active, published,
+// previous. The caller holds ks.mu.
+func (ks *KeySet) verifying() []*signingKey {
+	if ks.nextSigning == nil || len(ks.signing) == 0 {
+		return ks.signing
+	}
+	return slices.Insert(slices.Clone(ks.signing), 1, ks.nextSigning)
+}
+
+// opening returns the sealing keys that unseal: active, published,
+// previous. The caller holds ks.mu.
+func (ks *KeySet) opening() []*sealingKey {
+	if ks.nextSealing == nil || len(ks.sealing) == 0 {
+		return ks.sealing
+	}
+	return slices.Insert(slices.Clone(ks.sealing), 1, ks.nextSealing)
 }
 
 // ActiveKeyID returns the kid of the active signing key ("" for an empty
@@ -172,7 +204,7 @@ func (ks *KeySet) Algorithms() []jose.SignatureAlgorithm {
 	ks.mu.RLock()
 	defer ks.mu.RUnlock()
 	var out []jose.SignatureAlgorithm
-	for _, k := range ks.signing {
+	for _, k := range ks.verifying() {
 		if !slices.Contains(out, k.alg) {
 			out = append(out, k.alg)
 		}
@@ -180,16 +212,19 @@ func (ks *KeySet) Algorithms() []jose.SignatureAlgorithm {
 	return out
 }
 
-// Keys describes every key of the set, signing keys first, active first.
+// Keys describes every key of the set, signing keys first; in each group
+// the active key, then the published one, then previous keys.
 func (ks *KeySet) Keys() []KeyInfo {
 	ks.mu.RLock()
 	defer ks.mu.RUnlock()
 	var out []KeyInfo
-	for i, k := range ks.signing {
-		out = append(out, KeyInfo{KeyID: k.kid, Algorithm: string(k.alg), Active: i == 0, Retired: k.retired})
+	for i, k := range ks.verifying() {
+		out = append(out, KeyInfo{KeyID: k.kid, Algorithm: string(k.alg), Active: i == 0,
+			Published: k == ks.nextSigning, Retired: k.retired})
 	}
-	for i, k := range ks.sealing {
-		out = append(out, KeyInfo{KeyID: k.kid, Algorithm: string(jose.DIRECT), Sealing: true, Active: i == 0, Retired: k.retired})
+	for i, k := range ks.opening() {
+		out = append(out, KeyInfo{KeyID: k.kid, Algorithm: string(jose.DIRECT), Sealing: true, Active: i == 0,
+			Published: k == ks.nextSealing, Retired: k.retired})
 	}
 	return out
 }
@@ -219,6 +254,9 @@ func (ks *KeySet) activeSealing() *sealingKey {
 func (ks *KeySet) verificationKey(kid string) (*signingKey, bool) {
 	ks.mu.RLock()
 	defer ks.mu.RUnlock()
+	if k := ks.nextSigning; k != nil && k.kid == kid {
+		return k, true
+	}
 	for _, k := range ks.signing {
 		if k.kid == kid {
 			return k, true
@@ -230,6 +268,9 @@ func (ks *KeySet) verificationKey(kid string) (*signingKey, bool) {
 func (ks *KeySet) sealingKeyByID(kid string) (*sealingKey, bool) {
 	ks.mu.RLock()
 	defer ks.mu.RUnlock()
+	if k := ks.nextSealing; k != nil && k.kid == kid {
+		return k, true
+	}
 	for _, k := range ks.sealing {
 		if k.kid == kid {
 			return k, true

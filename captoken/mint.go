@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"unicode/utf8"
-
-	"github.com/go-jose/go-jose/v4"
 )
 
 // Mint signs a new capability token with the key set's active signing key.
@@ -54,19 +52,9 @@ func sign(ks *KeySet, c *Claims) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("captoken: encoding claims: %w", err)
 	}
-	k := ks.activeSigning()
-	opts := (&jose.SignerOptions{}).WithType(TokenType)
-	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: k.alg, Key: k.private}, opts)
+	token, err := signCompact(ks.activeSigning(), TokenType, payload)
 	if err != nil {
-		return "", fmt.Errorf("captoken: signer: %w", err)
-	}
-	obj, err := signer.Sign(payload)
-	if err != nil {
-		return "", fmt.Errorf("captoken: signing: %w", err)
-	}
-	token, err := obj.CompactSerialize()
-	if err != nil {
-		return "", fmt.Errorf("captoken: serialising: %w", err)
+		return "", err
 	}
 	if len(token) > MaxTokenSize {
 		return "", fmt.Errorf("%w: %d bytes, limit %d", ErrTooLarge, len(token), MaxTokenSize)

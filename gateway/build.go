@@ -170,7 +170,7 @@ func (b *Built) capabilities(ctx context.Context, cfg *config.Config, opts Build
 			return nil, err
 		}
 	}
-	if caps.Audit, err = b.auditLogger(cfg, opts, b.redis); err != nil {
+	if caps.Audit, err = b.auditLogger(cfg, opts, b.redis, ks); err != nil {
 		return nil, err
 	}
 	if caps.Index == nil {

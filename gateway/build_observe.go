@@ -66,7 +66,7 @@ func cacheStats(s revocation.Store) func() metrics.RevocationCacheStats {
 
 // auditLogger returns the audit logger: hash-chained JSON lines to w and,
 // with Redis, to a bounded stream.
-func (b *Built) auditLogger(cfg *config.Config, opts BuildOptions, client redis.UniversalClient) (*slog.Logger, error) {
+func (b *Built) auditLogger(cfg *config.Config, opts BuildOptions, client redis.UniversalClient, signer audit.Signer) (*slog.Logger, error) {
 	w := opts.AuditWriter
 	if w == nil && cfg.Audit.File != "" {
 		f, err := os.OpenFile(cfg.Audit.File, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
@@ -83,7 +83,8 @@ func (b *Built) auditLogger(cfg *config.Config, opts BuildOptions, client redis.
 	if chain == "" {
 		chain = randomChain()
 	}
-	o := audit.Options{Chain: chain, Now: opts.Now, Logger: opts.Logger}
+	o := audit.Options{Chain: chain, Now: opts.Now, Logger: opts.Logger, Checkpoints: &audit.Checkpoints{Signer: signer,
+		Every: cfg.Audit.CheckpointEvery, Interval: cfg.Audit.CheckpointInterval.D()}}
 	if client != nil {
 		maxLen := cfg.Audit.StreamMaxLen
 		if maxLen == 0 {
@@ -95,7 +96,9 @@ func (b *Built) auditLogger(cfg *config.Config, opts BuildOptions, client redis.
 		b.closers = append(b.closers, s.Close)
 		o.Stream = s
 	}
-	return slog.New(audit.NewHandler(w, o)), nil
+	h := audit.NewHandler(w, o)
+	b.closers = append(b.closers, h.Close)
+	return slog.New(h), nil
 }
 
 func randomChain() string {

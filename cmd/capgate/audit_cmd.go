@@ -14,8 +14,9 @@ import (
 )
 
 const auditUsage = `usage:
-  capgate audit verify [--partial] [--verbose] [FILE|-]
-  capgate audit verify --redis URL --stream KEY [--cluster] [--password-env NAME] [--verbose]
+  capgate audit verify [--partial] [--verbose] [KEYS] [FILE|-]
+  capgate audit verify --redis URL --stream KEY [--cluster] [--password-env NAME] [--verbose] [KEYS]
+KEYS: --keys FILE | --jwks FILE|URL (repeatable) [--checkpoint-every N]
 
 verify checks an audit trail's hash chains. It reads FILE, or standard
 input when FILE is - or absent: the JSON lines the gateway's audit handler
@@ -25,6 +26,13 @@ by MAXLEN are accepted, and events a replica dropped while Redis was
 unreachable are reported as declared gaps. --password-env names the
 environment variable holding the Redis password. --verbose prints each
 chain's range and head hash, to compare with an anchor kept elsewhere.
+
+With --keys (the gateway's key file) or --jwks (its published JWKS, a file
+or an http(s) URL; give every JWKS the gateway has used), every checkpoint
+signature is checked and a chain may not run more than --checkpoint-every
+events (the gateway's audit.checkpoint_every, default 1000) without one,
+so a chain rewritten and rehashed without the key is detected. Events
+after the last checkpoint are reported: they are not signed yet.
 
 Exit status: 0 chain intact, 1 chain broken or unreadable, 2 usage error.
 `
@@ -36,6 +44,9 @@ var errAuditUsage = errors.New("usage error")
 type auditVerifyArgs struct {
 	file, redisURL, stream, passwordEnv string
 	partial, cluster, verbose           bool
+	keyFile                             string
+	jwks                                []string
+	every                               int
 }
 
 // runAudit implements `capgate audit verify`. args are the arguments after
@@ -65,7 +76,11 @@ func runAudit(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 // runAuditVerify verifies a file or a stream and reports the verdict.
 func runAuditVerify(ctx context.Context, a auditVerifyArgs, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	var rep audit.Report
-	var err error
+	opts, err := auditKeys(ctx, a)
+	if err != nil {
+		fmt.Fprintf(stderr, "capgate audit: %v\n", err)
+		return 1
+	}
 	if a.redisURL != "" {
 		client, cerr := auditRedisClient(a, getenv)
 		if cerr != nil {
@@ -73,19 +88,23 @@ func runAuditVerify(ctx context.Context, a auditVerifyArgs, stdin io.Reader, std
 			return 2
 		}
 		defer func() { _ = client.Close() }()
-		rep, err = audit.VerifyStream(ctx, client, a.stream)
+		rep, err = audit.VerifyStreamWith(ctx, client, a.stream, opts)
 	} else {
-		rep, err = verifyAuditFile(a, stdin)
+		rep, err = verifyAuditFile(a, opts, stdin)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "capgate audit: %v\n", err)
 		var le *audit.LineError
 		if errors.As(err, &le) {
-			fmt.Fprintf(stderr, "capgate audit: %d events verified before the first broken one\n", rep.Events)
+			fmt.Fprintf(stderr, "capgate audit: %d events, %d checkpoints verified before the first broken one\n",
+				rep.Events, rep.Checkpoints)
 		}
 		return 1
 	}
-	fmt.Fprintln(stdout, auditSummary(rep))
+	fmt.Fprintln(stdout, auditSummary(rep, opts.Keys != nil))
+	if opts.Keys != nil {
+		reportUnsigned(stdout, rep)
+	}
 	if a.verbose {
 		for _, c := range rep.Chains {
 			fmt.Fprintf(stdout, "chain %q: seq %d..%d, %d events, head %s\n", c.Chain, c.First, c.Last, c.Events, c.Head)
@@ -108,6 +127,12 @@ func parseAuditVerify(args []string) (auditVerifyArgs, error) {
 	fs.StringVar(&a.stream, "stream", "", "the audit stream's key")
 	fs.BoolVar(&a.cluster, "cluster", false, "the URL names a Redis Cluster node")
 	fs.StringVar(&a.passwordEnv, "password-env", "", "environment variable holding the Redis password")
+	fs.StringVar(&a.keyFile, "keys", "", "the gateway's key file, to check checkpoint signatures")
+	fs.Func("jwks", "a JWKS file or http(s) URL, to check checkpoint signatures", func(s string) error {
+		a.jwks = append(a.jwks, s)
+		return nil
+	})
+	fs.IntVar(&a.every, "checkpoint-every", 0, "the gateway's audit.checkpoint_every")
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -126,6 +151,10 @@ func parseAuditVerify(args []string) (auditVerifyArgs, error) {
 		return a, fmt.Errorf("%w: --stream, --cluster and --password-env need --redis", errAuditUsage)
 	case a.redisURL != "" && (a.stream == "" || len(pos) > 0 || a.partial):
 		return a, fmt.Errorf("%w: --redis needs --stream and takes no FILE or --partial", errAuditUsage)
+	case a.keyFile != "" && len(a.jwks) > 0:
+		return a, fmt.Errorf("%w: --keys or --jwks, not both", errAuditUsage)
+	case a.every < 0 || (a.every > 0 && a.keyFile == "" && len(a.jwks) == 0):
+		return a, fmt.Errorf("%w: --checkpoint-every needs --keys or --jwks and a positive count", errAuditUsage)
 	}
 	if len(pos) == 1 {
 		a.file = pos[0]
@@ -134,7 +163,7 @@ func parseAuditVerify(args []string) (auditVerifyArgs, error) {
 }
 
 // verifyAuditFile verifies a file, or standard input for "" and "-".
-func verifyAuditFile(a auditVerifyArgs, stdin io.Reader) (audit.Report, error) {
+func verifyAuditFile(a auditVerifyArgs, opts audit.VerifyOptions, stdin io.Reader) (audit.Report, error) {
 	r := stdin
 	if a.file != "" && a.file != "-" {
 		f, err := os.Open(a.file)
@@ -144,7 +173,8 @@ func verifyAuditFile(a auditVerifyArgs, stdin io.Reader) (audit.Report, error) {
 		defer func() { _ = f.Close() }()
 		r = f
 	}
-	return audit.VerifyWith(r, audit.VerifyOptions{AllowTrimmedStart: a.partial})
+	opts.AllowTrimmedStart = a.partial
+	return audit.VerifyWith(r, opts)
 }
 
 // auditRedisClient builds a client from the URL and the password
@@ -177,7 +207,7 @@ func auditRedisClient(a auditVerifyArgs, getenv func(string) string) (redis.Univ
 }
 
 // auditSummary is the one-line verdict for an intact trail.
-func auditSummary(rep audit.Report) string {
+func auditSummary(rep audit.Report, keys bool) string {
 	var notes []string
 	if len(rep.Chains) > 1 {
 		notes = append(notes, fmt.Sprintf("%d chains", len(rep.Chains)))
@@ -193,6 +223,9 @@ func auditSummary(rep audit.Report) string {
 		notes = append(notes, fmt.Sprintf("%d duplicates skipped", rep.Duplicates))
 	}
 	s := fmt.Sprintf("%d events, chain intact", rep.Events)
+	if keys {
+		s = fmt.Sprintf("%d events, %d checkpoints verified, chain intact", rep.Events, rep.Checkpoints)
+	}
 	if len(notes) > 0 {
 		s += " (" + strings.Join(notes, "; ") + ")"
 	}

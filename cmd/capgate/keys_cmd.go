@@ -16,21 +16,39 @@ import (
 	"github.com/go-jose/go-jose/v4"
 )
 
-const keysUsage = `usage: capgate keys generate --out FILE [--alg EdDSA|ES256] [--rotate]
+const keysUsage = `usage: capgate keys generate --out FILE [--alg EdDSA|ES256] [--rotate [--activate]]
+       capgate keys activate --keys FILE KID
+       capgate keys prune --keys FILE --older-than DURATION [KID...]
 
-Without --rotate, writes a new key set (signing + sealing keys) to FILE,
-which must not exist. With --rotate, loads FILE, makes fresh keys active,
-keeps the previous ones for verification, and writes FILE back atomically.
-FILE holds PRIVATE keys and is written with mode 0600.
+generate without --rotate writes a new key set (signing + sealing keys) to
+FILE, which must not exist. With --rotate it loads FILE and publishes fresh
+keys: they verify at once but sign nothing until "keys activate". Roll the
+file out to every replica between the steps. --rotate --activate does both
+at once, for a single replica or a restart of all replicas together.
+activate makes the published key KID sign; the keys active until then are
+kept, retired now, so the tokens they signed keep verifying.
+prune removes retired keys retired more than DURATION ago (all of them, or
+the KIDs given); pass the longest capability lifetime (capabilities.max_ttl).
+It never removes the active or a published key.
+FILE holds PRIVATE keys and is rewritten atomically with mode 0600.
 `
 
-// runKeys is `capgate keys generate …`.
+// runKeys is `capgate keys generate|activate|prune …`.
 func runKeys(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] != "generate" {
+	if len(args) == 0 {
 		fmt.Fprint(stderr, keysUsage)
 		return 2
 	}
-	return keysGenerate(ctx, args[1:], stdout, stderr, time.Now)
+	switch args[0] {
+	case "generate":
+		return keysGenerate(ctx, args[1:], stdout, stderr, time.Now)
+	case "activate":
+		return keysActivate(ctx, args[1:], stdout, stderr, time.Now)
+	case "prune":
+		return keysPrune(ctx, args[1:], stdout, stderr, time.Now)
+	}
+	fmt.Fprint(stderr, keysUsage)
+	return 2
 }
 
 // keysGenerate is `capgate keys generate`, with an injected clock for the
@@ -40,12 +58,13 @@ func keysGenerate(_ context.Context, args []string, stdout, stderr io.Writer, no
 	fset.SetOutput(stderr)
 	out := fset.String("out", "", "key file to write (mode 0600)")
 	algName := fset.String("alg", string(jose.EdDSA), "signature algorithm: EdDSA or ES256")
-	rotate := fset.Bool("rotate", false, "rotate the keys of an existing FILE")
+	rotate := fset.Bool("rotate", false, "publish fresh keys in an existing FILE")
+	activate := fset.Bool("activate", false, "with --rotate, activate the fresh keys at once")
 	if err := fset.Parse(args); err != nil {
 		return 2
 	}
 	alg := jose.SignatureAlgorithm(*algName)
-	if *out == "" || fset.NArg() > 0 || (alg != jose.EdDSA && alg != jose.ES256) {
+	if *out == "" || fset.NArg() > 0 || (alg != jose.EdDSA && alg != jose.ES256) || (*activate && !*rotate) {
 		fmt.Fprint(stderr, keysUsage)
 		return 2
 	}
@@ -55,7 +74,7 @@ func keysGenerate(_ context.Context, args []string, stdout, stderr io.Writer, no
 	var ks *captoken.KeySet
 	var err error
 	if *rotate {
-		ks, err = keysRotate(*out, alg, algSet, now())
+		ks, err = keysRotate(*out, alg, algSet, *activate, now())
 	} else {
 		ks, err = keysCreate(*out, alg)
 	}
@@ -79,10 +98,18 @@ func keysCreate(path string, alg jose.SignatureAlgorithm) (*captoken.KeySet, err
 	return captoken.GenerateKeySet(alg)
 }
 
-func keysRotate(path string, alg jose.SignatureAlgorithm, algSet bool, now time.Time) (*captoken.KeySet, error) {
+// keysRotate publishes fresh keys in the key file, and with activate makes
+// them active at once. Without --alg the algorithm stays the active key's.
+func keysRotate(path string, alg jose.SignatureAlgorithm, algSet, activate bool, now time.Time) (*captoken.KeySet, error) {
 	ks, err := captoken.LoadKeySetFile(path)
 	if err != nil {
 		return nil, err
+	}
+	if !activate {
+		if !algSet {
+			alg = jose.SignatureAlgorithm(ks.Keys()[0].Algorithm)
+		}
+		return ks, ks.Publish(alg)
 	}
 	if algSet {
 		return ks, ks.RotateAlgorithm(now, alg)
@@ -97,7 +124,10 @@ func keysReport(w io.Writer, path string, ks *captoken.KeySet) {
 		if k.Sealing {
 			role = "sealing"
 		}
-		if !k.Active {
+		switch {
+		case k.Published:
+			state = "published: verifies, does not sign until activated"
+		case !k.Active:
 			state = "previous, retired " + k.Retired.Format(time.RFC3339)
 		}
 		fmt.Fprintf(w, "  %-7s %-6s %s (%s)\n", role, k.Algorithm, k.KeyID, state)

@@ -44,7 +44,7 @@ func TestKeysGenerate(t *testing.T) {
 	if code, _, errs := keysCmdRun(t, "--out", path); code != 1 || !strings.Contains(errs, "--rotate") {
 		t.Fatalf("second generate without --rotate: exit %d, %s", code, errs)
 	}
-	if code, _, errs := keysCmdRun(t, "--out", path, "--rotate"); code != 0 {
+	if code, _, errs := keysCmdRun(t, "--out", path, "--rotate", "--activate"); code != 0 {
 		t.Fatalf("rotate: exit %d: %s", code, errs)
 	}
 	ks, err = captoken.LoadKeySetFile(path)
@@ -57,7 +57,7 @@ func TestKeysGenerate(t *testing.T) {
 	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
 		t.Fatalf("rotated key file mode %v", st.Mode())
 	}
-	if code, _, _ := keysCmdRun(t, "--out", path, "--rotate", "--alg", "ES256"); code != 0 {
+	if code, _, _ := keysCmdRun(t, "--out", path, "--rotate", "--activate", "--alg", "ES256"); code != 0 {
 		t.Fatal("rotate to ES256 failed")
 	}
 	ks, _ = captoken.LoadKeySetFile(path)

@@ -32,6 +32,7 @@ Usage:
   capgate demo [--serve] [--addr HOST:PORT]    the quickstart world: walkthrough, or serve it
   capgate policy check|test|explain ...        work with grant policy files
   capgate keys generate --out FILE [--rotate]  capability signing and sealing keys
+  capgate keys activate|prune --keys FILE      staged rotation: activate, then prune old keys
   capgate keys hash KEY                        the config hash of a dev API key
   capgate token inspect [TOKEN]                show a capability token's claims
   capgate audit verify [FILE|-] | --redis URL --stream KEY

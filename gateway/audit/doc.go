@@ -63,11 +63,36 @@
 // Handler is safe for concurrent use; the chain order is the order in
 // which Handle calls take the chain lock, and each event is one Write.
 // Verify detects any changed, inserted, deleted or reordered line and
-// names the first broken one. It cannot detect events cut from the end of
-// a chain, and, since the chain has no secret, a writer who can rewrite
-// the file from some point on and recompute every later hash: compare
-// each chain's Head with an anchor kept where that writer cannot reach,
-// such as the Redis stream or a periodic export of Handler.Head.
+// names the first broken one. The hash chain alone has no secret: a
+// writer who can rewrite the file from some point on and recompute every
+// later hash is not detected by it. Signed checkpoints close that hole.
+//
+// # Checkpoints
+//
+// With Options.Checkpoints the handler signs the chain head after every
+// Every events (default 1000), when Interval (default one minute) passes
+// with events not yet covered, and on Close. A checkpoint is an ordinary
+// event of the chain named audit.checkpoint, so the chain format does not
+// change and readers without keys still verify it; its jws member is a
+// compact JWS of type audit-checkpoint+jws over {"chain","hash","seq"},
+// the head just before it. The gateway signs with the active key of its
+// capability key set: no second secret to manage, and the public half is
+// the JWKS the gateway already publishes. Keep every JWKS the gateway has
+// used (it is public) for as long as the audit trail is kept: a pruned key
+// leaves old checkpoints unverifiable, not forged.
+//
+// VerifyOptions.Keys makes the verifier check every checkpoint against
+// the JWKS and refuse a chain that runs more than CheckpointEvery events
+// without one. A rewrite without the key therefore fails at the first
+// checkpoint after the change (its signature no longer matches) or, if
+// checkpoints are removed, after CheckpointEvery events. What remains
+// unprotected is reported, never hidden: ChainReport.Unsigned counts the
+// events after the last checkpoint (and the tails of segments whose
+// writer stopped without Close). Events cut from the end of a chain after
+// its last checkpoint, or a whole tail cut back to an earlier checkpoint,
+// are not visible in the file itself; the checkpoint times bound how much
+// can be missing, and the Redis stream or an export of Handler.Head
+// anchors the rest.
 //
 // A RedisStream never blocks the request path: events wait in a bounded
 // buffer, Redis failures are retried with backoff in the background, and

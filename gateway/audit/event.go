@@ -14,6 +14,9 @@ type event struct {
 	prev     string
 	hash     string // the hash the line carries
 	computed string // the hash of its canonical encoding
+	name     string // the event field
+	jws      string // a checkpoint's signature
+	cpErr    error  // why a checkpoint's members are malformed
 }
 
 // parseEvent parses a line strictly and checks the reserved fields'
@@ -26,6 +29,10 @@ func parseEvent(line []byte) (event, error) {
 		return ev, err
 	}
 	ev.chain, _ = obj[FieldChain].(string)
+	ev.name, _ = obj[FieldEvent].(string)
+	if ev.name == CheckpointEvent {
+		ev.jws, ev.cpErr = checkpointJWS(obj)
+	}
 	if n, ok := obj[FieldSeq].(json.Number); ok {
 		ev.seq, _ = strconv.ParseUint(string(n), 10, 64)
 	}

@@ -29,6 +29,9 @@ type Options struct {
 	// Logger receives the handler's own diagnostics (a failed write). It
 	// must not be a logger backed by this handler. Nil discards them.
 	Logger *slog.Logger
+	// Checkpoints, when set, makes the handler sign the chain head at
+	// intervals (see Checkpoints); call Close when done with the handler.
+	Checkpoints *Checkpoints
 }
 
 // Head is the end of a chain: its id, the seq of its last event and that
@@ -67,6 +70,7 @@ type chain struct {
 	mu   sync.Mutex
 	seq  uint64
 	prev string
+	cp   *checkpointer // nil without checkpoints; guarded by mu
 }
 
 // NewHandler returns a handler writing to w. Each Handle call makes
@@ -83,7 +87,9 @@ func NewHandler(w io.Writer, opts Options) *Handler {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Handler{c: &chain{id: clean(id), w: w, now: opts.Now, stream: opts.Stream, log: log}}
+	c := &chain{id: clean(id), w: w, now: opts.Now, stream: opts.Stream, log: log}
+	c.startCheckpoints(opts.Checkpoints)
+	return &Handler{c: c}
 }
 
 // Enabled reports true for every level: an audit trail does not sample.
@@ -179,10 +185,23 @@ func (h *Handler) attrs(r slog.Record) map[string]any {
 	return root
 }
 
-// append numbers, links, hashes and writes one event.
+// append numbers, links, hashes and writes one event, then a checkpoint
+// when one is due.
 func (c *chain) append(ms []member, recTime time.Time) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	err := c.appendLocked(ms, recTime)
+	if c.cp != nil {
+		c.cp.since++
+		if c.cp.since >= c.cp.every {
+			c.checkpointLocked()
+		}
+	}
+	return err
+}
+
+// appendLocked is append without the checkpoint; the caller holds c.mu.
+func (c *chain) appendLocked(ms []member, recTime time.Time) error {
 	t := recTime
 	if c.now != nil {
 		t = c.now()

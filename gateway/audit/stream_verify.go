@@ -25,7 +25,15 @@ const streamPage = 1000
 // can declare a gap, so the gaps a report shows should match the drops
 // the replicas counted.
 func VerifyStream(ctx context.Context, client redis.UniversalClient, key string) (Report, error) {
-	v := NewVerifier(VerifyOptions{AllowTrimmedStart: true, AllowDuplicates: true})
+	return VerifyStreamWith(ctx, client, key, VerifyOptions{})
+}
+
+// VerifyStreamWith is VerifyStream with options, for checkpoint keys
+// (VerifyOptions.Keys); AllowTrimmedStart and AllowDuplicates are always
+// on for a stream.
+func VerifyStreamWith(ctx context.Context, client redis.UniversalClient, key string, opts VerifyOptions) (Report, error) {
+	opts.AllowTrimmedStart, opts.AllowDuplicates = true, true
+	v := NewVerifier(opts)
 	start := "-"
 	for {
 		msgs, err := client.XRangeN(ctx, key, start, "+", streamPage).Result()

@@ -7,6 +7,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/go-jose/go-jose/v4"
 )
 
 // VerifyOptions relaxes verification for sources that legitimately lose
@@ -22,6 +24,15 @@ type VerifyOptions struct {
 	// seen, as retried stream deliveries produce. They are counted in
 	// Report.Duplicates.
 	AllowDuplicates bool
+	// Keys, when set, checks checkpoints (see Checkpoints): each must be
+	// signed by one of these public keys, with typ CheckpointType, over
+	// exactly the event before it, and no chain may run more than
+	// CheckpointEvery events without one. Pass the gateway's JWKS, kept
+	// with every key the audit trail may have been signed with.
+	Keys *jose.JSONWebKeySet
+	// CheckpointEvery is the gateway's audit.checkpoint_every; 0 means
+	// DefaultCheckpointEvery. Only used with Keys.
+	CheckpointEvery int
 }
 
 // Report is what verification saw, up to the first broken event when
@@ -31,6 +42,8 @@ type Report struct {
 	Events int
 	// Duplicates counts skipped duplicates (AllowDuplicates).
 	Duplicates int
+	// Checkpoints counts checkpoints whose signature verified (Keys).
+	Checkpoints int
 	// Chains has one entry per chain, sorted by chain id.
 	Chains []ChainReport
 }
@@ -66,6 +79,16 @@ type ChainReport struct {
 	Trimmed bool
 	// Gaps are the declared gaps, in order.
 	Gaps []Gap
+	// Checkpoints counts the chain's verified checkpoints (Keys).
+	Checkpoints int
+	// Signed is the seq of the last event a verified checkpoint covers;
+	// 0 when none does (Keys).
+	Signed uint64
+	// Unsigned counts events no verified checkpoint covers (Keys): those
+	// after the last checkpoint, and the tails of earlier segments (a
+	// writer that stopped without Close). Their loss or rewriting cannot
+	// be detected from the file alone.
+	Unsigned int
 }
 
 // Gap is a declared loss in a stream: the events after seq After and
@@ -114,11 +137,12 @@ func VerifyWith(r io.Reader, opts VerifyOptions) (Report, error) {
 // Verifier checks events one at a time, for sources other than a reader
 // of lines. It is not safe for concurrent use.
 type Verifier struct {
-	opts   VerifyOptions
-	pos    int
-	events int
-	dups   int
-	chains map[string]*chainCheck
+	opts        VerifyOptions
+	pos         int
+	events      int
+	dups        int
+	checkpoints int
+	chains      map[string]*chainCheck
 }
 
 // chainCheck is the verifier's state for one chain.
@@ -128,6 +152,7 @@ type chainCheck struct {
 	pending *Gap              // a declared gap awaiting its next event
 	seen    map[uint64]string // seq → hash, with AllowDuplicates
 	gaps    map[Gap]bool      // with AllowDuplicates
+	run     int               // events since the last checkpoint, with Keys
 }
 
 // NewVerifier returns a verifier with no chains seen yet.
@@ -137,7 +162,8 @@ func NewVerifier(opts VerifyOptions) *Verifier {
 
 // Report returns what the verifier has seen so far.
 func (v *Verifier) Report() Report {
-	r := Report{Events: v.events, Duplicates: v.dups, Chains: make([]ChainReport, 0, len(v.chains))}
+	r := Report{Events: v.events, Duplicates: v.dups, Checkpoints: v.checkpoints,
+		Chains: make([]ChainReport, 0, len(v.chains))}
 	for _, c := range v.chains {
 		cr := c.rep
 		cr.Gaps = slices.Clone(c.rep.Gaps)
@@ -167,6 +193,7 @@ func (v *Verifier) Line(line []byte) error {
 		v.dups++
 		return nil
 	}
+	restart := c == nil || c.pending != nil || ev.seq == 1
 	switch {
 	case c == nil:
 		if ev.seq != 1 && !v.opts.AllowTrimmedStart {
@@ -186,6 +213,11 @@ func (v *Verifier) Line(line []byte) error {
 		return fail("seq %d repeats or is out of order after seq %d", ev.seq, c.rep.Last)
 	case ev.seq > c.rep.Last+1:
 		return fail("seq jumps from %d to %d: events are missing", c.rep.Last, ev.seq)
+	}
+	if v.opts.Keys != nil {
+		if err := v.checkpoint(c, ev, restart); err != nil {
+			return &LineError{Line: v.pos, Chain: ev.chain, Seq: ev.seq, Err: err}
+		}
 	}
 	c.accept(ev)
 	v.events++

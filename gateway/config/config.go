@@ -64,6 +64,12 @@ type Audit struct {
 	Chain string `yaml:"chain,omitempty"`
 	// StreamMaxLen bounds the Redis stream; 0 means 100000 entries.
 	StreamMaxLen int64 `yaml:"stream_max_len,omitempty"`
+	// CheckpointEvery is how many events may pass between two checkpoints
+	// signed with the capability key set; 0 means 1000.
+	CheckpointEvery int `yaml:"checkpoint_every,omitempty"`
+	// CheckpointInterval is the longest an event waits for a signed
+	// checkpoint to cover it; 0 means one minute.
+	CheckpointInterval Duration `yaml:"checkpoint_interval,omitempty"`
 }
 
 // AdminAccess names the principals allowed on the admin listener.

@@ -127,6 +127,9 @@ func (c *Config) validate() []problem {
 	if c.Audit.StreamMaxLen < 0 {
 		add("audit.stream_max_len", "must not be negative")
 	}
+	if c.Audit.CheckpointEvery < 0 || c.Audit.CheckpointInterval < 0 {
+		add("audit.checkpoint_every", "and checkpoint_interval must not be negative")
+	}
 	if c.Capabilities.MaxTTL < 0 {
 		add("capabilities.max_ttl", "must be positive")
 	}

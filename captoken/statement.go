@@ -1,0 +1,42 @@
+package captoken
+
+import (
+	"fmt"
+
+	"github.com/go-jose/go-jose/v4"
+)
+
+// SignJWS signs payload with the active signing key as a compact JWS whose
+// header is {"alg", "kid", "typ": typ}, for statements of the gateway
+// other than capability tokens, such as audit checkpoints. Anyone holding
+// the JWKS can check it. typ must be non-empty and must not be TokenType,
+// so nothing signed here can pass for a capability token (Verify requires
+// typ cap+jwt); verifiers of such statements must require their own typ.
+func (ks *KeySet) SignJWS(typ string, payload []byte) (string, error) {
+	if typ == "" || typ == TokenType {
+		return "", fmt.Errorf("%w: statement type %q", ErrConfig, typ)
+	}
+	k := ks.activeSigning()
+	if k == nil {
+		return "", fmt.Errorf("%w: no keys", ErrKeySet)
+	}
+	return signCompact(k, typ, payload)
+}
+
+// signCompact signs payload with k as a compact JWS of type typ.
+func signCompact(k *signingKey, typ string, payload []byte) (string, error) {
+	opts := (&jose.SignerOptions{}).WithType(jose.ContentType(typ))
+	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: k.alg, Key: k.private}, opts)
+	if err != nil {
+		return "", fmt.Errorf("captoken: signer: %w", err)
+	}
+	obj, err := signer.Sign(payload)
+	if err != nil {
+		return "", fmt.Errorf("captoken: signing: %w", err)
+	}
+	out, err := obj.CompactSerialize()
+	if err != nil {
+		return "", fmt.Errorf("captoken: serialising: %w", err)
+	}
+	return out, nil
+}
