@@ -12,7 +12,7 @@ import (
 func benchRun(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = runBench(context.Background(), args, &out, &errb, func(string) string { return "" })
+	code = run(context.Background(), append([]string{"bench"}, args...), testEnv("", &out, &errb))
 	return code, out.String(), errb.String()
 }
 

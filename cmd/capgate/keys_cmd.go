@@ -16,38 +16,36 @@ import (
 	"github.com/go-jose/go-jose/v4"
 )
 
-const keysUsage = `usage: capgate keys generate --out FILE [--alg EdDSA|ES256] [--rotate]
+const keysUsage = `usage:
+  capgate keys generate --out FILE [--alg EdDSA|ES256] [--rotate]
+  capgate keys hash KEY
 
-Without --rotate, writes a new key set (signing + sealing keys) to FILE,
-which must not exist. With --rotate, loads FILE, makes fresh keys active,
-keeps the previous ones for verification, and writes FILE back atomically.
-FILE holds PRIVATE keys and is written with mode 0600.
+generate without --rotate writes a new key set (signing + sealing keys) to
+FILE, which must not exist, in a directory that must. With --rotate it
+loads FILE, makes fresh keys active, keeps the previous ones for
+verification, and writes FILE back atomically. FILE holds PRIVATE keys and
+is written with mode 0600.
+
+hash prints the config hash of a dev API key (authn.dev_keys[].hash). A
+KEY that starts with "-" goes after "--".
 `
 
-// runKeys is `capgate keys generate …`.
-func runKeys(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] != "generate" {
-		fmt.Fprint(stderr, keysUsage)
-		return 2
-	}
-	return keysGenerate(ctx, args[1:], stdout, stderr, time.Now)
-}
-
-// keysGenerate is `capgate keys generate`, with an injected clock for the
-// retirement time recorded by --rotate.
-func keysGenerate(_ context.Context, args []string, stdout, stderr io.Writer, now func() time.Time) int {
+// keysGenerate is `capgate keys generate`; the clock gives the retirement
+// time recorded by --rotate.
+func keysGenerate(_ context.Context, args []string, e env) error {
 	fset := flag.NewFlagSet("keys generate", flag.ContinueOnError)
-	fset.SetOutput(stderr)
 	out := fset.String("out", "", "key file to write (mode 0600)")
 	algName := fset.String("alg", string(jose.EdDSA), "signature algorithm: EdDSA or ES256")
 	rotate := fset.Bool("rotate", false, "rotate the keys of an existing FILE")
-	if err := fset.Parse(args); err != nil {
-		return 2
+	if _, err := parsePositional(fset, args, 0, 0, ""); err != nil {
+		return err
 	}
 	alg := jose.SignatureAlgorithm(*algName)
-	if *out == "" || fset.NArg() > 0 || (alg != jose.EdDSA && alg != jose.ES256) {
-		fmt.Fprint(stderr, keysUsage)
-		return 2
+	switch {
+	case *out == "":
+		return usagef("--out FILE is required")
+	case alg != jose.EdDSA && alg != jose.ES256:
+		return usagef("--alg %q: want EdDSA or ES256", *algName)
 	}
 	algSet := false
 	fset.Visit(func(f *flag.Flag) { algSet = algSet || f.Name == "alg" })
@@ -55,7 +53,7 @@ func keysGenerate(_ context.Context, args []string, stdout, stderr io.Writer, no
 	var ks *captoken.KeySet
 	var err error
 	if *rotate {
-		ks, err = keysRotate(*out, alg, algSet, now())
+		ks, err = keysRotate(*out, alg, algSet, e.now())
 	} else {
 		ks, err = keysCreate(*out, alg)
 	}
@@ -63,11 +61,10 @@ func keysGenerate(_ context.Context, args []string, stdout, stderr io.Writer, no
 		err = ks.SaveFile(*out)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "capgate keys generate: %v\n", err)
-		return 1
+		return err
 	}
-	keysReport(stdout, *out, ks)
-	return 0
+	keysReport(e.stdout, *out, ks)
+	return nil
 }
 
 func keysCreate(path string, alg jose.SignatureAlgorithm) (*captoken.KeySet, error) {
@@ -113,15 +110,6 @@ passed are listed. Revocation is never checked here. TOKEN "-" or no TOKEN
 reads the token from standard input.
 `
 
-// runToken is `capgate token inspect …`.
-func runToken(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] != "inspect" {
-		fmt.Fprint(stderr, tokenUsage)
-		return 2
-	}
-	return tokenInspect(ctx, args[1:], stdin, stdout, stderr, time.Now)
-}
-
 // tokenReport is the JSON printed by `capgate token inspect`.
 type tokenReport struct {
 	Verification tokenVerification          `json:"verification"`
@@ -143,53 +131,48 @@ type inspectFlags struct {
 	unseal                 bool
 }
 
-// tokenInspect is `capgate token inspect` with an injected clock.
-func tokenInspect(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, now func() time.Time) int {
+// tokenInspect is `capgate token inspect`.
+func tokenInspect(ctx context.Context, args []string, e env) error {
 	var f inspectFlags
 	fset := flag.NewFlagSet("token inspect", flag.ContinueOnError)
-	fset.SetOutput(stderr)
 	fset.StringVar(&f.keys, "keys", "", "key file to verify the token with")
 	fset.StringVar(&f.issuer, "issuer", "", "expected issuer (with --keys; default: the token's own, unchecked)")
 	fset.StringVar(&f.audience, "audience", "", "expected audience (with --keys)")
 	fset.BoolVar(&f.unseal, "unseal", false, "with --keys, also print the sealed handle -> resource-id map")
-	if err := fset.Parse(args); err != nil {
-		return 2
-	}
-	if fset.NArg() > 1 || (f.keys == "" && (f.unseal || f.issuer != "" || f.audience != "")) {
-		fmt.Fprint(stderr, tokenUsage)
-		return 2
-	}
-	token, err := tokenArg(fset.Arg(0), stdin)
+	pos, err := parsePositional(fset, args, 0, 1, "TOKEN")
 	if err != nil {
-		fmt.Fprintf(stderr, "capgate token inspect: %v\n", err)
-		return 1
+		return err
+	}
+	if f.keys == "" && (f.unseal || f.issuer != "" || f.audience != "") {
+		return usagef("--issuer, --audience and --unseal need --keys")
+	}
+	token, err := tokenArg(append(pos, "")[0], e.stdin)
+	if err != nil {
+		return err
 	}
 	claims, header, err := captoken.UnsafeClaimsWithoutVerification(token)
 	if err != nil {
-		fmt.Fprintf(stderr, "capgate token inspect: cannot decode token: %v\n", err)
-		return 1
+		return fmt.Errorf("cannot decode token: %w", err)
 	}
 	rep := &tokenReport{Header: header.Raw, Claims: claims, Times: tokenTimes(claims)}
-	code := 0
+	var failed error
 	if f.keys == "" {
 		rep.Verification = tokenVerification{Status: "UNVERIFIED",
 			NotChecked: []string{"signature", "key", "issuer", "audience", "expiry", "revocation"}}
-	} else if err := verifyForInspect(ctx, f, token, claims, header, now(), rep); err != nil {
-		fmt.Fprintf(stderr, "VERIFICATION FAILED: %v\n", err)
-		code = 1
+	} else if err := verifyForInspect(ctx, f, token, claims, header, e.now(), rep); err != nil {
+		failed = fmt.Errorf("VERIFICATION FAILED: %w", err)
 	}
 	if rep.Verification.Status == "UNVERIFIED" {
-		fmt.Fprintln(stderr, "UNVERIFIED: these contents were not verified; do not trust them.")
+		fmt.Fprintln(e.stderr, "UNVERIFIED: these contents were not verified; do not trust them.")
 	} else {
-		fmt.Fprintf(stderr, "VERIFIED with %s; revocation NOT checked.\n", f.keys)
+		fmt.Fprintf(e.stderr, "VERIFIED with %s; revocation NOT checked.\n", f.keys)
 	}
 	b, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {
-		fmt.Fprintf(stderr, "capgate token inspect: %v\n", err)
-		return 1
+		return err
 	}
-	fmt.Fprintf(stdout, "%s\n", b)
-	return code
+	fmt.Fprintf(e.stdout, "%s\n", b)
+	return failed
 }
 
 // tokenArg returns the token from the argument, or from stdin for "" or "-".
