@@ -43,20 +43,7 @@ func TestParseReportsEveryProblem(t *testing.T) {
 	if !errors.Is(err, ErrInvalid) {
 		t.Fatalf("err = %v, want ErrInvalid", err)
 	}
-	got := err.Error() + "\n"
-	golden := "testdata/bad.golden"
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("problems differ from %s (run with -update):\n got:\n%s\nwant:\n%s", golden, got, want)
-	}
+	checkGolden(t, "testdata/bad.golden", err.Error()+"\n")
 }
 
 func TestParse(t *testing.T) {
@@ -76,7 +63,7 @@ policy: {file: p.yaml}
 		{"minimal", base, nil, ""},
 		{"empty", "", ErrInvalid, "empty document"},
 		{"not yaml", "listen: [", ErrInvalid, ""},
-		{"unknown key", base + "extra: 1\n", ErrInvalid, "field extra not found"},
+		{"unknown key", base + "extra: 1\n", ErrInvalid, `extra: unknown key`},
 		{"hs256 refused", base + "oidc: [{issuer: 'https://idp.example', audience: capgate, algorithms: [HS256]}]\n", ErrInvalid, `"HS256" is not allowed`},
 		{"http issuer off loopback", base + "oidc: [{issuer: 'http://idp.example', audience: capgate}]\n", ErrInvalid, "must use https"},
 		{"http issuer on loopback", base + "oidc: [{issuer: 'http://127.0.0.1:5556', audience: capgate}]\n", nil, ""},
@@ -116,4 +103,43 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("error %v does not wrap ErrInvalid", err)
 		}
 	})
+}
+
+// TestParseErrorKinds checks one golden file per kind of problem: unknown
+// key, bad duration, wrong type, and YAML syntax errors placed at the
+// construct that broke the document, each with line:col and key path.
+func TestParseErrorKinds(t *testing.T) {
+	inputs, err := filepath.Glob("testdata/errors/*.yaml")
+	if err != nil || len(inputs) == 0 {
+		t.Fatalf("no inputs: %v", err)
+	}
+	for _, in := range inputs {
+		t.Run(filepath.Base(in), func(t *testing.T) {
+			data, err := os.ReadFile(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = Parse(data, filepath.Base(in))
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("err = %v, want ErrInvalid", err)
+			}
+			checkGolden(t, strings.TrimSuffix(in, ".yaml")+".golden", err.Error()+"\n")
+		})
+	}
+}
+
+func checkGolden(t *testing.T, golden, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("problems differ from %s (run with -update):\n got:\n%s\nwant:\n%s", golden, got, want)
+	}
 }
