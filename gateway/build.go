@@ -81,7 +81,7 @@ func (b *Built) Close() error {
 func FromConfig(ctx context.Context, cfg *config.Config, opts BuildOptions) (*Built, error) {
 	opts = opts.withDefaults()
 	b := &Built{}
-	a, err := authn.New(ctx, issuers(cfg.OIDC), devKeys(cfg.DevKeys), authn.Options{
+	a, err := authn.New(ctx, cfg.OIDC, cfg.DevKeys, authn.Options{
 		HTTPClient: opts.HTTPClient, Now: opts.Now, Logger: opts.Logger,
 	})
 	if err != nil {
@@ -205,24 +205,4 @@ func keySet(cfg *config.Config, opts BuildOptions) (*captoken.KeySet, error) {
 		return nil, fmt.Errorf("gateway: capability keys: %w", err)
 	}
 	return ks, nil
-}
-
-func issuers(in []config.Issuer) []authn.IssuerConfig {
-	out := make([]authn.IssuerConfig, 0, len(in))
-	for _, is := range in {
-		out = append(out, authn.IssuerConfig{
-			Issuer: is.Issuer, Audience: is.Audience, Algorithms: is.Algorithms,
-			UserClaim: is.UserClaim, AgentClaim: is.AgentClaim, GroupsClaim: is.GroupsClaim,
-			RequireEmailVerified: is.RequireEmailVerified,
-		})
-	}
-	return out
-}
-
-func devKeys(in []config.DevKey) []authn.DevKey {
-	out := make([]authn.DevKey, 0, len(in))
-	for _, k := range in {
-		out = append(out, authn.DevKey{Hash: k.Hash, Principal: k.Principal, Groups: k.Groups})
-	}
-	return out
 }

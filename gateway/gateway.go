@@ -104,11 +104,7 @@ func New(ctx context.Context, opts Options) (*Gateway, error) {
 		now:      opts.Now,
 		agents:   map[string]*agent{},
 		unsealed: newUnsealCache(),
-		limits: jsonrpc.Limits{
-			MaxBodyBytes: opts.Config.Limits.MaxBodyBytes,
-			MaxBatch:     opts.Config.Limits.MaxBatch,
-			MaxDepth:     opts.Config.Limits.MaxDepth,
-		},
+		limits:   opts.Config.Limits.Limits,
 	}
 	if g.logger == nil {
 		g.logger = slog.New(slog.DiscardHandler)

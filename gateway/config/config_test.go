@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/capgate/capgate/gateway/authn"
+	"github.com/capgate/capgate/gateway/jsonrpc"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -64,11 +67,13 @@ policy: {file: p.yaml}
 		{"empty", "", ErrInvalid, "empty document"},
 		{"not yaml", "listen: [", ErrInvalid, ""},
 		{"unknown key", base + "extra: 1\n", ErrInvalid, `extra: unknown key`},
-		{"hs256 refused", base + "oidc: [{issuer: 'https://idp.example', audience: capgate, algorithms: [HS256]}]\n", ErrInvalid, `"HS256" is not allowed`},
+		{"hs256 refused", base + "oidc: [{issuer: 'https://idp.example', audience: capgate, algorithms: [HS256]}]\n", ErrInvalid, `oidc[0].algorithms[0]: "HS256" is refused`},
 		{"http issuer off loopback", base + "oidc: [{issuer: 'http://idp.example', audience: capgate}]\n", ErrInvalid, "must use https"},
 		{"http issuer on loopback", base + "oidc: [{issuer: 'http://127.0.0.1:5556', audience: capgate}]\n", nil, ""},
 		{"no audience", base + "oidc: [{issuer: 'https://idp.example'}]\n", ErrInvalid, "audience: is required"},
 		{"bad duration", strings.Replace(base, `addr: "127.0.0.1:0"`, `addr: "127.0.0.1:0", idle_timeout: forever`, 1), ErrInvalid, `"forever" is not a duration`},
+		{"limits checked by jsonrpc", base + "limits: {max_depth: 2000, max_batch: -1}\n", ErrInvalid, "limits.max_depth: 2000 is outside 3..1000"},
+		{"limits keys are jsonrpc's", base + "limits: {max_body_bytes: 4096, upstream_timeout: 5s}\n", nil, ""},
 		{"secret env and file", strings.Replace(base, `url: "http://127.0.0.1:1/"`, `url: "http://127.0.0.1:1/", upstream_auth: {token_url: "https://idp.example/token", client_id: gw}`, 1), ErrInvalid, "exactly one of client_secret_env"},
 	}
 	for _, tt := range tests {
@@ -141,5 +146,29 @@ func checkGolden(t *testing.T, golden, got string) {
 	}
 	if got != string(want) {
 		t.Errorf("problems differ from %s (run with -update):\n got:\n%s\nwant:\n%s", golden, got, want)
+	}
+}
+
+// TestValidateJoinsEachPackage: Validate reports the problems of each
+// package's part, each matching that package's sentinel.
+func TestValidateJoinsEachPackage(t *testing.T) {
+	cfg, err := Load(filepath.Join("..", "..", "deploy", "examples", "quickstart", "capgate.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cfg.Validate(); err != nil {
+		t.Fatalf("the quickstart config: %v", err)
+	}
+	cfg.Limits.MaxBatch = -1
+	cfg.DevKeys[0].Hash = "md5:x"
+	cfg.PublicURL = "ftp://x"
+	err = cfg.Validate()
+	for _, want := range []error{jsonrpc.ErrInvalidLimits, authn.ErrInvalidConfig} {
+		if !errors.Is(err, want) {
+			t.Errorf("Validate() = %v, want it to match %v", err, want)
+		}
+	}
+	if !strings.Contains(err.Error(), "public_url: ") {
+		t.Errorf("Validate() = %v, want the public_url problem too", err)
 	}
 }

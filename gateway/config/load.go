@@ -69,8 +69,8 @@ func Parse(data []byte, name string) (*Config, error) {
 		problems = append(problems, yamlcheck.Problem{Msg: err.Error()})
 	}
 	cfg.applyDefaults()
-	for _, p := range cfg.validate() {
-		problems = append(problems, p.locate(&root))
+	for _, err := range cfg.validate() {
+		problems = append(problems, locate(err, &root))
 	}
 	if len(problems) > 0 {
 		return nil, invalid(name, problems)
@@ -90,15 +90,13 @@ func invalid(name string, problems []yamlcheck.Problem) error {
 	return fmt.Errorf("%w:\n%w", ErrInvalid, errors.Join(errs...))
 }
 
-// problem is one validation failure at a path such as agents[0].url.
-type problem struct {
-	path string
-	msg  string
-}
-
-// locate places the problem at its path in the document, or at the
-// deepest parent that exists.
-func (p problem) locate(root *yaml.Node) yamlcheck.Problem {
+// locate places a validation problem at its key path in the document, or
+// at the deepest parent that exists.
+func locate(err error, root *yaml.Node) yamlcheck.Problem {
+	var p *problem
+	if !errors.As(err, &p) {
+		return yamlcheck.Problem{Msg: err.Error()}
+	}
 	line, col, _ := position(root, p.path)
 	return yamlcheck.Problem{Line: line, Col: col, Path: p.path, Msg: p.msg}
 }
