@@ -158,7 +158,7 @@ func (b *Built) capabilities(ctx context.Context, cfg *config.Config, opts Build
 		Interval: cfg.Policy.ReloadInterval.D(), Logger: opts.Logger, OnReload: b.metrics.PolicyReloaded,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("gateway: policy: %w", err)
+		return nil, fmt.Errorf("gateway: %w", err) // the policy's errors start with "policy: "
 	}
 	b.Policy = w
 	b.closers = append(b.closers, w.Close)

@@ -2,7 +2,12 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"os"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -137,5 +142,51 @@ func TestPlural(t *testing.T) {
 	}
 	if got := out.String(); got != "0 events;1 event;2 events;" {
 		t.Errorf("plural: %q", got)
+	}
+}
+
+// TestRedisLogger: a go-redis log line becomes one structured record.
+func TestRedisLogger(t *testing.T) {
+	var buf bytes.Buffer
+	l := redisLogger{slog.New(slog.NewJSONHandler(&buf, nil))}
+	l.Printf(context.Background(), "redis: connection pool: failed to dial after %d attempts: %s", 5, "connection refused")
+	var rec map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &rec); err != nil {
+		t.Fatalf("not one JSON record: %v\n%s", err, buf.String())
+	}
+	if rec["level"] != "WARN" || rec["component"] != "go-redis" ||
+		rec["msg"] != "redis client: connection pool: failed to dial after 5 attempts: connection refused" {
+		t.Errorf("record = %v", rec)
+	}
+}
+
+// TestDemoRedisDown: with no Redis at the address, the error names the
+// address and the root cause.
+func TestDemoRedisDown(t *testing.T) {
+	code, _, errOut := runCmd(t, "demo", "--redis", "redis://127.0.0.1:1/0")
+	if code != 1 || !strings.Contains(errOut, "redis at 127.0.0.1:1") || !strings.Contains(errOut, "connection refused") {
+		t.Errorf("exit %d, stderr %q; want 1 naming the address and the cause", code, errOut)
+	}
+	code, _, errOut = runCmd(t, "demo", "--redis", "http://127.0.0.1:1/0")
+	if code != 1 || strings.Contains(errOut, "redis: redis:") || !strings.Contains(errOut, "invalid URL scheme") {
+		t.Errorf("exit %d, stderr %q; want 1 and no stutter", code, errOut)
+	}
+}
+
+// TestServeMissingPolicy: the error names the file once, without a
+// repeated "policy: policy:" prefix.
+func TestServeMissingPolicy(t *testing.T) {
+	data, err := os.ReadFile("../../deploy/examples/quickstart/capgate.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := regexp.MustCompile(`(?m)^  file: .*$`).ReplaceAll(data, []byte("  file: missing-policy.yaml"))
+	path := filepath.Join(t.TempDir(), "capgate.yaml")
+	if err := os.WriteFile(path, cfg, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runCmd(t, "serve", "--config", path)
+	if code != 1 || !strings.Contains(errOut, "missing-policy.yaml") || strings.Contains(errOut, "policy: policy:") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 }
