@@ -29,7 +29,7 @@ attenuation (a2a/capabilities/attenuate) at the largest connection count. It
 prints the plan and its time budget first (on standard error), then a table
 with req/s, p50/p99/p99.9, allocations per request and the ratio to the
 baseline from the same run (on standard output; --json for machine reading).
-The default run takes about 90 seconds.
+The default run takes about 90 s: 84 s of load, plus starting the servers.
 
 --redis auto (the default) starts a throwaway redis-server if one is on PATH,
 and skips the Redis variants with a note otherwise. --quick shortens the
