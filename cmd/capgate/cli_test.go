@@ -190,3 +190,24 @@ func TestServeMissingPolicy(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 }
+
+// TestKeysGenerateIfAbsent: --if-absent creates the file once, then
+// leaves it alone and succeeds, for an init service run on every start.
+func TestKeysGenerateIfAbsent(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "keys.json")
+	if code, _, errOut := runCmd(t, "keys", "generate", "--if-absent", "--out", path); code != 0 {
+		t.Fatalf("first run: exit %d: %s", code, errOut)
+	}
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCmd(t, "keys", "generate", "--if-absent", "--out", path)
+	after, _ := os.ReadFile(path)
+	if code != 0 || !strings.Contains(out, "left as it is") || !bytes.Equal(before, after) {
+		t.Errorf("second run: exit %d, %q %q; file changed: %v", code, out, errOut, !bytes.Equal(before, after))
+	}
+	if code, _, _ := runCmd(t, "keys", "generate", "--if-absent", "--rotate", "--out", path); code != 2 {
+		t.Errorf("--if-absent with --rotate: exit %d, want 2", code)
+	}
+}

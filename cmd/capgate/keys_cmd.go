@@ -17,11 +17,13 @@ import (
 )
 
 const keysUsage = `usage:
-  capgate keys generate --out FILE [--alg EdDSA|ES256] [--rotate]
+  capgate keys generate --out FILE [--alg EdDSA|ES256] [--rotate | --if-absent]
   capgate keys hash KEY
 
 generate without --rotate writes a new key set (signing + sealing keys) to
-FILE, which must not exist, in a directory that must. With --rotate it
+FILE, which must not exist, in a directory that must; with --if-absent an
+existing FILE is left as it is and is not an error (for an init container
+that runs on every start). With --rotate it
 loads FILE, makes fresh keys active, keeps the previous ones for
 verification, and writes FILE back atomically. FILE holds PRIVATE keys and
 is written with mode 0600.
@@ -37,6 +39,7 @@ func keysGenerate(_ context.Context, args []string, e env) error {
 	out := fset.String("out", "", "key file to write (mode 0600)")
 	algName := fset.String("alg", string(jose.EdDSA), "signature algorithm: EdDSA or ES256")
 	rotate := fset.Bool("rotate", false, "rotate the keys of an existing FILE")
+	ifAbsent := fset.Bool("if-absent", false, "leave an existing FILE as it is")
 	if _, err := parsePositional(fset, args, 0, 0, ""); err != nil {
 		return err
 	}
@@ -46,6 +49,12 @@ func keysGenerate(_ context.Context, args []string, e env) error {
 		return usagef("--out FILE is required")
 	case alg != jose.EdDSA && alg != jose.ES256:
 		return usagef("--alg %q: want EdDSA or ES256", *algName)
+	case *rotate && *ifAbsent:
+		return usagef("--rotate and --if-absent exclude each other")
+	}
+	if _, err := os.Lstat(*out); err == nil && *ifAbsent {
+		fmt.Fprintf(e.stdout, "%s exists; left as it is\n", *out)
+		return nil
 	}
 	algSet := false
 	fset.Visit(func(f *flag.Flag) { algSet = algSet || f.Name == "alg" })

@@ -28,7 +28,8 @@ func usedCommands() []usedCommand {
 	return []usedCommand{
 		{"serve", []string{"config"}},
 		{"example-agents", []string{"documents", "summarizer", "lab", "gateway"}},
-		{"keys generate", []string{"out", "rotate"}},
+		{"keys generate", []string{"out", "rotate", "if-absent"}},
+		{"revoke", []string{"key", "capability"}},
 		{"policy check", []string{"config"}},
 		{"policy test", []string{"config"}},
 	}
