@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -91,9 +93,14 @@ func (ks *KeySet) SaveFile(path string) (err error) {
 	if err := ks.Save(&buf); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
-		return fmt.Errorf("captoken: writing key file: %w", err)
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the temporary file's name means nothing to the reader
+		}
+		return fmt.Errorf("captoken: writing key file %s: directory %s: %w", path, dir, err)
 	}
 	defer func() {
 		if err != nil {

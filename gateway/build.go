@@ -82,7 +82,7 @@ func (b *Built) Close() error {
 func FromConfig(ctx context.Context, cfg *config.Config, opts BuildOptions) (*Built, error) {
 	opts = opts.withDefaults()
 	b := &Built{}
-	a, err := authn.New(ctx, issuers(cfg.OIDC), devKeys(cfg.DevKeys), authn.Options{
+	a, err := authn.New(ctx, cfg.OIDC, cfg.DevKeys, authn.Options{
 		HTTPClient: opts.HTTPClient, Now: opts.Now, Logger: opts.Logger,
 	})
 	if err != nil {
@@ -159,7 +159,7 @@ func (b *Built) capabilities(ctx context.Context, cfg *config.Config, opts Build
 		Interval: cfg.Policy.ReloadInterval.D(), Logger: opts.Logger, OnReload: b.metrics.PolicyReloaded,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("gateway: policy: %w", err)
+		return nil, fmt.Errorf("gateway: %w", err) // the policy's errors start with "policy: "
 	}
 	b.Policy = w
 	b.closers = append(b.closers, w.Close)
@@ -206,24 +206,4 @@ func keySet(cfg *config.Config, opts BuildOptions) (*captoken.KeySet, error) {
 		return nil, fmt.Errorf("gateway: capability keys: %w", err)
 	}
 	return ks, nil
-}
-
-func issuers(in []config.Issuer) []authn.IssuerConfig {
-	out := make([]authn.IssuerConfig, 0, len(in))
-	for _, is := range in {
-		out = append(out, authn.IssuerConfig{
-			Issuer: is.Issuer, Audience: is.Audience, Algorithms: is.Algorithms,
-			UserClaim: is.UserClaim, AgentClaim: is.AgentClaim, GroupsClaim: is.GroupsClaim,
-			RequireEmailVerified: is.RequireEmailVerified,
-		})
-	}
-	return out
-}
-
-func devKeys(in []config.DevKey) []authn.DevKey {
-	out := make([]authn.DevKey, 0, len(in))
-	for _, k := range in {
-		out = append(out, authn.DevKey{Hash: k.Hash, Principal: k.Principal, Groups: k.Groups})
-	}
-	return out
 }

@@ -3,6 +3,8 @@ package gateway
 import (
 	"context"
 	"fmt"
+	"net/url"
+	"strings"
 
 	"github.com/redis/go-redis/v9"
 
@@ -25,7 +27,7 @@ func NewRedisClient(rc *config.Redis, getenv func(string) string) (redis.Univers
 	if rc.URL != "" {
 		opts, err := redis.ParseURL(rc.URL)
 		if err != nil {
-			return nil, fmt.Errorf("gateway: redis: %w", err)
+			return nil, fmt.Errorf("gateway: %w", err) // go-redis's errors start with "redis: "
 		}
 		if password != "" {
 			opts.Password = password
@@ -55,7 +57,7 @@ func (b *Built) redisStores(ctx context.Context, cfg *config.Config, opts BuildO
 		Prefix: cfg.Redis.Prefix, Timeout: cfg.Redis.Timeout.D(), Now: opts.Now, Logger: opts.Logger,
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("gateway: redis revocation store: %w", err)
+		return nil, nil, fmt.Errorf("gateway: redis at %s: %w", redisAddrs(cfg.Redis), err)
 	}
 	b.closers = append(b.closers, r.Close)
 	s, err := revocation.NewSynced(ctx, r, revocation.SyncedOptions{
@@ -67,4 +69,12 @@ func (b *Built) redisStores(ctx context.Context, cfg *config.Config, opts BuildO
 	b.closers = append(b.closers, s.Close)
 	b.readyChecks = append(b.readyChecks, func(ctx context.Context) error { return r.Ping(ctx) })
 	return s, capindex.NewRedis(client, cfg.Redis.Prefix, cfg.Redis.Timeout.D(), opts.Now), nil
+}
+
+// redisAddrs names where the config says Redis is, for error messages.
+func redisAddrs(rc *config.Redis) string {
+	if u, err := url.Parse(rc.URL); err == nil && u.Host != "" {
+		return u.Host
+	}
+	return strings.Join(rc.Addrs, ",")
 }

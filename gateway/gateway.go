@@ -19,7 +19,6 @@ import (
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
-	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/metrics"
 	"github.com/capgate/capgate/revocation"
 )
@@ -127,15 +126,13 @@ func a2aConfig(cfg *config.Config) a2afront.Config {
 	return a2afront.Config{
 		Agents: cfg.Agents, PublicURL: cfg.PublicURL,
 		Issuer: cfg.Capabilities.Issuer, MaxTTL: cfg.Capabilities.MaxTTL.D(),
-		Limits: jsonrpc.Limits{
-			MaxBodyBytes: cfg.Limits.MaxBodyBytes, MaxBatch: cfg.Limits.MaxBatch, MaxDepth: cfg.Limits.MaxDepth,
-		},
+		Limits:          cfg.Limits.Limits,
 		UpstreamTimeout: cfg.Limits.UpstreamTimeout.D(), StreamTimeout: cfg.Listen.StreamTimeout.D(),
 		OIDCIssuers: issuerURLs(cfg.OIDC),
 	}
 }
 
-func issuerURLs(in []config.Issuer) []string {
+func issuerURLs(in []authn.IssuerConfig) []string {
 	out := make([]string, 0, len(in))
 	for _, is := range in {
 		out = append(out, is.Issuer)

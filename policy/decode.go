@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/capgate/capgate/policy/yamlcheck"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -53,7 +54,7 @@ func (d *decoder) decode(n *yaml.Node, path string, v reflect.Value) {
 }
 
 func (d *decoder) wrongKind(n *yaml.Node, path, want string) {
-	d.ps.recordf(n, path, ErrFieldType, "expected %s, found %s", want, describeNode(n))
+	d.ps.recordf(n, path, ErrFieldType, "expected %s, found %s", want, yamlcheck.Describe(n))
 }
 
 func (d *decoder) decodeStruct(n *yaml.Node, path string, v reflect.Value) {
@@ -72,7 +73,7 @@ func (d *decoder) decodeStruct(n *yaml.Node, path string, v reflect.Value) {
 		idx, known := fields[name]
 		if !known {
 			d.ps.recordf(key, joinPath(path, name), ErrUnknownField, "unknown field %q%s (known fields: %s)",
-				name, suggest(name, sortedKeys(fields)), strings.Join(sortedKeys(fields), ", "))
+				name, yamlcheck.Suggest(name, sortedKeys(fields)), strings.Join(sortedKeys(fields), ", "))
 			continue
 		}
 		d.decode(val, joinPath(path, name), v.Field(idx))
@@ -83,7 +84,7 @@ func (d *decoder) decodeStruct(n *yaml.Node, path string, v reflect.Value) {
 // same mapping is an error: a policy never means two things at once.
 func (d *decoder) key(key *yaml.Node, path string, seen map[string]*yaml.Node) (string, bool) {
 	if key.Kind != yaml.ScalarNode || key.Tag == "!!merge" {
-		d.ps.recordf(key, path, ErrSyntax, "mapping keys must be plain strings, found %s", describeNode(key))
+		d.ps.recordf(key, path, ErrSyntax, "mapping keys must be plain strings, found %s", yamlcheck.Describe(key))
 		return "", false
 	}
 	if first, dup := seen[key.Value]; dup {
@@ -148,7 +149,7 @@ func (d *decoder) decodeStringList(n *yaml.Node, path string, v reflect.Value) {
 
 func (d *decoder) decodeScalar(n *yaml.Node, path string, v reflect.Value) {
 	if n.Kind != yaml.ScalarNode {
-		d.wrongKind(n, path, kindName(v.Kind()))
+		d.wrongKind(n, path, yamlcheck.KindName(v.Kind()))
 		return
 	}
 	if v.Kind() == reflect.String {
@@ -159,7 +160,7 @@ func (d *decoder) decodeScalar(n *yaml.Node, path string, v reflect.Value) {
 		return
 	}
 	if err := n.Decode(v.Addr().Interface()); err != nil {
-		d.ps.recordf(n, path, ErrFieldType, "expected %s, found %q", kindName(v.Kind()), n.Value)
+		d.ps.recordf(n, path, ErrFieldType, "expected %s, found %q", yamlcheck.KindName(v.Kind()), n.Value)
 	}
 }
 
@@ -180,68 +181,4 @@ func joinPath(path, name string) string {
 		return name
 	}
 	return path + "." + name
-}
-
-// describeNode names a node's kind for error messages.
-func describeNode(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.AliasNode:
-		return "an alias"
-	case yaml.ScalarNode:
-		return strconv.Quote(n.Value)
-	}
-	return "a document"
-}
-
-// kindName names a scalar kind for error messages.
-func kindName(k reflect.Kind) string {
-	switch k {
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "true or false"
-	case reflect.Int:
-		return "an integer"
-	}
-	return "a " + k.String()
-}
-
-// suggest returns ` (did you mean "x"?)` for the closest known name within
-// two edits, or "".
-func suggest(name string, known []string) string {
-	best, bestDist := "", 3
-	for _, k := range known {
-		if d := editDistance(strings.ToLower(name), k); d < bestDist {
-			best, bestDist = k, d
-		}
-	}
-	if best == "" {
-		return ""
-	}
-	return ` (did you mean "` + best + `"?)`
-}
-
-// editDistance is the Levenshtein distance of two short strings.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

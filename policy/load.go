@@ -9,9 +9,8 @@ import (
 	"fmt"
 	"io"
 	"reflect"
-	"strconv"
-	"strings"
 
+	"github.com/capgate/capgate/policy/yamlcheck"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -71,7 +70,7 @@ func parseDocument(ps *problems, data []byte) (*rawFile, bool) {
 		if errors.Is(err, io.EOF) {
 			ps.addAt(nil, "", ErrMissingField, "empty policy document (expected at least `version: 1`)")
 		} else {
-			ps.list = append(ps.list, yamlProblem(ps.name, err))
+			ps.list = append(ps.list, yamlProblem(ps.name, data, err))
 		}
 		return nil, false
 	}
@@ -90,17 +89,13 @@ func parseDocument(ps *problems, data []byte) (*rawFile, bool) {
 	return raw, true
 }
 
-// yamlProblem converts a yaml.v3 parse error ("yaml: line 7: ...") into a
-// Problem positioned at that line.
-func yamlProblem(name string, err error) Problem {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+// yamlProblem converts a yaml.v3 parse error into a Problem placed at the
+// construct that broke the document, with its key path.
+func yamlProblem(name string, data []byte, err error) Problem {
+	yp := yamlcheck.Syntax(data, err)
 	pos := name
-	if rest, ok := strings.CutPrefix(msg, "line "); ok {
-		if num, tail, ok := strings.Cut(rest, ": "); ok {
-			if line, convErr := strconv.Atoi(num); convErr == nil {
-				return Problem{Pos: name + ":" + num, Message: tail, Err: ErrSyntax, line: line}
-			}
-		}
+	if yp.Line > 0 {
+		pos = fmt.Sprintf("%s:%d:%d", name, yp.Line, yp.Col)
 	}
-	return Problem{Pos: pos, Message: msg, Err: ErrSyntax}
+	return Problem{Pos: pos, Path: yp.Path, Message: yp.Msg, Err: ErrSyntax, line: yp.Line, col: yp.Col}
 }

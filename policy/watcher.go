@@ -24,7 +24,9 @@ type WatcherOptions struct {
 	// Logger receives reload outcomes; nil discards them.
 	Logger *slog.Logger
 	// OnReload, when set, is called after every load attempt other than the
-	// initial one: with the new revision and a nil error on success, or with
+	// initial one, including a Reload of unchanged content (a success that
+	// changes nothing; polling does not count unchanged reads): with the
+	// new revision and a nil error on success, or with
 	// the revision of the refused content and the load error on failure
 	// (the previous policy keeps serving). It must not block for long.
 	OnReload func(revision string, err error)
@@ -102,7 +104,14 @@ func (w *Watcher) Reload(ctx context.Context) error {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.apply(ctx, data, sha256.Sum256(data))
+	sum := sha256.Sum256(data)
+	if sum == w.seen && Revision(data) == w.Current().Revision() {
+		// Asked for, so an attempt (for OnReload and its metrics), even
+		// though there is nothing to load.
+		w.report(Revision(data), nil)
+		return nil
+	}
+	return w.apply(ctx, data, sum)
 }
 
 // SetCatalog re-validates the current file against a new catalog (after

@@ -209,3 +209,28 @@ func TestWatcherSetCatalog(t *testing.T) {
 		t.Errorf("the deny rule's \"*\" grants did not expand to the new grant: %+v", d)
 	}
 }
+
+// TestWatcherReloadUnchangedIsAnAttempt: an explicit Reload of a file that
+// did not change is still reported to OnReload, so reload metrics count a
+// SIGHUP on an unchanged file.
+func TestWatcherReloadUnchangedIsAnAttempt(t *testing.T) {
+	var mu sync.Mutex
+	var revs []string
+	_, good, w := watchFixture(t, func(rev string, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if err == nil {
+			revs = append(revs, rev)
+		}
+	})
+	for range 2 {
+		if err := w.Reload(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if want := policy.Revision(good); len(revs) != 2 || revs[0] != want || revs[1] != want {
+		t.Errorf("OnReload saw %v, want two reports of revision %s", revs, want)
+	}
+}

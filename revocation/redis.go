@@ -111,10 +111,26 @@ func NewRedis(ctx context.Context, client redis.UniversalClient, opts RedisOptio
 		log:     opts.Logger,
 		breaker: newBreaker(opts.Breaker, opts.Now),
 	}
-	if err := r.Ping(ctx); err != nil {
+	if err := firstPing(ctx, client); err != nil {
 		return nil, err
 	}
 	return r, nil
+}
+
+// firstPingTimeout bounds the PING of NewRedis. It is longer than the
+// per-call timeout, so that a dial failure reports its cause ("connection
+// refused", "no such host") rather than the call's deadline.
+const firstPingTimeout = 10 * time.Second
+
+// firstPing checks that Redis answers before the store is used, outside
+// the breaker, with the client's own dial error as the cause.
+func firstPing(ctx context.Context, client redis.UniversalClient) error {
+	ctx, cancel := context.WithTimeout(ctx, firstPingTimeout)
+	defer cancel()
+	if err := client.Ping(ctx).Err(); err != nil {
+		return fmt.Errorf("%w: first ping: %w", ErrUnavailable, err)
+	}
+	return nil
 }
 
 // Ping checks that Redis answers, through the breaker and the timeout; for

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -37,6 +38,12 @@ func TestNewRedisRefuses(t *testing.T) {
 				t.Fatalf("NewRedis = %v, %v; want nil, %v", r, err, tc.wantErr)
 			}
 		})
+	}
+	// The first ping outlasts the call timeout, so the dial's own error is
+	// the cause, not the deadline.
+	if _, err := NewRedis(ctx, dead, RedisOptions{Timeout: time.Millisecond}); err == nil ||
+		!strings.Contains(err.Error(), "127.0.0.1:1") || !strings.Contains(err.Error(), "connection refused") {
+		t.Errorf("NewRedis on a closed port = %v, want the address and connection refused", err)
 	}
 }
 

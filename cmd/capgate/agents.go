@@ -15,37 +15,49 @@ import (
 	"github.com/capgate/capgate/deploy/examples/quickstart/summarizer"
 )
 
+const agentsUsage = `usage: capgate example-agents [--documents ADDR] [--summarizer ADDR] [--lab ADDR] [--gateway URL]
+
+Serves the quickstart example agents and the lab A2E host on fixed
+addresses, for capgate serve --config deploy/examples/quickstart/capgate.yaml
+and the compose file.
+
+  --documents ADDR   documents agent listen address (default 127.0.0.1:9101)
+  --summarizer ADDR  summarizer agent listen address (default 127.0.0.1:9102)
+  --lab ADDR         lab A2E host listen address (default 127.0.0.1:9103)
+  --gateway URL      gateway base URL the summarizer calls (default http://127.0.0.1:8080)
+
+Environment: CAPGATE_SUMMARIZER_KEY is the summarizer's credential at the
+gateway (e.g. summarizer-dev-key); CAPGATE_LAB_TOKEN is the lab host's
+shared secret, the same the gateway is given.
+`
+
 // runExampleAgents is `capgate example-agents`: it serves the quickstart
 // example agents and the lab A2E host on fixed addresses, for `capgate serve --config
 // deploy/examples/quickstart/capgate.yaml` and the compose file.
-func runExampleAgents(ctx context.Context, args []string, e env) int {
+func runExampleAgents(ctx context.Context, args []string, e env) error {
 	fs := flag.NewFlagSet("example-agents", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
 	docsAddr := fs.String("documents", "127.0.0.1:9101", "documents agent listen address")
 	sumAddr := fs.String("summarizer", "127.0.0.1:9102", "summarizer agent listen address")
 	labAddr := fs.String("lab", "127.0.0.1:9103", "lab A2E host listen address (its secret is $CAPGATE_LAB_TOKEN)")
 	gatewayURL := fs.String("gateway", "http://127.0.0.1:8080", "gateway base URL the summarizer calls")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		return 2
+	if _, err := parsePositional(fs, args, 0, 0, ""); err != nil {
+		return err
 	}
 	logger := slog.New(slog.NewTextHandler(e.stderr, nil))
 	docs, err := documents.New(documents.Options{BaseURL: "http://" + *docsAddr, Logger: logger, Now: time.Now})
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return 1
+		return err
 	}
 	sum, err := summarizer.New(summarizer.Options{
 		BaseURL: "http://" + *sumAddr, DocumentsURL: *gatewayURL + "/a2a/documents",
 		Credential: e.getenv("CAPGATE_SUMMARIZER_KEY"), Logger: logger, Now: time.Now,
 	})
 	if err != nil {
-		fmt.Fprintln(e.stderr, err, "(set CAPGATE_SUMMARIZER_KEY to the summarizer's credential, e.g. summarizer-dev-key)")
-		return 1
+		return fmt.Errorf("%w (set CAPGATE_SUMMARIZER_KEY to the summarizer's credential, e.g. summarizer-dev-key)", err)
 	}
 	labHost, err := lab.New(lab.Options{Logger: logger, Now: time.Now, AuthToken: e.getenv("CAPGATE_LAB_TOKEN")})
 	if err != nil {
-		fmt.Fprintln(e.stderr, err, "(set CAPGATE_LAB_TOKEN to the lab host's shared secret, the same the gateway is given)")
-		return 1
+		return fmt.Errorf("%w (set CAPGATE_LAB_TOKEN to the lab host's shared secret, the same the gateway is given)", err)
 	}
 	defer labHost.Close()
 	handlers := map[string]http.Handler{*docsAddr: docs.Handler(), *sumAddr: sum.Handler(), *labAddr: labHost.Handler()}
@@ -54,12 +66,7 @@ func runExampleAgents(ctx context.Context, args []string, e env) int {
 		go func() { errc <- listenAndServe(ctx, addr, h) }()
 	}
 	logger.Info("example agents serving", "documents", *docsAddr, "summarizer", *sumAddr, "lab", *labAddr)
-	err = errors.Join(<-errc, <-errc, <-errc)
-	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return 1
-	}
-	return 0
+	return errors.Join(<-errc, <-errc, <-errc)
 }
 
 func listenAndServe(ctx context.Context, addr string, h http.Handler) error {

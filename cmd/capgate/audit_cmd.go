@@ -37,9 +37,6 @@ after the last checkpoint are reported: they are not signed yet.
 Exit status: 0 chain intact, 1 chain broken or unreadable, 2 usage error.
 `
 
-// errAuditUsage marks command-line mistakes (exit status 2).
-var errAuditUsage = errors.New("usage error")
-
 // auditVerifyArgs are the parsed arguments of `audit verify`.
 type auditVerifyArgs struct {
 	file, redisURL, stream, passwordEnv string
@@ -49,78 +46,63 @@ type auditVerifyArgs struct {
 	every                               int
 }
 
-// runAudit implements `capgate audit verify`. args are the arguments after
-// "audit".
-func runAudit(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, auditUsage)
-		return 2
-	}
-	switch args[0] {
-	case "verify":
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, auditUsage)
-		return 0
-	default:
-		fmt.Fprintf(stderr, "capgate audit: unknown command %q\n\n%s", args[0], auditUsage)
-		return 2
-	}
-	a, err := parseAuditVerify(args[1:])
+// runAuditVerify is `capgate audit verify`: it verifies a file or a
+// stream and reports the verdict.
+func runAuditVerify(ctx context.Context, args []string, e env) error {
+	a, err := parseAuditVerify(args)
 	if err != nil {
-		fmt.Fprintf(stderr, "capgate audit: %v\n\n%s", err, auditUsage)
-		return 2
+		return err
 	}
-	return runAuditVerify(ctx, a, stdin, stdout, stderr, getenv)
-}
-
-// runAuditVerify verifies a file or a stream and reports the verdict.
-func runAuditVerify(ctx context.Context, a auditVerifyArgs, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	var rep audit.Report
 	opts, err := auditKeys(ctx, a)
 	if err != nil {
-		fmt.Fprintf(stderr, "capgate audit: %v\n", err)
-		return 1
+		return err
 	}
 	if a.redisURL != "" {
-		client, cerr := auditRedisClient(a, getenv)
+		client, cerr := auditRedisClient(a, e.getenv)
 		if cerr != nil {
-			fmt.Fprintf(stderr, "capgate audit: %v\n", cerr)
-			return 2
+			return usageError{cerr.Error()}
 		}
 		defer func() { _ = client.Close() }()
 		rep, err = audit.VerifyStreamWith(ctx, client, a.stream, opts)
 	} else {
-		rep, err = verifyAuditFile(a, opts, stdin)
+		rep, err = verifyAuditFile(a, opts, e.stdin)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "capgate audit: %v\n", err)
 		var le *audit.LineError
 		if errors.As(err, &le) {
-			fmt.Fprintf(stderr, "capgate audit: %d events, %d checkpoints verified before the first broken one\n",
-				rep.Events, rep.Checkpoints)
+			return fmt.Errorf("%w (%s and %s verified before the first broken one)", err,
+				plural(rep.Events, "event"), plural(rep.Checkpoints, "checkpoint"))
 		}
-		return 1
+		return err
 	}
-	fmt.Fprintln(stdout, auditSummary(rep, opts.Keys != nil))
+	fmt.Fprintln(e.stdout, auditSummary(rep, opts.Keys != nil))
 	if opts.Keys != nil {
-		reportUnsigned(stdout, rep)
+		reportUnsigned(e.stdout, rep)
 	}
 	if a.verbose {
 		for _, c := range rep.Chains {
-			fmt.Fprintf(stdout, "chain %q: seq %d..%d, %d events, head %s\n", c.Chain, c.First, c.Last, c.Events, c.Head)
+			fmt.Fprintf(e.stdout, "chain %q: seq %d..%d, %s, head %s\n", c.Chain, c.First, c.Last, plural(c.Events, "event"), c.Head)
 			for _, g := range c.Gaps {
-				fmt.Fprintf(stdout, "chain %q: declared gap: %d events after seq %d missing\n", c.Chain, g.Missing(), g.After)
+				fmt.Fprintf(e.stdout, "chain %q: declared gap: %s after seq %d missing\n", c.Chain, plural(g.Missing(), "event"), g.After)
 			}
 		}
 	}
-	return 0
+	return nil
+}
+
+// plural is "1 event", "2 events".
+func plural[N ~int | ~int64 | ~uint64](n N, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // parseAuditVerify parses flags placed before or after the file.
 func parseAuditVerify(args []string) (auditVerifyArgs, error) {
 	var a auditVerifyArgs
 	fs := flag.NewFlagSet("audit verify", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	fs.BoolVar(&a.partial, "partial", false, "accept chains starting after seq 1")
 	fs.BoolVar(&a.verbose, "verbose", false, "print each chain's range and head")
 	fs.StringVar(&a.redisURL, "redis", "", "redis:// or rediss:// URL of the audit stream's Redis")
@@ -133,28 +115,18 @@ func parseAuditVerify(args []string) (auditVerifyArgs, error) {
 		return nil
 	})
 	fs.IntVar(&a.every, "checkpoint-every", 0, "the gateway's audit.checkpoint_every")
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return a, fmt.Errorf("%w: %w", errAuditUsage, err)
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			break
-		}
-		pos, args = append(pos, args[0]), args[1:]
-	}
+	pos, err := parsePositional(fs, args, 0, 1, "FILE")
 	switch {
-	case len(pos) > 1:
-		return a, fmt.Errorf("%w: one FILE at most, got %d", errAuditUsage, len(pos))
+	case err != nil:
+		return a, err
 	case a.redisURL == "" && (a.stream != "" || a.cluster || a.passwordEnv != ""):
-		return a, fmt.Errorf("%w: --stream, --cluster and --password-env need --redis", errAuditUsage)
+		return a, usagef("--stream, --cluster and --password-env need --redis")
 	case a.redisURL != "" && (a.stream == "" || len(pos) > 0 || a.partial):
-		return a, fmt.Errorf("%w: --redis needs --stream and takes no FILE or --partial", errAuditUsage)
+		return a, usagef("--redis needs --stream and takes no FILE or --partial")
 	case a.keyFile != "" && len(a.jwks) > 0:
-		return a, fmt.Errorf("%w: --keys or --jwks, not both", errAuditUsage)
+		return a, usagef("--keys or --jwks, not both")
 	case a.every < 0 || (a.every > 0 && a.keyFile == "" && len(a.jwks) == 0):
-		return a, fmt.Errorf("%w: --checkpoint-every needs --keys or --jwks and a positive count", errAuditUsage)
+		return a, usagef("--checkpoint-every needs --keys or --jwks and a positive count")
 	}
 	if len(pos) == 1 {
 		a.file = pos[0]
@@ -217,14 +189,14 @@ func auditSummary(rep audit.Report, keys bool) string {
 		for _, c := range rep.Chains {
 			gaps += len(c.Gaps)
 		}
-		notes = append(notes, fmt.Sprintf("%d events missing in %d declared gaps", n, gaps))
+		notes = append(notes, fmt.Sprintf("%s missing in %s", plural(n, "event"), plural(gaps, "declared gap")))
 	}
 	if rep.Duplicates > 0 {
-		notes = append(notes, fmt.Sprintf("%d duplicates skipped", rep.Duplicates))
+		notes = append(notes, plural(rep.Duplicates, "duplicate")+" skipped")
 	}
-	s := fmt.Sprintf("%d events, chain intact", rep.Events)
+	s := plural(rep.Events, "event") + ", chain intact"
 	if keys {
-		s = fmt.Sprintf("%d events, %d checkpoints verified, chain intact", rep.Events, rep.Checkpoints)
+		s = plural(rep.Events, "event") + ", " + plural(rep.Checkpoints, "checkpoint") + " verified, chain intact"
 	}
 	if len(notes) > 0 {
 		s += " (" + strings.Join(notes, "; ") + ")"

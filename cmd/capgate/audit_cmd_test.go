@@ -29,8 +29,9 @@ func auditTrail(t *testing.T, chain string, n int) []string {
 func auditRun(t *testing.T, stdin string, env map[string]string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = runAudit(context.Background(), args, strings.NewReader(stdin), &out, &errb,
-		func(k string) string { return env[k] })
+	e := testEnv(stdin, &out, &errb)
+	e.getenv = func(k string) string { return env[k] }
+	code = run(context.Background(), append([]string{"audit"}, args...), e)
 	return code, out.String(), errb.String()
 }
 
@@ -70,8 +71,8 @@ func TestAuditVerifyFile(t *testing.T) {
 		{"missing file", []string{"verify", filepath.Join(t.TempDir(), "nope")}, "", 1, "", "no such file"},
 		{"no command", nil, "", 2, "", "usage:"},
 		{"unknown command", []string{"rotate"}, "", 2, "", `unknown command "rotate"`},
-		{"two files", []string{"verify", intact, intact}, "", 2, "", "one FILE at most"},
-		{"unknown flag", []string{"verify", "--fast"}, "", 2, "", "usage error"},
+		{"two files", []string{"verify", intact, intact}, "", 2, "", "unexpected argument"},
+		{"unknown flag", []string{"verify", "--fast"}, "", 2, "", "flag provided but not defined: -fast"},
 		{"stream without redis", []string{"verify", "--stream", "k"}, "", 2, "", "need --redis"},
 		{"redis without stream", []string{"verify", "--redis", "redis://127.0.0.1:1"}, "", 2, "", "needs --stream"},
 		{"redis with a file", []string{"verify", "--redis", "redis://127.0.0.1:1", "--stream", "k", intact}, "", 2, "", "takes no FILE"},

@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"runtime/pprof"
 	"strconv"
@@ -31,7 +29,7 @@ attenuation (a2a/capabilities/attenuate) at the largest connection count. It
 prints the plan and its time budget first (on standard error), then a table
 with req/s, p50/p99/p99.9, allocations per request and the ratio to the
 baseline from the same run (on standard output; --json for machine reading).
-The default run takes about 90 seconds.
+The default run takes about 90 s: 84 s of load, plus starting the servers.
 
 --redis auto (the default) starts a throwaway redis-server if one is on PATH,
 and skips the Redis variants with a note otherwise. --quick shortens the
@@ -56,46 +54,36 @@ type benchArgs struct {
 	cpuprofile string
 }
 
-// runBench implements `capgate bench`; args are the arguments after
-// "bench". getenv is not consulted: every setting is a flag.
-func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+// runBench implements `capgate bench`; every setting is a flag.
+func runBench(ctx context.Context, args []string, e env) error {
 	a, err := parseBench(args)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		fmt.Fprint(stdout, benchUsage)
-		return 0
-	case err != nil:
-		fmt.Fprintf(stderr, "capgate bench: %v\n\n%s", err, benchUsage)
-		return 2
+	if err != nil {
+		return err
 	}
 	if a.cpuprofile != "" {
 		stop, err := startCPUProfile(a.cpuprofile)
 		if err != nil {
-			fmt.Fprintf(stderr, "capgate bench: %v\n", err)
-			return 1
+			return err
 		}
 		defer stop()
 	}
-	a.opts.Progress = stderr
+	a.opts.Progress = e.stderr
 	rep, err := loadtest.Run(ctx, a.opts)
 	if err != nil {
-		fmt.Fprintf(stderr, "capgate bench: %v\n", err)
-		return 1
+		return err
 	}
 	if a.json {
-		err = rep.WriteJSON(stdout)
+		err = rep.WriteJSON(e.stdout)
 	} else {
-		err = rep.WriteTable(stdout)
+		err = rep.WriteTable(e.stdout)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "capgate bench: %v\n", err)
-		return 1
+		return err
 	}
 	if bad := rep.Problems(); len(bad) > 0 {
-		fmt.Fprintf(stderr, "capgate bench: %d problem(s): the measurement is not valid; see the table\n", len(bad))
-		return 1
+		return fmt.Errorf("%d problem(s): the measurement is not valid; see the table", len(bad))
 	}
-	return 0
+	return nil
 }
 
 func parseBench(args []string) (benchArgs, error) {
@@ -103,7 +91,6 @@ func parseBench(args []string) (benchArgs, error) {
 	var conns, variants, only string
 	var quick bool
 	fs := flag.NewFlagSet("capgate bench", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	fs.DurationVar(&a.opts.Duration, "duration", loadtest.DefaultDuration, "measured time of each run")
 	fs.DurationVar(&a.opts.Warmup, "warmup", loadtest.DefaultWarmup, "discarded warm-up before each run (0: none)")
 	fs.StringVar(&conns, "conns", "1,64", "comma-separated connection counts")
@@ -113,11 +100,8 @@ func parseBench(args []string) (benchArgs, error) {
 	fs.BoolVar(&quick, "quick", false, "a short run, for smoke tests")
 	fs.BoolVar(&a.json, "json", false, "print JSON instead of the table")
 	fs.StringVar(&a.cpuprofile, "cpuprofile", "", "write a CPU profile of the whole run to FILE")
-	if err := fs.Parse(args); err != nil {
+	if _, err := parsePositional(fs, args, 0, 0, ""); err != nil {
 		return a, err
-	}
-	if fs.NArg() > 0 {
-		return a, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -129,12 +113,15 @@ func parseBench(args []string) (benchArgs, error) {
 	a.opts.Variants = parseVariants(variants)
 	a.opts.Only = loadtest.Target(only)
 	if a.opts.Duration <= 0 {
-		return a, fmt.Errorf("--duration %v must be positive", a.opts.Duration)
+		return a, usagef("--duration %v must be positive", a.opts.Duration)
 	}
 	if a.opts.Warmup == 0 {
 		a.opts.Warmup = -1 // none, not the default
 	}
-	return a, a.opts.WithDefaults().Validate()
+	if err := a.opts.WithDefaults().Validate(); err != nil {
+		return a, usageError{err.Error()}
+	}
+	return a, nil
 }
 
 // applyQuick shortens the run unless the duration or warm-up were given.
@@ -155,7 +142,7 @@ func parseConns(s string) ([]int, error) {
 	for f := range strings.SplitSeq(s, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || n < 1 {
-			return nil, fmt.Errorf("--conns %q: want comma-separated positive integers", s)
+			return nil, usagef("--conns %q: want comma-separated positive integers", s)
 		}
 		out = append(out, n)
 	}

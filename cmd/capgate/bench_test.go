@@ -4,15 +4,20 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/capgate/capgate/cmd/capgate/internal/loadtest"
 )
 
 // benchRun runs `capgate bench` in-process.
 func benchRun(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = runBench(context.Background(), args, &out, &errb, func(string) string { return "" })
+	code = run(context.Background(), append([]string{"bench"}, args...), testEnv("", &out, &errb))
 	return code, out.String(), errb.String()
 }
 
@@ -121,5 +126,28 @@ func TestBenchCPUProfile(t *testing.T) {
 		"--variants", "memory", "--only", "upstream", "--cpuprofile", t.TempDir()+"/no/such/dir/cpu.pprof")
 	if code != 1 || !strings.Contains(stderr, "--cpuprofile") {
 		t.Fatalf("exit %d, stderr %q: want 1 and a --cpuprofile error", code, stderr)
+	}
+}
+
+// TestBenchDurationText: --help, the README and BENCHMARKS.md give the
+// same duration for the default run, and it covers the plan's load time.
+func TestBenchDurationText(t *testing.T) {
+	o := loadtest.Options{}.WithDefaults()
+	load := o.Budget(o.Plan(loadtest.Variants()))
+	if want := fmt.Sprintf("about 90 s: %d s of load", int(load.Seconds())); !strings.Contains(benchUsage, want) || load > 90*time.Second {
+		t.Errorf("bench --help does not say %q (the default plan loads for %v)", want, load)
+	}
+	for _, doc := range []string{"../../README.md", "../../BENCHMARKS.md"} {
+		data, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(data), "capgate bench` (about 90 s)") && !strings.Contains(string(data), "# about 90 s") {
+			t.Errorf("%s does not give the default run as about 90 s", doc)
+		}
+	}
+	code, out, _ := benchRun(t, "--quick", "--duration", "100ms", "--conns", "1", "--variants", "memory")
+	if code != 0 || strings.Contains(out, "issue") {
+		t.Errorf("exit %d; the table refers to an issue:\n%s", code, out)
 	}
 }

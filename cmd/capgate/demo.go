@@ -10,56 +10,88 @@ import (
 	"github.com/capgate/capgate/deploy/examples/quickstart"
 )
 
+// defaultAdminAddr is where `demo --serve` puts the admin listener and
+// where `revoke` looks for it, unless told otherwise.
+const defaultAdminAddr = "127.0.0.1:9090"
+
+const demoUsage = `usage: capgate demo [--serve [--addr HOST:PORT] [--admin-addr HOST:PORT]]
+                    [--redis URL] [--keys FILE] [--audit FILE] [-v]
+
+Without --serve, runs the narrated walkthrough against the quickstart world
+on free loopback ports and exits 0 only if every step behaved as expected.
+With --serve, serves the quickstart world until interrupted.
+
+  --serve            serve the world instead of walking through it
+  --addr             gateway listen address with --serve (default 127.0.0.1:8080)
+  --admin-addr       admin listener address with --serve (default ` + defaultAdminAddr + `,
+                     where capgate revoke looks by default)
+  --redis URL        share state through this Redis (redis://host:port/db), to run
+                     several --serve processes as replicas
+  --keys FILE        capability key file shared by replicas (capgate keys generate --out FILE)
+  --audit FILE       append the audit trail to FILE (check it with capgate audit verify)
+  -v                 log gateway events to standard error
+`
+
+// demoFlags are the parsed flags of `capgate demo`.
+type demoFlags struct {
+	serve, verbose                            bool
+	addr, adminAddr, redisURL, keys, auditOut string
+}
+
 // runDemo is `capgate demo`: with --serve it serves the quickstart world
 // until interrupted; without, it runs the narrated walkthrough against a
 // world on a free loopback port and exits 0 only if every step behaved.
-func runDemo(ctx context.Context, args []string, e env) int {
+func runDemo(ctx context.Context, args []string, e env) error {
+	var f demoFlags
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	serve := fs.Bool("serve", false, "serve the quickstart world until interrupted")
-	addr := fs.String("addr", "127.0.0.1:8080", "gateway listen address with --serve")
-	verbose := fs.Bool("v", false, "log gateway events to stderr")
-	adminAddr := fs.String("admin-addr", "127.0.0.1:0", "admin listener address with --serve")
-	redisURL := fs.String("redis", "", "share state through this Redis (redis://host:port/db): run several --serve processes as replicas")
-	keys := fs.String("keys", "", "capability key file shared by replicas (capgate keys generate --out FILE)")
-	auditFile := fs.String("audit", "", "append the audit trail to this file (check it with capgate audit verify)")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		return 2
+	fs.BoolVar(&f.serve, "serve", false, "serve the quickstart world until interrupted")
+	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "gateway listen address with --serve")
+	fs.BoolVar(&f.verbose, "v", false, "log gateway events to stderr")
+	fs.StringVar(&f.adminAddr, "admin-addr", "", "admin listener address with --serve")
+	fs.StringVar(&f.redisURL, "redis", "", "share state through this Redis")
+	fs.StringVar(&f.keys, "keys", "", "capability key file shared by replicas")
+	fs.StringVar(&f.auditOut, "audit", "", "append the audit trail to this file")
+	if _, err := parsePositional(fs, args, 0, 0, ""); err != nil {
+		return err
 	}
 	logger := slog.New(slog.DiscardHandler)
-	if *serve || *verbose {
+	if f.serve || f.verbose {
 		logger = slog.New(slog.NewTextHandler(e.stderr, nil))
 	}
-	listen := "127.0.0.1:0"
-	if *serve {
-		listen = *addr
-	}
-	opts := quickstart.Options{Addr: listen, Logger: logger, AdminAddr: *adminAddr, RedisURL: *redisURL, KeysFile: *keys}
-	if *auditFile != "" {
-		f, err := os.OpenFile(*auditFile, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	opts := f.options(logger)
+	if f.auditOut != "" {
+		out, err := os.OpenFile(f.auditOut, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 		if err != nil {
-			fmt.Fprintln(e.stderr, err)
-			return 1
+			return err
 		}
-		defer f.Close()
-		opts.AuditWriter = f
+		defer out.Close()
+		opts.AuditWriter = out
 	}
 	w, err := quickstart.Start(ctx, opts)
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return 1
+		return err
 	}
 	defer w.Close()
-	if *serve {
-		fmt.Fprintf(e.stdout, "capgate quickstart world serving at %s (Ctrl-C to stop)\n", w.URL)
-		fmt.Fprintf(e.stdout, "admin API at %s (Bearer %s)\n", w.AdminURL, quickstart.AdminKey)
-		fmt.Fprintf(e.stdout, "dev keys: %s, %s, %s, %s\n", quickstart.AliceKey, quickstart.BobKey, quickstart.CarolKey, quickstart.SummarizerKey)
-		<-ctx.Done()
-		return 0
+	if !f.serve {
+		return w.Walkthrough(ctx, e.stdout)
 	}
-	if err := w.Walkthrough(ctx, e.stdout); err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return 1
+	fmt.Fprintf(e.stdout, "capgate quickstart world serving at %s (Ctrl-C to stop)\n", w.URL)
+	fmt.Fprintf(e.stdout, "admin API at %s (Bearer %s)\n", w.AdminURL, quickstart.AdminKey)
+	fmt.Fprintf(e.stdout, "dev keys: %s, %s, %s, %s\n", quickstart.AliceKey, quickstart.BobKey, quickstart.CarolKey, quickstart.SummarizerKey)
+	<-ctx.Done()
+	return nil
+}
+
+// options are the quickstart world's options: free loopback ports for the
+// walkthrough; with --serve, --addr and the admin listener where revoke
+// looks for it unless --admin-addr says otherwise.
+func (f demoFlags) options(logger *slog.Logger) quickstart.Options {
+	opts := quickstart.Options{Addr: "127.0.0.1:0", AdminAddr: "127.0.0.1:0", Logger: logger, RedisURL: f.redisURL, KeysFile: f.keys}
+	if f.serve {
+		opts.Addr, opts.AdminAddr = f.addr, defaultAdminAddr
 	}
-	return 0
+	if f.adminAddr != "" {
+		opts.AdminAddr = f.adminAddr
+	}
+	return opts
 }

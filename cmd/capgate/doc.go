@@ -12,6 +12,11 @@
 //	capgate audit verify               check the audit trail's hash chain
 //	capgate bench                      load: capgate against a plain reverse proxy
 //	capgate example-agents             serve the quickstart example agents and lab host
+//	capgate version                    the module version and VCS revision
+//
+// Every command and subcommand answers -h, --help and help with its usage
+// on standard output (exit 0); a usage mistake is named on standard error
+// with the usage (exit 2); any other failure exits 1.
 //
 // Every command runs in-process through run, with its standard streams and
 // environment handed in, so the tests drive the same code as the binary.

@@ -2,20 +2,22 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 
 	"github.com/capgate/capgate/gateway/authn"
 )
 
-// runKeysCommand is `capgate keys …`: hash here, generate in keys_cmd.go.
-func runKeysCommand(ctx context.Context, args []string, e env) int {
-	if len(args) > 0 && args[0] == "hash" {
-		if len(args) != 2 || args[1] == "" {
-			fmt.Fprintln(e.stderr, "usage: capgate keys hash KEY")
-			return 2
-		}
-		fmt.Fprintln(e.stdout, authn.HashKey(args[1]))
-		return 0
+// keysHash is `capgate keys hash KEY`: the config hash of a dev API key.
+// A key that starts with "-" or is "help" goes after "--".
+func keysHash(_ context.Context, args []string, e env) error {
+	pos, err := parsePositional(flag.NewFlagSet("keys hash", flag.ContinueOnError), args, 1, 1, "KEY")
+	if err != nil {
+		return err
 	}
-	return runKeys(ctx, args, e.stdout, e.stderr)
+	if pos[0] == "" {
+		return usagef("KEY is empty")
+	}
+	fmt.Fprintln(e.stdout, authn.HashKey(pos[0]))
+	return nil
 }

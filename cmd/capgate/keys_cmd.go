@@ -16,57 +16,59 @@ import (
 	"github.com/go-jose/go-jose/v4"
 )
 
-const keysUsage = `usage: capgate keys generate --out FILE [--alg EdDSA|ES256] [--rotate [--activate]]
-       capgate keys activate --keys FILE KID
-       capgate keys prune --keys FILE --older-than DURATION [KID...]
+const keysUsage = `usage:
+  capgate keys generate --out FILE [--alg EdDSA|ES256] [--rotate [--activate] | --if-absent]
+  capgate keys activate --keys FILE KID
+  capgate keys prune --keys FILE --older-than DURATION [KID...]
+  capgate keys hash KEY
 
 generate without --rotate writes a new key set (signing + sealing keys) to
-FILE, which must not exist. With --rotate it loads FILE and publishes fresh
+FILE, which must not exist, in a directory that must; with --if-absent an
+existing FILE is left as it is and is not an error (for an init container
+that runs on every start). With --rotate it loads FILE and publishes fresh
 keys: they verify at once but sign nothing until "keys activate". Roll the
 file out to every replica between the steps. --rotate --activate does both
 at once, for a single replica or a restart of all replicas together.
+
 activate makes the published key KID sign; the keys active until then are
 kept, retired now, so the tokens they signed keep verifying.
+
 prune removes retired keys retired more than DURATION ago (all of them, or
 the KIDs given); pass the longest capability lifetime (capabilities.max_ttl).
 It never removes the active or a published key.
+
 FILE holds PRIVATE keys and is rewritten atomically with mode 0600.
+
+hash prints the config hash of a dev API key (authn.dev_keys[].hash). A
+KEY that starts with "-" goes after "--".
 `
 
-// runKeys is `capgate keys generate|activate|prune …`.
-func runKeys(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, keysUsage)
-		return 2
-	}
-	switch args[0] {
-	case "generate":
-		return keysGenerate(ctx, args[1:], stdout, stderr, time.Now)
-	case "activate":
-		return keysActivate(ctx, args[1:], stdout, stderr, time.Now)
-	case "prune":
-		return keysPrune(ctx, args[1:], stdout, stderr, time.Now)
-	}
-	fmt.Fprint(stderr, keysUsage)
-	return 2
-}
-
-// keysGenerate is `capgate keys generate`, with an injected clock for the
-// retirement time recorded by --rotate.
-func keysGenerate(_ context.Context, args []string, stdout, stderr io.Writer, now func() time.Time) int {
+// keysGenerate is `capgate keys generate`; the clock gives the retirement
+// time recorded by --rotate.
+func keysGenerate(_ context.Context, args []string, e env) error {
 	fset := flag.NewFlagSet("keys generate", flag.ContinueOnError)
-	fset.SetOutput(stderr)
 	out := fset.String("out", "", "key file to write (mode 0600)")
 	algName := fset.String("alg", string(jose.EdDSA), "signature algorithm: EdDSA or ES256")
 	rotate := fset.Bool("rotate", false, "publish fresh keys in an existing FILE")
 	activate := fset.Bool("activate", false, "with --rotate, activate the fresh keys at once")
-	if err := fset.Parse(args); err != nil {
-		return 2
+	ifAbsent := fset.Bool("if-absent", false, "leave an existing FILE as it is")
+	if _, err := parsePositional(fset, args, 0, 0, ""); err != nil {
+		return err
 	}
 	alg := jose.SignatureAlgorithm(*algName)
-	if *out == "" || fset.NArg() > 0 || (alg != jose.EdDSA && alg != jose.ES256) || (*activate && !*rotate) {
-		fmt.Fprint(stderr, keysUsage)
-		return 2
+	switch {
+	case *out == "":
+		return usagef("--out FILE is required")
+	case alg != jose.EdDSA && alg != jose.ES256:
+		return usagef("--alg %q: want EdDSA or ES256", *algName)
+	case *rotate && *ifAbsent:
+		return usagef("--rotate and --if-absent exclude each other")
+	case *activate && !*rotate:
+		return usagef("--activate goes with --rotate")
+	}
+	if _, err := os.Lstat(*out); err == nil && *ifAbsent {
+		fmt.Fprintf(e.stdout, "%s exists; left as it is\n", *out)
+		return nil
 	}
 	algSet := false
 	fset.Visit(func(f *flag.Flag) { algSet = algSet || f.Name == "alg" })
@@ -74,7 +76,7 @@ func keysGenerate(_ context.Context, args []string, stdout, stderr io.Writer, no
 	var ks *captoken.KeySet
 	var err error
 	if *rotate {
-		ks, err = keysRotate(*out, alg, algSet, *activate, now())
+		ks, err = keysRotate(*out, alg, algSet, *activate, e.now())
 	} else {
 		ks, err = keysCreate(*out, alg)
 	}
@@ -82,11 +84,10 @@ func keysGenerate(_ context.Context, args []string, stdout, stderr io.Writer, no
 		err = ks.SaveFile(*out)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "capgate keys generate: %v\n", err)
-		return 1
+		return err
 	}
-	keysReport(stdout, *out, ks)
-	return 0
+	keysReport(e.stdout, *out, ks)
+	return nil
 }
 
 func keysCreate(path string, alg jose.SignatureAlgorithm) (*captoken.KeySet, error) {
@@ -143,15 +144,6 @@ passed are listed. Revocation is never checked here. TOKEN "-" or no TOKEN
 reads the token from standard input.
 `
 
-// runToken is `capgate token inspect …`.
-func runToken(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] != "inspect" {
-		fmt.Fprint(stderr, tokenUsage)
-		return 2
-	}
-	return tokenInspect(ctx, args[1:], stdin, stdout, stderr, time.Now)
-}
-
 // tokenReport is the JSON printed by `capgate token inspect`.
 type tokenReport struct {
 	Verification tokenVerification          `json:"verification"`
@@ -173,53 +165,48 @@ type inspectFlags struct {
 	unseal                 bool
 }
 
-// tokenInspect is `capgate token inspect` with an injected clock.
-func tokenInspect(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, now func() time.Time) int {
+// tokenInspect is `capgate token inspect`.
+func tokenInspect(ctx context.Context, args []string, e env) error {
 	var f inspectFlags
 	fset := flag.NewFlagSet("token inspect", flag.ContinueOnError)
-	fset.SetOutput(stderr)
 	fset.StringVar(&f.keys, "keys", "", "key file to verify the token with")
 	fset.StringVar(&f.issuer, "issuer", "", "expected issuer (with --keys; default: the token's own, unchecked)")
 	fset.StringVar(&f.audience, "audience", "", "expected audience (with --keys)")
 	fset.BoolVar(&f.unseal, "unseal", false, "with --keys, also print the sealed handle -> resource-id map")
-	if err := fset.Parse(args); err != nil {
-		return 2
-	}
-	if fset.NArg() > 1 || (f.keys == "" && (f.unseal || f.issuer != "" || f.audience != "")) {
-		fmt.Fprint(stderr, tokenUsage)
-		return 2
-	}
-	token, err := tokenArg(fset.Arg(0), stdin)
+	pos, err := parsePositional(fset, args, 0, 1, "TOKEN")
 	if err != nil {
-		fmt.Fprintf(stderr, "capgate token inspect: %v\n", err)
-		return 1
+		return err
+	}
+	if f.keys == "" && (f.unseal || f.issuer != "" || f.audience != "") {
+		return usagef("--issuer, --audience and --unseal need --keys")
+	}
+	token, err := tokenArg(append(pos, "")[0], e.stdin)
+	if err != nil {
+		return err
 	}
 	claims, header, err := captoken.UnsafeClaimsWithoutVerification(token)
 	if err != nil {
-		fmt.Fprintf(stderr, "capgate token inspect: cannot decode token: %v\n", err)
-		return 1
+		return fmt.Errorf("cannot decode token: %w", err)
 	}
 	rep := &tokenReport{Header: header.Raw, Claims: claims, Times: tokenTimes(claims)}
-	code := 0
+	var failed error
 	if f.keys == "" {
 		rep.Verification = tokenVerification{Status: "UNVERIFIED",
 			NotChecked: []string{"signature", "key", "issuer", "audience", "expiry", "revocation"}}
-	} else if err := verifyForInspect(ctx, f, token, claims, header, now(), rep); err != nil {
-		fmt.Fprintf(stderr, "VERIFICATION FAILED: %v\n", err)
-		code = 1
+	} else if err := verifyForInspect(ctx, f, token, claims, header, e.now(), rep); err != nil {
+		failed = fmt.Errorf("VERIFICATION FAILED: %w", err)
 	}
 	if rep.Verification.Status == "UNVERIFIED" {
-		fmt.Fprintln(stderr, "UNVERIFIED: these contents were not verified; do not trust them.")
+		fmt.Fprintln(e.stderr, "UNVERIFIED: these contents were not verified; do not trust them.")
 	} else {
-		fmt.Fprintf(stderr, "VERIFIED with %s; revocation NOT checked.\n", f.keys)
+		fmt.Fprintf(e.stderr, "VERIFIED with %s; revocation NOT checked.\n", f.keys)
 	}
 	b, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {
-		fmt.Fprintf(stderr, "capgate token inspect: %v\n", err)
-		return 1
+		return err
 	}
-	fmt.Fprintf(stdout, "%s\n", b)
-	return code
+	fmt.Fprintf(e.stdout, "%s\n", b)
+	return failed
 }
 
 // tokenArg returns the token from the argument, or from stdin for "" or "-".

@@ -19,7 +19,9 @@ var keysCmdNow = time.Date(2025, 1, 9, 12, 0, 0, 0, time.UTC)
 func keysCmdRun(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = keysGenerate(context.Background(), args, &out, &errb, func() time.Time { return keysCmdNow })
+	e := testEnv("", &out, &errb)
+	e.now = func() time.Time { return keysCmdNow }
+	code = run(context.Background(), append([]string{"keys", "generate"}, args...), e)
 	return code, out.String(), errb.String()
 }
 
@@ -101,7 +103,7 @@ func TestKeysGenerateRefuses(t *testing.T) {
 		})
 	}
 	var out, errb bytes.Buffer
-	if code := runKeys(context.Background(), []string{"list"}, &out, &errb); code != 2 {
+	if code := run(context.Background(), []string{"keys", "list"}, testEnv("", &out, &errb)); code != 2 {
 		t.Errorf("runKeys(list) exit %d", code)
 	}
 }
@@ -133,7 +135,9 @@ func tokenCmdFixture(t *testing.T) (keyPath, token string) {
 func tokenCmdRun(t *testing.T, stdin string, now time.Time, args ...string) (int, tokenReport, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := tokenInspect(context.Background(), args, strings.NewReader(stdin), &out, &errb, func() time.Time { return now })
+	e := testEnv(stdin, &out, &errb)
+	e.now = func() time.Time { return now }
+	code := run(context.Background(), append([]string{"token", "inspect"}, args...), e)
 	var rep tokenReport
 	if out.Len() > 0 {
 		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
@@ -213,7 +217,7 @@ func TestTokenInspectVerifiedReport(t *testing.T) {
 		t.Errorf("times %v header %v", rep.Times, rep.Header)
 	}
 	var out, errb bytes.Buffer
-	if code := runToken(context.Background(), []string{"show"}, strings.NewReader(""), &out, &errb); code != 2 {
+	if code := run(context.Background(), []string{"token", "show"}, testEnv("", &out, &errb)); code != 2 {
 		t.Errorf("runToken(show) exit %d", code)
 	}
 }

@@ -15,15 +15,9 @@ import (
 func keysStageRun(t *testing.T, at time.Time, sub string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	now := func() time.Time { return at }
-	switch sub {
-	case "activate":
-		code = keysActivate(context.Background(), args, &out, &errb, now)
-	case "prune":
-		code = keysPrune(context.Background(), args, &out, &errb, now)
-	default:
-		code = keysGenerate(context.Background(), args, &out, &errb, now)
-	}
+	e := testEnv("", &out, &errb)
+	e.now = func() time.Time { return at }
+	code = run(context.Background(), append([]string{"keys", sub}, args...), e)
 	return code, out.String(), errb.String()
 }
 

@@ -16,8 +16,15 @@ func runCmd(t *testing.T, args ...string) (int, string, string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	var out, errb bytes.Buffer
-	code := run(ctx, args, env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(string) string { return "" }})
+	code := run(ctx, args, testEnv("", &out, &errb))
 	return code, out.String(), errb.String()
+}
+
+// testEnv is the process as a test sees it: the given standard streams,
+// an empty environment, the real clock and the real catalog loader.
+func testEnv(stdin string, stdout, stderr *bytes.Buffer) env {
+	return env{stdin: strings.NewReader(stdin), stdout: stdout, stderr: stderr,
+		getenv: func(string) string { return "" }, now: time.Now, loadCatalog: loadCatalog}
 }
 
 // TestDemoWalkthrough runs `capgate demo` in-process: the whole narrated

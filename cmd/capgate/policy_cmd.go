@@ -2,11 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
+
 	"flag"
 	"fmt"
-	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -14,9 +14,9 @@ import (
 	"github.com/capgate/capgate/policy/policytest"
 )
 
-// policyDefaultConfig is the gateway config whose catalog (agents, grants,
-// skills, A2E hosts) a policy is checked against by default.
-const policyDefaultConfig = "deploy/examples/quickstart/capgate.yaml"
+// policyConfigName is the gateway config looked for beside the policy file
+// when --config is not given.
+const policyConfigName = "capgate.yaml"
 
 const policyUsage = `usage:
   capgate policy check FILE [--strict] [--config PATH]
@@ -27,84 +27,43 @@ const policyUsage = `usage:
         | --host H --a2e CAP[,CAP...]) [--now RFC3339] [--config PATH]
 
 --config names the gateway config whose agents, grants, skills and A2E hosts
-the policy is validated against (default ` + policyDefaultConfig + `).
+the policy is validated against (default: ` + policyConfigName + ` in the policy
+file's directory).
 Exit status: 0 success, 1 policy problems or failed tests, 2 usage error.
 `
 
-// errPolicyUsage marks command-line mistakes (exit status 2).
-var errPolicyUsage = errors.New("usage error")
-
-// runPolicy implements `capgate policy check|test|explain`. args are the
-// arguments after "policy". loadCatalog turns a gateway config path into
-// the catalog a policy is validated against.
-func runPolicy(ctx context.Context, args []string, stdout, stderr io.Writer,
-	loadCatalog func(configPath string) (policy.Catalog, error)) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, policyUsage)
-		return 2
+// policyConfig is the gateway config to validate the policy at path
+// against: the --config flag, or capgate.yaml beside the policy.
+func policyConfig(flagValue, path string) (string, error) {
+	if flagValue != "" {
+		return flagValue, nil
 	}
-	var err error
-	switch args[0] {
-	case "check":
-		err = policyCheck(ctx, args[1:], stdout, stderr, loadCatalog)
-	case "test":
-		err = policyTest(ctx, args[1:], stdout, stderr, loadCatalog)
-	case "explain":
-		err = policyExplain(ctx, args[1:], stdout, stderr, loadCatalog)
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, policyUsage)
-		return 0
-	default:
-		err = fmt.Errorf("%w: unknown policy command %q", errPolicyUsage, args[0])
+	beside := filepath.Join(filepath.Dir(path), policyConfigName)
+	if _, err := os.Stat(beside); err != nil {
+		return "", usagef("no gateway config to check %s against: %s does not exist; pass --config PATH "+
+			"(the capgate.yaml whose agents, grants and hosts the policy names)", path, beside)
 	}
-	switch {
-	case err == nil:
-		return 0
-	case errors.Is(err, errPolicyUsage):
-		fmt.Fprintf(stderr, "capgate policy: %v\n\n%s", err, policyUsage)
-		return 2
-	default:
-		fmt.Fprintf(stderr, "capgate policy: %v\n", err)
-		return 1
-	}
-}
-
-// policyFlags parses flags that may come before, between or after the
-// positional arguments, and checks the positional count.
-func policyFlags(fs *flag.FlagSet, args []string, positional int) ([]string, error) {
-	fs.SetOutput(io.Discard)
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, fmt.Errorf("%w: %w", errPolicyUsage, err)
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-	if len(pos) != positional {
-		return nil, fmt.Errorf("%w: %s wants %d file argument(s), got %d", errPolicyUsage, fs.Name(), positional, len(pos))
-	}
-	return pos, nil
+	return beside, nil
 }
 
 // policyLoad reads and loads a policy file, printing every problem to
 // stderr. A policy with errors is returned as an error (exit status 1).
-func policyLoad(ctx context.Context, path, config string, stderr io.Writer,
-	loadCatalog func(string) (policy.Catalog, error)) (*policy.Policy, []policy.Problem, error) {
-	cat, err := loadCatalog(config)
-	if err != nil {
-		return nil, nil, fmt.Errorf("loading the catalog from %s: %w", config, err)
-	}
+func policyLoad(ctx context.Context, path, configFlag string, e env) (*policy.Policy, []policy.Problem, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, err
 	}
+	config, err := policyConfig(configFlag, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	cat, err := e.loadCatalog(config)
+	if err != nil {
+		return nil, nil, fmt.Errorf("loading the catalog from %s: %w", config, err)
+	}
 	p, problems, err := policy.Load(ctx, data, path, cat)
 	for _, pr := range problems {
-		fmt.Fprintln(stderr, pr.Error())
+		fmt.Fprintln(e.stderr, pr.Error())
 	}
 	if err != nil {
 		errs := 0
@@ -118,33 +77,33 @@ func policyLoad(ctx context.Context, path, config string, stderr io.Writer,
 	return p, problems, nil
 }
 
-func policyCheck(ctx context.Context, args []string, stdout, stderr io.Writer, loadCatalog func(string) (policy.Catalog, error)) error {
+func policyCheck(ctx context.Context, args []string, e env) error {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	config := fs.String("config", policyDefaultConfig, "gateway config")
+	config := fs.String("config", "", "gateway config")
 	strict := fs.Bool("strict", false, "treat warnings as errors")
-	pos, err := policyFlags(fs, args, 1)
+	pos, err := parsePositional(fs, args, 1, 1, "FILE")
 	if err != nil {
 		return err
 	}
-	p, problems, err := policyLoad(ctx, pos[0], *config, stderr, loadCatalog)
+	p, problems, err := policyLoad(ctx, pos[0], *config, e)
 	if err != nil {
 		return err
 	}
 	if *strict && len(problems) > 0 {
 		return fmt.Errorf("%s: %d warning(s) with --strict", pos[0], len(problems))
 	}
-	fmt.Fprintf(stdout, "%s: OK, revision %s, %d rule(s), %d warning(s)\n", pos[0], p.Revision(), len(p.Rules()), len(problems))
+	fmt.Fprintf(e.stdout, "%s: OK, revision %s, %d rule(s), %d warning(s)\n", pos[0], p.Revision(), len(p.Rules()), len(problems))
 	return nil
 }
 
-func policyTest(ctx context.Context, args []string, stdout, stderr io.Writer, loadCatalog func(string) (policy.Catalog, error)) error {
+func policyTest(ctx context.Context, args []string, e env) error {
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
-	config := fs.String("config", policyDefaultConfig, "gateway config")
-	pos, err := policyFlags(fs, args, 2)
+	config := fs.String("config", "", "gateway config")
+	pos, err := parsePositional(fs, args, 2, 2, "FILE and TESTS")
 	if err != nil {
 		return err
 	}
-	p, _, err := policyLoad(ctx, pos[0], *config, stderr, loadCatalog)
+	p, _, err := policyLoad(ctx, pos[0], *config, e)
 	if err != nil {
 		return err
 	}
@@ -159,16 +118,16 @@ func policyTest(ctx context.Context, args []string, stdout, stderr io.Writer, lo
 	failed := 0
 	for _, r := range suite.Run(ctx, p) {
 		if r.Passed() {
-			fmt.Fprintf(stdout, "ok   %s\n", r.Case.Name)
+			fmt.Fprintf(e.stdout, "ok   %s\n", r.Case.Name)
 			continue
 		}
 		failed++
-		fmt.Fprintf(stdout, "FAIL %s: %s\n", r.Case.Pos, r.Case.Name)
+		fmt.Fprintf(e.stdout, "FAIL %s: %s\n", r.Case.Pos, r.Case.Name)
 		for _, f := range r.Failures {
-			fmt.Fprintf(stdout, "       %s\n", f)
+			fmt.Fprintf(e.stdout, "       %s\n", f)
 		}
 	}
-	fmt.Fprintf(stdout, "%d passed, %d failed (policy revision %s)\n", len(suite.Cases)-failed, failed, p.Revision())
+	fmt.Fprintf(e.stdout, "%d passed, %d failed (policy revision %s)\n", len(suite.Cases)-failed, failed, p.Revision())
 	if failed > 0 {
 		return fmt.Errorf("%d of %d case(s) failed", failed, len(suite.Cases))
 	}
@@ -188,7 +147,7 @@ type policyExplainFlags struct {
 }
 
 func (f *policyExplainFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.config, "config", policyDefaultConfig, "gateway config")
+	fs.StringVar(&f.config, "config", "", "gateway config")
 	fs.StringVar(&f.principal, "principal", "", "principal id")
 	fs.StringVar(&f.issuer, "issuer", "", "principal issuer")
 	fs.Var(&f.groups, "group", "principal group (repeatable)")
@@ -205,42 +164,42 @@ func (f *policyExplainFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.now, "now", "", "decision time, RFC 3339 (default: the current time)")
 }
 
-func policyExplain(ctx context.Context, args []string, stdout, stderr io.Writer, loadCatalog func(string) (policy.Catalog, error)) error {
+func policyExplain(ctx context.Context, args []string, e env) error {
 	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
 	var f policyExplainFlags
 	f.register(fs)
-	pos, err := policyFlags(fs, args, 1)
+	pos, err := parsePositional(fs, args, 1, 1, "FILE")
 	if err != nil {
 		return err
 	}
-	who, now, err := f.principalAndTime()
+	who, now, err := f.principalAndTime(e.now)
 	if err != nil {
 		return err
 	}
 	if f.host == "" && (f.agent == "" || len(f.grants) == 0) {
-		return fmt.Errorf("%w: explain needs --agent and --grant, or --host and --a2e", errPolicyUsage)
+		return usagef("explain needs --agent and --grant, or --host and --a2e")
 	}
 	in, err := f.input(who, now)
 	if err != nil {
 		return err
 	}
-	p, _, err := policyLoad(ctx, pos[0], f.config, stderr, loadCatalog)
+	p, _, err := policyLoad(ctx, pos[0], f.config, e)
 	if err != nil {
 		return err
 	}
 	if f.host != "" {
-		fmt.Fprint(stdout, p.ExplainA2E(ctx, policy.A2EInput{Principal: who, Host: f.host,
+		fmt.Fprint(e.stdout, p.ExplainA2E(ctx, policy.A2EInput{Principal: who, Host: f.host,
 			Capabilities: policySplit(f.a2e), Now: now}))
 		return nil
 	}
-	fmt.Fprint(stdout, p.Explain(ctx, in))
+	fmt.Fprint(e.stdout, p.Explain(ctx, in))
 	return nil
 }
 
 // principalAndTime builds the principal and the decision time.
-func (f *policyExplainFlags) principalAndTime() (policy.Principal, time.Time, error) {
+func (f *policyExplainFlags) principalAndTime(clock func() time.Time) (policy.Principal, time.Time, error) {
 	if f.principal == "" {
-		return policy.Principal{}, time.Time{}, fmt.Errorf("%w: --principal is required", errPolicyUsage)
+		return policy.Principal{}, time.Time{}, usagef("--principal is required")
 	}
 	who := policy.Principal{ID: f.principal, Issuer: f.issuer, Groups: f.groups}
 	claims, err := policyKeyValues("--claim", f.claims)
@@ -253,10 +212,10 @@ func (f *policyExplainFlags) principalAndTime() (policy.Principal, time.Time, er
 			who.Claims[k] = v
 		}
 	}
-	now := time.Now()
+	now := clock()
 	if f.now != "" {
 		if now, err = time.Parse(time.RFC3339, f.now); err != nil {
-			return who, now, fmt.Errorf("%w: --now: %w", errPolicyUsage, err)
+			return who, now, usagef("--now: %v", err)
 		}
 	}
 	return who, now, nil
@@ -278,7 +237,7 @@ func (f *policyExplainFlags) input(who policy.Principal, now time.Time) (policy.
 		} else if d, err := time.ParseDuration(f.expires); err == nil {
 			in.Expires = now.Add(d)
 		} else {
-			return in, fmt.Errorf("%w: --expires %q is neither RFC 3339 nor a duration", errPolicyUsage, f.expires)
+			return in, usagef("--expires %q is neither RFC 3339 nor a duration", f.expires)
 		}
 	}
 	return in, nil
@@ -293,7 +252,7 @@ func policyKeyValues(name string, vals []string) (map[string]string, error) {
 	for _, kv := range vals {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" {
-			return nil, fmt.Errorf("%w: %s %q is not key=value", errPolicyUsage, name, kv)
+			return nil, usagef("%s %q is not key=value", name, kv)
 		}
 		out[k] = v
 	}

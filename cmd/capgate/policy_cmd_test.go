@@ -24,16 +24,24 @@ const (
 func policyCmdRun(t *testing.T, args ...string) (code int, stdout, stderr, config string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code = runPolicy(context.Background(), args, &out, &errOut, func(path string) (policy.Catalog, error) {
+	e := testEnv("", &out, &errOut)
+	e.loadCatalog = func(path string) (policy.Catalog, error) {
 		config = path
 		return policytest.QuickstartCatalog(), nil
-	})
+	}
+	code = run(context.Background(), append([]string{"policy"}, args...), e)
 	return code, out.String(), errOut.String(), config
 }
 
+// writePolicyFile writes a policy file, with a capgate.yaml beside it for
+// the default --config (the tests' catalog loader does not read it).
 func writePolicyFile(t *testing.T, name, content string) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "capgate.yaml"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, name)
 	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -45,8 +53,8 @@ func TestPolicyCheck(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "OK, revision") || errOut != "" {
 		t.Errorf("check quickstart = %d\n%s%s", code, out, errOut)
 	}
-	if config != policyDefaultConfig {
-		t.Errorf("catalog loaded from %q, want the default %q", config, policyDefaultConfig)
+	if want := "../../deploy/examples/quickstart/capgate.yaml"; config != want {
+		t.Errorf("catalog loaded from %q, want the config beside the policy %q", config, want)
 	}
 	if _, _, _, config = policyCmdRun(t, "check", "--config", "prod.yaml", policyCmdFile); config != "prod.yaml" {
 		t.Errorf("--config not passed: %q", config)
@@ -179,10 +187,24 @@ func TestPolicyUsageErrors(t *testing.T) {
 	}
 }
 
+// TestPolicyCheckNoConfig: a policy with no capgate.yaml beside it and no
+// --config is a usage error that names what to pass.
+func TestPolicyCheckNoConfig(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "policy.yaml")
+	if err := os.WriteFile(path, []byte("version: 1\nrules: []\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut, config := policyCmdRun(t, "check", path)
+	if code != 2 || config != "" || !strings.Contains(errOut, "pass --config PATH") {
+		t.Errorf("exit %d, catalog from %q, stderr:\n%s", code, config, errOut)
+	}
+}
+
 func TestPolicyCatalogError(t *testing.T) {
 	var errOut bytes.Buffer
-	code := runPolicy(context.Background(), []string{"check", policyCmdFile}, &bytes.Buffer{}, &errOut,
-		func(string) (policy.Catalog, error) { return policy.Catalog{}, errors.New("config: no such file") })
+	e := testEnv("", &bytes.Buffer{}, &errOut)
+	e.loadCatalog = func(string) (policy.Catalog, error) { return policy.Catalog{}, errors.New("config: no such file") }
+	code := run(context.Background(), []string{"policy", "check", policyCmdFile}, e)
 	if code != 1 || !strings.Contains(errOut.String(), "config: no such file") {
 		t.Errorf("exit %d, stderr %q", code, errOut.String())
 	}

@@ -8,24 +8,44 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
+	"strings"
 	"time"
 )
+
+const revokeUsage = `usage: capgate revoke [--admin URL] [--key KEY]
+                      (--capability ID | --revocation ID | --principal P [--before T])
+
+Asks a gateway's admin API to revoke a capability with every descendant, a
+revocation id, or every capability a principal was issued before a time.
+
+  --admin URL        the admin listener (default http://` + defaultAdminAddr + `, where
+                     capgate demo --serve puts it); HOST:PORT alone means http://
+  --key KEY          admin credential (default $CAPGATE_ADMIN_KEY)
+  --capability ID    revoke this capability and every descendant
+  --revocation ID    revoke this revocation id
+  --principal P      revoke every capability of P issued before --before
+  --before T         RFC 3339 cutoff for --principal (default: now)
+`
 
 // runRevoke is `capgate revoke`: it asks a gateway's admin API to revoke
 // a capability (and its descendants), a revocation id, or everything a
 // principal was issued before a time. The admin credential comes from
 // --key or CAPGATE_ADMIN_KEY.
-func runRevoke(ctx context.Context, args []string, e env) int {
+func runRevoke(ctx context.Context, args []string, e env) error {
 	fs := flag.NewFlagSet("revoke", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	admin := fs.String("admin", "http://127.0.0.1:9090", "the gateway's admin listener URL")
+	admin := fs.String("admin", "http://"+defaultAdminAddr, "the gateway's admin listener URL")
 	key := fs.String("key", "", "admin credential (default $CAPGATE_ADMIN_KEY)")
 	capID := fs.String("capability", "", "capability id to revoke, with every descendant")
 	rid := fs.String("revocation", "", "revocation id to revoke")
 	principal := fs.String("principal", "", "revoke every capability of this principal issued before --before")
 	before := fs.String("before", "", "RFC 3339 cutoff for --principal (default: now)")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		return 2
+	if _, err := parsePositional(fs, args, 0, 0, ""); err != nil {
+		return err
+	}
+	base, err := adminURL(*admin)
+	if err != nil {
+		return err
 	}
 	body := map[string]any{}
 	for k, v := range map[string]string{"capabilityId": *capID, "revocationId": *rid, "principal": *principal} {
@@ -34,31 +54,44 @@ func runRevoke(ctx context.Context, args []string, e env) int {
 		}
 	}
 	if len(body) != 1 {
-		fmt.Fprintln(e.stderr, "capgate revoke: name exactly one of --capability, --revocation, --principal")
-		return 2
+		return usagef("name exactly one of --capability, --revocation, --principal")
 	}
 	if *before != "" {
 		t, err := time.Parse(time.RFC3339, *before)
 		if err != nil || *principal == "" {
-			fmt.Fprintln(e.stderr, "capgate revoke: --before takes an RFC 3339 time and goes with --principal")
-			return 2
+			return usagef("--before takes an RFC 3339 time and goes with --principal")
 		}
 		body["before"] = t
 	}
 	if *key == "" {
 		*key = e.getenv("CAPGATE_ADMIN_KEY")
 	}
-	return postRevoke(ctx, *admin, *key, body, e)
+	return postRevoke(ctx, base, *key, body, e)
 }
 
-func postRevoke(ctx context.Context, admin, key string, body map[string]any, e env) int {
-	b, _ := json.Marshal(body)
+// adminURL accepts http(s)://HOST:PORT[/prefix] or a bare HOST:PORT, which
+// means plain http.
+func adminURL(s string) (string, error) {
+	if !strings.Contains(s, "://") {
+		s = "http://" + s
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", usagef("--admin %q: want the admin listener as http://HOST:PORT or HOST:PORT", s)
+	}
+	return strings.TrimSuffix(u.String(), "/"), nil
+}
+
+func postRevoke(ctx context.Context, admin, key string, body map[string]any, e env) error {
+	b, err := json.Marshal(body)
+	if err != nil {
+		return err
+	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, admin+"/admin/revoke", bytes.NewReader(b))
 	if err != nil {
-		fmt.Fprintln(e.stderr, "capgate revoke:", err)
-		return 2
+		return err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	if key != "" {
@@ -66,15 +99,13 @@ func postRevoke(ctx context.Context, admin, key string, body map[string]any, e e
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		fmt.Fprintln(e.stderr, "capgate revoke:", err)
-		return 1
+		return fmt.Errorf("%w (is the gateway's admin listener at %s? pass --admin)", err, admin)
 	}
 	defer resp.Body.Close()
 	out, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if resp.StatusCode != http.StatusOK {
-		fmt.Fprintf(e.stderr, "capgate revoke: HTTP %d: %s\n", resp.StatusCode, bytes.TrimSpace(out))
-		return 1
+		return fmt.Errorf("HTTP %d: %s", resp.StatusCode, bytes.TrimSpace(out))
 	}
 	fmt.Fprintf(e.stdout, "%s\n", bytes.TrimSpace(out))
-	return 0
+	return nil
 }

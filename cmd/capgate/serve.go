@@ -14,22 +14,27 @@ import (
 	"github.com/capgate/capgate/gateway/config"
 )
 
+const serveUsage = `usage: capgate serve --config FILE
+
+Serves the gateway described by the YAML config FILE until interrupted:
+the audit trail on standard output (unless the config names an audit
+file), logs on standard error. SIGHUP reloads the grant policy; a broken
+policy is refused and the last good one keeps serving.
+`
+
 // runServe is `capgate serve --config FILE`.
-func runServe(ctx context.Context, args []string, e env) int {
+func runServe(ctx context.Context, args []string, e env) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
 	path := fs.String("config", "", "gateway config file (YAML)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if _, err := parsePositional(fs, args, 0, 0, ""); err != nil {
+		return err
 	}
-	if *path == "" || fs.NArg() > 0 {
-		fmt.Fprintln(e.stderr, "usage: capgate serve --config FILE")
-		return 2
+	if *path == "" {
+		return usagef("--config FILE is required")
 	}
 	cfg, err := config.Load(*path)
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return 1
+		return err
 	}
 	logger := slog.New(slog.NewJSONHandler(e.stderr, nil))
 	opts := gateway.BuildOptions{Logger: logger, Getenv: e.getenv}
@@ -38,8 +43,7 @@ func runServe(ctx context.Context, args []string, e env) int {
 	}
 	gw, err := gateway.FromConfig(ctx, cfg, opts)
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return 1
+		return err
 	}
 	defer gw.Close()
 	stop := reloadOnHangup(ctx, gw, logger)
@@ -47,16 +51,11 @@ func runServe(ctx context.Context, args []string, e env) int {
 	if cfg.Admin != nil {
 		stopAdmin, err := serveAdmin(ctx, gw.Gateway, *cfg.Admin, logger)
 		if err != nil {
-			fmt.Fprintln(e.stderr, err)
-			return 1
+			return err
 		}
 		defer stopAdmin()
 	}
-	if err := serveGateway(ctx, gw.Gateway, cfg.Listen, logger); err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return 1
-	}
-	return 0
+	return serveGateway(ctx, gw.Gateway, cfg.Listen, logger)
 }
 
 // reloadOnHangup reloads the policy on SIGHUP. A broken file is refused
@@ -86,7 +85,7 @@ func reloadOnHangup(ctx context.Context, gw *gateway.Built, logger *slog.Logger)
 func serveGateway(ctx context.Context, gw *gateway.Gateway, l config.Listener, logger *slog.Logger) error {
 	ln, err := net.Listen("tcp", l.Addr)
 	if err != nil {
-		return fmt.Errorf("capgate: listen: %w", err)
+		return fmt.Errorf("listen: %w", err)
 	}
 	logger.Info("capgate listening", "addr", ln.Addr().String())
 	return gw.Serve(ctx, ln, gateway.NewServer(l, gw.Handler()))
@@ -97,7 +96,7 @@ func serveGateway(ctx context.Context, gw *gateway.Gateway, l config.Listener, l
 func serveAdmin(ctx context.Context, gw *gateway.Gateway, l config.Listener, logger *slog.Logger) (func(), error) {
 	ln, err := net.Listen("tcp", l.Addr)
 	if err != nil {
-		return nil, fmt.Errorf("capgate: admin listen: %w", err)
+		return nil, fmt.Errorf("admin listen: %w", err)
 	}
 	srv := gateway.NewServer(l, gw.AdminHandler())
 	logger.Info("capgate admin listening", "addr", ln.Addr().String())

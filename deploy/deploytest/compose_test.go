@@ -91,13 +91,16 @@ func TestComposeServices(t *testing.T) {
 	if !slices.Equal(a.Command, b.Command) || !slices.Equal(a.Volumes, b.Volumes) || a.Image != b.Image {
 		t.Error("the two replicas differ in command, mounts or image: they must share config, policy and keys")
 	}
-	if len(a.Ports) != 1 || len(b.Ports) != 1 || a.Ports[0] == b.Ports[0] {
-		t.Errorf("replica ports %v and %v: want one distinct published port each", a.Ports, b.Ports)
+	if len(a.Ports) != 2 || len(b.Ports) != 2 || a.Ports[0] == b.Ports[0] || a.Ports[1] == b.Ports[1] {
+		t.Errorf("replica ports %v and %v: want a distinct listener and admin port each", a.Ports, b.Ports)
 	}
 	for _, name := range replicaNames() {
 		s := c.Services[name]
 		if s.DependsOn["redis"].Condition != "service_healthy" {
 			t.Errorf("%s does not wait for a healthy redis", name)
+		}
+		if s.DependsOn["keys"].Condition != "service_completed_successfully" {
+			t.Errorf("%s does not wait for the key file to be written", name)
 		}
 		if len(s.Profiles) != 0 {
 			t.Errorf("%s is behind a profile", name)
@@ -106,8 +109,28 @@ func TestComposeServices(t *testing.T) {
 	if c.Services["example-agents"].Environment["CAPGATE_SUMMARIZER_KEY"] == "" {
 		t.Error("example-agents lacks CAPGATE_SUMMARIZER_KEY")
 	}
-	if !slices.Equal(c.Services["keys"].Profiles, []string{"setup"}) {
-		t.Error("the one-shot keys service must sit behind the setup profile, or every `up` would fail once the file exists")
+	keys := c.Services["keys"]
+	if len(keys.Profiles) != 0 || !slices.Contains(keys.Command, "--if-absent") {
+		t.Errorf("the keys service must run on every `up` (no profile) and leave an existing file alone (--if-absent): %v %v",
+			keys.Profiles, keys.Command)
+	}
+}
+
+// TestComposeAdminOnLoopback: each replica's admin listener is published,
+// on the host's loopback only, at the port its config listens on;
+// capgate-a's where capgate revoke looks by default.
+func TestComposeAdminOnLoopback(t *testing.T) {
+	c := loadCompose(t)
+	var cfg configPaths
+	decodeYAML(t, &cfg, "deploy", "examples", "compose", "capgate.yaml")
+	if cfg.Admin == nil {
+		t.Fatal("the compose config has no admin listener")
+	}
+	_, port, _ := net.SplitHostPort(cfg.Admin.Addr)
+	for name, host := range map[string]string{"capgate-a": "127.0.0.1:9090", "capgate-b": "127.0.0.1:9091"} {
+		if ports := c.Services[name].Ports; !slices.Contains(ports, host+":"+port) {
+			t.Errorf("%s publishes %v, want the admin port %s on %s", name, ports, port, host)
+		}
 	}
 }
 

@@ -80,32 +80,36 @@ func HashKey(key string) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// configError is one configuration problem; it matches ErrInvalidConfig.
-type configError struct{ path, msg string }
+// ConfigError is one configuration problem at a field path of the gateway
+// config file, such as oidc[1].audience; it matches ErrInvalidConfig.
+type ConfigError struct {
+	// Path is the field path.
+	Path string
+	// Msg explains the problem.
+	Msg string
+}
 
-func (e *configError) Error() string        { return e.path + ": " + e.msg }
-func (e *configError) Is(target error) bool { return target == ErrInvalidConfig }
+func (e *ConfigError) Error() string { return e.Path + ": " + e.Msg }
+
+// Is reports whether target is ErrInvalidConfig.
+func (e *ConfigError) Is(target error) bool { return target == ErrInvalidConfig }
 
 func problem(path, format string, args ...any) error {
-	return &configError{path: path, msg: fmt.Sprintf(format, args...)}
+	return &ConfigError{Path: path, Msg: fmt.Sprintf(format, args...)}
 }
 
 // prefixed returns problems with prefix added to each field path.
 func prefixed(prefix string, problems []error) []error {
 	out := make([]error, 0, len(problems))
 	for _, p := range problems {
-		var ce *configError
+		var ce *ConfigError
 		if errors.As(p, &ce) {
-			p = &configError{path: prefix + ce.path, msg: ce.msg}
+			p = &ConfigError{Path: prefix + ce.Path, Msg: ce.Msg}
 		}
 		out = append(out, p)
 	}
 	return out
 }
-
-// Validate reports every problem in c, joined; each problem matches
-// ErrInvalidConfig and its message starts with the field path.
-func (c IssuerConfig) Validate() error { return errors.Join(c.problems()...) }
 
 func (c IssuerConfig) problems() []error {
 	var ps []error
@@ -113,7 +117,7 @@ func (c IssuerConfig) problems() []error {
 		ps = append(ps, problem("issuer", "%v", err))
 	}
 	if strings.TrimSpace(c.Audience) == "" {
-		ps = append(ps, problem("audience", "must not be empty"))
+		ps = append(ps, problem("audience", "is required: tokens for other audiences must be refused"))
 	}
 	for i, alg := range c.Algorithms {
 		if msg := algorithmProblem(alg); msg != "" {
@@ -185,10 +189,6 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// Validate reports every problem in k, joined; each problem matches
-// ErrInvalidConfig and its message starts with the field path.
-func (k DevKey) Validate() error { return errors.Join(k.problems()...) }
-
 func (k DevKey) problems() []error {
 	var ps []error
 	if _, err := parseHash(k.Hash); err != nil {
@@ -210,7 +210,7 @@ func parseHash(h string) ([sha256.Size]byte, error) {
 	var sum [sha256.Size]byte
 	hexPart, ok := strings.CutPrefix(h, "sha256:")
 	if !ok {
-		return sum, errors.New(`must be "sha256:<hex>" (see authn.HashKey)`)
+		return sum, errors.New(`must be "sha256:" followed by 64 hex digits (capgate keys hash KEY prints one)`)
 	}
 	b, err := hex.DecodeString(hexPart)
 	if err != nil || len(b) != sha256.Size {

@@ -45,7 +45,7 @@ func TestIssuerConfigValidate(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c := ok
 			tt.mutate(&c)
-			checkConfigErr(t, c.Validate(), tt.wantErr, tt.wantPath)
+			checkConfigErr(t, errors.Join(c.problems()...), tt.wantErr, tt.wantPath)
 		})
 	}
 }
@@ -75,7 +75,7 @@ func TestDevKeyValidate(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			k := ok
 			tt.mutate(&k)
-			checkConfigErr(t, k.Validate(), tt.wantErr, tt.wantPath)
+			checkConfigErr(t, errors.Join(k.problems()...), tt.wantErr, tt.wantPath)
 		})
 	}
 }
@@ -135,7 +135,7 @@ func TestHashKey(t *testing.T) {
 	if !strings.HasPrefix(h, "sha256:") || len(h) != len("sha256:")+64 {
 		t.Fatalf("HashKey = %q", h)
 	}
-	if err := (DevKey{Hash: h, Principal: "user:a"}).Validate(); err != nil {
+	if err := ValidateConfig(nil, []DevKey{{Hash: h, Principal: "user:a"}}); err != nil {
 		t.Fatalf("HashKey output does not validate: %v", err)
 	}
 }

@@ -1,6 +1,11 @@
 package config
 
-import "time"
+import (
+	"time"
+
+	"github.com/capgate/capgate/gateway/authn"
+	"github.com/capgate/capgate/gateway/jsonrpc"
+)
 
 // Config is the whole gateway configuration.
 type Config struct {
@@ -24,10 +29,11 @@ type Config struct {
 	Agents []Agent `yaml:"agents"`
 	// A2EHosts are the upstream A2E environment hosts.
 	A2EHosts []A2EHost `yaml:"a2e_hosts,omitempty"`
-	// OIDC lists the trusted OIDC issuers.
-	OIDC []Issuer `yaml:"oidc,omitempty"`
-	// DevKeys are the dev API keys of the quickstart, stored as hashes.
-	DevKeys []DevKey `yaml:"dev_keys,omitempty"`
+	// OIDC lists the trusted OIDC issuers; authn validates them.
+	OIDC []authn.IssuerConfig `yaml:"oidc,omitempty"`
+	// DevKeys are the dev API keys of the quickstart, stored as hashes;
+	// authn validates them.
+	DevKeys []authn.DevKey `yaml:"dev_keys,omitempty"`
 	// Policy names the grant-policy file owned by the security team.
 	Policy PolicyRef `yaml:"policy"`
 	// Capabilities configures capability-token issuance.
@@ -114,11 +120,10 @@ type Listener struct {
 	ShutdownTimeout Duration `yaml:"shutdown_timeout"`
 }
 
-// Limits bounds the cost of one request.
+// Limits bounds the cost of one request: the JSON-RPC body limits, which
+// jsonrpc defaults and validates, and the upstream call's time.
 type Limits struct {
-	MaxBodyBytes int64 `yaml:"max_body_bytes"`
-	MaxBatch     int   `yaml:"max_batch"`
-	MaxDepth     int   `yaml:"max_depth"`
+	jsonrpc.Limits `yaml:",inline"`
 	// UpstreamTimeout bounds one non-streaming upstream call.
 	UpstreamTimeout Duration `yaml:"upstream_timeout"`
 }
@@ -195,25 +200,6 @@ type UpstreamAuth struct {
 	ClientSecretEnv  string   `yaml:"client_secret_env,omitempty"`
 	ClientSecretFile string   `yaml:"client_secret_file,omitempty"`
 	Scopes           []string `yaml:"scopes,omitempty"`
-}
-
-// Issuer is one trusted OIDC issuer.
-type Issuer struct {
-	Issuer               string   `yaml:"issuer"`
-	Audience             string   `yaml:"audience"`
-	Algorithms           []string `yaml:"algorithms,omitempty"`
-	UserClaim            string   `yaml:"user_claim,omitempty"`
-	AgentClaim           string   `yaml:"agent_claim,omitempty"`
-	GroupsClaim          string   `yaml:"groups_claim,omitempty"`
-	RequireEmailVerified bool     `yaml:"require_email_verified,omitempty"`
-}
-
-// DevKey maps the SHA-256 hash of a dev API key to a principal.
-type DevKey struct {
-	// Hash is "sha256:" followed by the hex digest of the key.
-	Hash      string   `yaml:"hash"`
-	Principal string   `yaml:"principal"`
-	Groups    []string `yaml:"groups,omitempty"`
 }
 
 // PolicyRef names the grant-policy file.

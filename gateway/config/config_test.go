@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/capgate/capgate/gateway/authn"
+	"github.com/capgate/capgate/gateway/jsonrpc"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -43,20 +46,7 @@ func TestParseReportsEveryProblem(t *testing.T) {
 	if !errors.Is(err, ErrInvalid) {
 		t.Fatalf("err = %v, want ErrInvalid", err)
 	}
-	got := err.Error() + "\n"
-	golden := "testdata/bad.golden"
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("problems differ from %s (run with -update):\n got:\n%s\nwant:\n%s", golden, got, want)
-	}
+	checkGolden(t, "testdata/bad.golden", err.Error()+"\n")
 }
 
 func TestParse(t *testing.T) {
@@ -76,8 +66,8 @@ policy: {file: p.yaml}
 		{"minimal", base, nil, ""},
 		{"empty", "", ErrInvalid, "empty document"},
 		{"not yaml", "listen: [", ErrInvalid, ""},
-		{"unknown key", base + "extra: 1\n", ErrInvalid, "field extra not found"},
-		{"hs256 refused", base + "oidc: [{issuer: 'https://idp.example', audience: capgate, algorithms: [HS256]}]\n", ErrInvalid, `"HS256" is not allowed`},
+		{"unknown key", base + "extra: 1\n", ErrInvalid, `extra: unknown key`},
+		{"hs256 refused", base + "oidc: [{issuer: 'https://idp.example', audience: capgate, algorithms: [HS256]}]\n", ErrInvalid, `oidc[0].algorithms[0]: "HS256" is refused`},
 		{"http issuer off loopback", base + "oidc: [{issuer: 'http://idp.example', audience: capgate}]\n", ErrInvalid, "must use https"},
 		{"http issuer on loopback", base + "oidc: [{issuer: 'http://127.0.0.1:5556', audience: capgate}]\n", nil, ""},
 		{"no audience", base + "oidc: [{issuer: 'https://idp.example'}]\n", ErrInvalid, "audience: is required"},
@@ -87,6 +77,8 @@ policy: {file: p.yaml}
 		{"cors star with credentials", base + "cors: {allowed_origins: ['*'], allow_credentials: true}\n", ErrInvalid, "cannot be combined with allow_credentials"},
 		{"cors origin with path", base + "cors: {allowed_origins: ['https://app.example/page']}\n", ErrInvalid, "invalid origin"},
 		{"a2e host requiring credentials", base + "a2e_hosts: [{name: lab, url: 'http://127.0.0.1:2/', capabilities: [tools], auth_token_env: LAB, require_credentials: true}]\n", nil, ""},
+		{"limits checked by jsonrpc", base + "limits: {max_depth: 2000, max_batch: -1}\n", ErrInvalid, "limits.max_depth: 2000 is outside 3..1000"},
+		{"limits keys are jsonrpc's", base + "limits: {max_body_bytes: 4096, upstream_timeout: 5s}\n", nil, ""},
 		{"secret env and file", strings.Replace(base, `url: "http://127.0.0.1:1/"`, `url: "http://127.0.0.1:1/", upstream_auth: {token_url: "https://idp.example/token", client_id: gw}`, 1), ErrInvalid, "exactly one of client_secret_env"},
 	}
 	for _, tt := range tests {
@@ -124,4 +116,67 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("error %v does not wrap ErrInvalid", err)
 		}
 	})
+}
+
+// TestParseErrorKinds checks one golden file per kind of problem: unknown
+// key, bad duration, wrong type, and YAML syntax errors placed at the
+// construct that broke the document, each with line:col and key path.
+func TestParseErrorKinds(t *testing.T) {
+	inputs, err := filepath.Glob("testdata/errors/*.yaml")
+	if err != nil || len(inputs) == 0 {
+		t.Fatalf("no inputs: %v", err)
+	}
+	for _, in := range inputs {
+		t.Run(filepath.Base(in), func(t *testing.T) {
+			data, err := os.ReadFile(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = Parse(data, filepath.Base(in))
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("err = %v, want ErrInvalid", err)
+			}
+			checkGolden(t, strings.TrimSuffix(in, ".yaml")+".golden", err.Error()+"\n")
+		})
+	}
+}
+
+func checkGolden(t *testing.T, golden, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("problems differ from %s (run with -update):\n got:\n%s\nwant:\n%s", golden, got, want)
+	}
+}
+
+// TestValidateJoinsEachPackage: Validate reports the problems of each
+// package's part, each matching that package's sentinel.
+func TestValidateJoinsEachPackage(t *testing.T) {
+	cfg, err := Load(filepath.Join("..", "..", "deploy", "examples", "quickstart", "capgate.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cfg.Validate(); err != nil {
+		t.Fatalf("the quickstart config: %v", err)
+	}
+	cfg.Limits.MaxBatch = -1
+	cfg.DevKeys[0].Hash = "md5:x"
+	cfg.PublicURL = "ftp://x"
+	err = cfg.Validate()
+	for _, want := range []error{jsonrpc.ErrInvalidLimits, authn.ErrInvalidConfig} {
+		if !errors.Is(err, want) {
+			t.Errorf("Validate() = %v, want it to match %v", err, want)
+		}
+	}
+	if !strings.Contains(err.Error(), "public_url: ") {
+		t.Errorf("Validate() = %v, want the public_url problem too", err)
+	}
 }

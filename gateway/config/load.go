@@ -1,16 +1,19 @@
 package config
 
 import (
-	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/capgate/capgate/policy/yamlcheck"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -49,61 +52,53 @@ func readFile(path string) ([]byte, error) {
 }
 
 // Parse decodes and validates a config document. name is used in messages.
-// Every problem is reported in one error that wraps ErrInvalid.
+// Every problem is reported in one error that wraps ErrInvalid, one line
+// per problem as name:line:col: key.path: message, in document order.
 func Parse(data []byte, name string) (*Config, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil, fmt.Errorf("%w: %s: %s", ErrInvalid, name, cleanYAMLError(err))
+		return nil, invalid(name, []yamlcheck.Problem{yamlcheck.Syntax(data, err)})
 	}
 	if root.Kind == 0 {
 		return nil, fmt.Errorf("%w: %s: empty document", ErrInvalid, name)
 	}
+	problems := yamlcheck.Fields(&root, reflect.TypeFor[Config]())
 	var cfg Config
-	var problems []error
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&cfg); err != nil {
-		problems = append(problems, yamlProblems(name, err)...)
+	if err := root.Decode(&cfg); err != nil && len(problems) == 0 {
+		// Fields reports every decoding problem; fail closed if it missed one.
+		problems = append(problems, yamlcheck.Problem{Msg: err.Error()})
 	}
 	cfg.applyDefaults()
-	for _, p := range cfg.validate() {
-		problems = append(problems, p.locate(name, &root))
+	for _, err := range cfg.validate() {
+		problems = append(problems, locate(err, &root))
 	}
 	if len(problems) > 0 {
-		return nil, fmt.Errorf("%w:\n%w", ErrInvalid, errors.Join(problems...))
+		return nil, invalid(name, problems)
 	}
 	return &cfg, nil
 }
 
-// yamlProblems splits a yaml.TypeError into one error per problem, so that
-// every unknown key and wrong type is reported, not only the first.
-func yamlProblems(name string, err error) []error {
-	var te *yaml.TypeError
-	if !errors.As(err, &te) {
-		return []error{fmt.Errorf("%s: %s", name, cleanYAMLError(err))}
+// invalid is the error for a document with problems, sorted by position.
+func invalid(name string, problems []yamlcheck.Problem) error {
+	slices.SortStableFunc(problems, func(a, b yamlcheck.Problem) int {
+		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col))
+	})
+	errs := make([]error, len(problems))
+	for i, p := range problems {
+		errs[i] = errors.New(p.Format(name))
 	}
-	out := make([]error, 0, len(te.Errors))
-	for _, msg := range te.Errors {
-		out = append(out, fmt.Errorf("%s:%s", name, strings.TrimPrefix(msg, "line ")))
-	}
-	return out
+	return fmt.Errorf("%w:\n%w", ErrInvalid, errors.Join(errs...))
 }
 
-func cleanYAMLError(err error) string {
-	return strings.TrimPrefix(err.Error(), "yaml: ")
-}
-
-// problem is one validation failure at a path such as agents[0].url.
-type problem struct {
-	path string
-	msg  string
-}
-
-func (p problem) locate(name string, root *yaml.Node) error {
-	if line, col, ok := position(root, p.path); ok {
-		return fmt.Errorf("%s:%d:%d: %s: %s", name, line, col, p.path, p.msg)
+// locate places a validation problem at its key path in the document, or
+// at the deepest parent that exists.
+func locate(err error, root *yaml.Node) yamlcheck.Problem {
+	var p *problem
+	if !errors.As(err, &p) {
+		return yamlcheck.Problem{Msg: err.Error()}
 	}
-	return fmt.Errorf("%s: %s: %s", name, p.path, p.msg)
+	line, col, _ := position(root, p.path)
+	return yamlcheck.Problem{Line: line, Col: col, Path: p.path, Msg: p.msg}
 }
 
 var segment = regexp.MustCompile(`^([a-z_]+)(?:\[(\d+)\])?$`)
@@ -151,14 +146,15 @@ func mapValue(n *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
-// UnmarshalYAML decodes a Go duration string such as "1h30m".
+// UnmarshalYAML decodes a Go duration string such as "1h30m". Its errors
+// are *yaml.TypeError, so that decoding goes on and reports the rest.
 func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind != yaml.ScalarNode {
-		return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: duration must be a string such as \"30s\"", n.Line)}}
+		return &yaml.TypeError{Errors: []string{`want a duration such as "30s"`}}
 	}
 	v, err := time.ParseDuration(n.Value)
 	if err != nil {
-		return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: %q is not a duration such as \"30s\"", n.Line, n.Value)}}
+		return &yaml.TypeError{Errors: []string{fmt.Sprintf(`%q is not a duration such as "30s"`, n.Value)}}
 	}
 	*d = Duration(v)
 	return nil

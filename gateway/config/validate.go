@@ -1,7 +1,7 @@
 package config
 
 import (
-	"encoding/hex"
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -9,6 +9,9 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/capgate/capgate/gateway/authn"
+	"github.com/capgate/capgate/gateway/jsonrpc"
 )
 
 var (
@@ -16,30 +19,12 @@ var (
 	grantID   = regexp.MustCompile(`^[a-z][a-z0-9_.-]*:[a-z][a-z0-9_.-]*$`)
 )
 
-// asymmetric is the set of JWS algorithms accepted for OIDC tokens. HMAC
-// algorithms are never accepted: with a public issuer they would let anyone
-// holding the verification secret mint tokens.
-var asymmetric = map[string]bool{
-	"RS256": true, "RS384": true, "RS512": true,
-	"PS256": true, "PS384": true, "PS512": true,
-	"ES256": true, "ES384": true, "ES512": true,
-	"EdDSA": true,
-}
-
 func (c *Config) applyDefaults() {
 	c.Listen.defaults()
 	if c.Admin != nil {
 		c.Admin.defaults()
 	}
-	if c.Limits.MaxBodyBytes == 0 {
-		c.Limits.MaxBodyBytes = 1 << 20
-	}
-	if c.Limits.MaxBatch == 0 {
-		c.Limits.MaxBatch = 32
-	}
-	if c.Limits.MaxDepth == 0 {
-		c.Limits.MaxDepth = 64
-	}
+	c.Limits.Limits = c.Limits.Limits.WithDefaults()
 	if c.Limits.UpstreamTimeout == 0 {
 		c.Limits.UpstreamTimeout = Duration(30 * time.Second)
 	}
@@ -84,11 +69,31 @@ func (l *Listener) defaults() {
 	set(&l.ShutdownTimeout, 30*time.Second)
 }
 
-// validate returns every problem in the config.
-func (c *Config) validate() []problem {
-	var ps []problem
+// Validate reports every problem in the config, joined with errors.Join:
+// its own checks, and each package's validation of the part it owns
+// (authn for oidc and dev_keys, jsonrpc for limits). Every problem names
+// its key path.
+func (c *Config) Validate() error { return errors.Join(c.validate()...) }
+
+// problem is one failure at a key path such as agents[0].url. cause is
+// the owning package's error, when that package found it.
+type problem struct {
+	path  string
+	msg   string
+	cause error
+}
+
+func (p *problem) Error() string { return p.path + ": " + p.msg }
+
+// Unwrap returns the owning package's error, so that errors.Is matches
+// its sentinel.
+func (p *problem) Unwrap() error { return p.cause }
+
+// validate returns every problem in the config, each a *problem.
+func (c *Config) validate() []error {
+	var ps []error
 	add := func(path, format string, args ...any) {
-		ps = append(ps, problem{path: path, msg: fmt.Sprintf(format, args...)})
+		ps = append(ps, &problem{path: path, msg: fmt.Sprintf(format, args...)})
 	}
 	c.Listen.validate("listen", add)
 	if c.Admin != nil {
@@ -97,15 +102,9 @@ func (c *Config) validate() []problem {
 	if err := checkURL(c.PublicURL); err != nil {
 		add("public_url", "%v", err)
 	}
-	if c.Limits.MaxBodyBytes < 0 || c.Limits.MaxBatch < 0 || c.Limits.MaxDepth < 0 {
-		add("limits", "limits must not be negative")
-	}
+	ps = append(ps, c.partProblems()...)
 	c.validateAgents(add)
 	c.validateA2EHosts(add)
-	for i, is := range c.OIDC {
-		is.validate(fmt.Sprintf("oidc[%d]", i), add)
-	}
-	c.validateDevKeys(add)
 	c.validateRedis(add)
 	if c.Admin != nil && len(c.AdminAccess.Principals) == 0 && len(c.AdminAccess.Groups) == 0 {
 		add("admin_access", "an admin listener needs admin principals or groups")
@@ -272,41 +271,6 @@ func (u *UpstreamAuth) validate(p string, add addFunc) {
 	}
 }
 
-func (is Issuer) validate(p string, add addFunc) {
-	u, err := url.Parse(is.Issuer)
-	switch {
-	case err != nil || u.Host == "":
-		add(p+".issuer", "%q is not an absolute URL", is.Issuer)
-	case u.Scheme != "https" && !(u.Scheme == "http" && isLoopback(u.Hostname())):
-		add(p+".issuer", "%q must use https (http only on loopback)", is.Issuer)
-	}
-	if is.Audience == "" {
-		add(p+".audience", "is required: tokens for other audiences must be refused")
-	}
-	for _, alg := range is.Algorithms {
-		if !asymmetric[alg] {
-			add(p+".algorithms", "%q is not allowed: only asymmetric algorithms (RS*, PS*, ES*, EdDSA)", alg)
-		}
-	}
-}
-
-func (c *Config) validateDevKeys(add addFunc) {
-	seen := map[string]bool{}
-	for i, k := range c.DevKeys {
-		p := fmt.Sprintf("dev_keys[%d]", i)
-		hexPart, ok := strings.CutPrefix(k.Hash, "sha256:")
-		if b, err := hex.DecodeString(hexPart); !ok || err != nil || len(b) != 32 {
-			add(p+".hash", "must be sha256: followed by 64 hex digits (capgate keys hash KEY)")
-		} else if seen[hexPart] {
-			add(p+".hash", "the same key is listed twice")
-		}
-		seen[hexPart] = true
-		if !validPrincipal(k.Principal) {
-			add(p+".principal", "%q must start with user: or agent:", k.Principal)
-		}
-	}
-}
-
 func (c *Config) validateRedis(add addFunc) {
 	r := c.Redis
 	if r == nil {
@@ -358,14 +322,6 @@ func sameOrigin(base, other string) error {
 	return nil
 }
 
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
 func (c *Config) resolvePaths(dir string) {
 	abs := func(p string) string {
 		if p == "" || filepath.IsAbs(p) {
@@ -384,3 +340,37 @@ func (c *Config) resolvePaths(dir string) {
 }
 
 func dirOf(path string) string { return filepath.Dir(path) }
+
+// partProblems are the problems each package finds in the part of the
+// config it owns, placed at their key paths.
+func (c *Config) partProblems() []error {
+	var ps []error
+	for _, err := range unjoin(c.Limits.Limits.Validate()) {
+		p := &problem{path: "limits", msg: err.Error(), cause: err}
+		var le *jsonrpc.LimitError
+		if errors.As(err, &le) {
+			p.path, p.msg = "limits."+le.Field, le.Msg
+		}
+		ps = append(ps, p)
+	}
+	for _, err := range unjoin(authn.ValidateConfig(c.OIDC, c.DevKeys)) {
+		p := &problem{path: "oidc", msg: err.Error(), cause: err}
+		var ce *authn.ConfigError
+		if errors.As(err, &ce) {
+			p.path, p.msg = ce.Path, ce.Msg
+		}
+		ps = append(ps, p)
+	}
+	return ps
+}
+
+// unjoin returns the errors errors.Join joined, or err alone.
+func unjoin(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	if err == nil {
+		return nil
+	}
+	return []error{err}
+}

@@ -95,3 +95,16 @@ func TestLimitsValidate(t *testing.T) {
 		t.Errorf("Validate() of zero limits = %q, want three problems", err)
 	}
 }
+
+func TestLimitsWithDefaults(t *testing.T) {
+	got := Limits{MaxBatch: 5}.WithDefaults()
+	want := DefaultLimits()
+	want.MaxBatch = 5
+	if got != want {
+		t.Errorf("WithDefaults = %+v, want %+v", got, want)
+	}
+	var le *LimitError
+	if err := (Limits{MaxBodyBytes: 1024, MaxBatch: 1, MaxDepth: 2}).Validate(); !errors.As(err, &le) || le.Field != "max_depth" {
+		t.Errorf("Validate() = %v, want a *LimitError for max_depth", err)
+	}
+}

@@ -20,15 +20,16 @@ const (
 )
 
 // Limits bounds the cost of decoding one body. The zero value is invalid;
-// start from DefaultLimits.
+// start from DefaultLimits. The yaml names are the gateway config's keys
+// under limits.
 type Limits struct {
 	// MaxBodyBytes is the largest body accepted, in bytes.
-	MaxBodyBytes int64
+	MaxBodyBytes int64 `yaml:"max_body_bytes"`
 	// MaxBatch is the largest number of elements in a batch.
-	MaxBatch int
+	MaxBatch int `yaml:"max_batch"`
 	// MaxDepth is the deepest nesting of arrays and objects, counting the
 	// outermost one: `{}` has depth 1, `[{}]` depth 2.
-	MaxDepth int
+	MaxDepth int `yaml:"max_depth"`
 }
 
 // DefaultLimits returns the limits capgate runs with unless configured
@@ -37,20 +38,47 @@ func DefaultLimits() Limits {
 	return Limits{MaxBodyBytes: 1 << 20, MaxBatch: 32, MaxDepth: 64}
 }
 
-// Validate reports every problem with l, each wrapping ErrInvalidLimits,
-// joined with errors.Join. It returns nil when l is usable.
+// WithDefaults returns l with every zero field set from DefaultLimits.
+func (l Limits) WithDefaults() Limits {
+	d := DefaultLimits()
+	if l.MaxBodyBytes == 0 {
+		l.MaxBodyBytes = d.MaxBodyBytes
+	}
+	if l.MaxBatch == 0 {
+		l.MaxBatch = d.MaxBatch
+	}
+	if l.MaxDepth == 0 {
+		l.MaxDepth = d.MaxDepth
+	}
+	return l
+}
+
+// LimitError is one field of Limits out of its bounds; it matches
+// ErrInvalidLimits.
+type LimitError struct {
+	// Field is the field's yaml name, e.g. max_batch.
+	Field string
+	// Msg explains the bounds.
+	Msg string
+}
+
+func (e *LimitError) Error() string { return ErrInvalidLimits.Error() + ": " + e.Field + ": " + e.Msg }
+
+// Is reports whether target is ErrInvalidLimits.
+func (e *LimitError) Is(target error) bool { return target == ErrInvalidLimits }
+
+// Validate reports every problem with l, each a *LimitError, joined with
+// errors.Join. It returns nil when l is usable.
 func (l Limits) Validate() error {
 	var errs []error
-	if l.MaxBodyBytes < MinBodyBytes || l.MaxBodyBytes > MaxBodyBytesCeiling {
-		errs = append(errs, fmt.Errorf("%w: MaxBodyBytes %d is outside %d..%d",
-			ErrInvalidLimits, l.MaxBodyBytes, MinBodyBytes, MaxBodyBytesCeiling))
+	outside := func(field string, v, lo, hi int64) {
+		if v < lo || v > hi {
+			errs = append(errs, &LimitError{Field: field, Msg: fmt.Sprintf("%d is outside %d..%d", v, lo, hi)})
+		}
 	}
-	if l.MaxBatch < 1 || l.MaxBatch > MaxBatchCeiling {
-		errs = append(errs, fmt.Errorf("%w: MaxBatch %d is outside 1..%d", ErrInvalidLimits, l.MaxBatch, MaxBatchCeiling))
-	}
+	outside("max_body_bytes", l.MaxBodyBytes, MinBodyBytes, MaxBodyBytesCeiling)
+	outside("max_batch", int64(l.MaxBatch), 1, MaxBatchCeiling)
 	// Depth 3 is the least that holds a batch of requests with params.
-	if l.MaxDepth < 3 || l.MaxDepth > MaxDepthCeiling {
-		errs = append(errs, fmt.Errorf("%w: MaxDepth %d is outside 3..%d", ErrInvalidLimits, l.MaxDepth, MaxDepthCeiling))
-	}
+	outside("max_depth", int64(l.MaxDepth), 3, MaxDepthCeiling)
 	return errors.Join(errs...)
 }

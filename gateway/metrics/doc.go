@@ -18,7 +18,7 @@
 //	revocation_cache_age_seconds                  gauge, same; +Inf when never synced
 //	redis_errors_total{component}                 counter
 //	policy_revision_info{revision}                gauge, 1 for the current revision only
-//	policy_reloads_total                          counter, every reload attempt
+//	policy_reloads_total                          counter, every reload attempt (a SIGHUP on an unchanged file too)
 //	policy_reload_failures_total                  counter, attempts that failed
 //	a2e_sessions_open                             gauge
 //	audit_events_dropped_total                    counter

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Thresholds the gateway is judged by (issue 9).
+// Thresholds the gateway is judged by: its cost over a plain reverse proxy.
 const (
 	// ThresholdRatio is the least capgate req/s over baseline req/s at
 	// RatioConns connections.
@@ -44,7 +44,7 @@ type Row struct {
 	UpstreamCalls uint64
 }
 
-// Check is one target of issue 9, evaluated on a report's rows.
+// Check is one target (a threshold above), evaluated on a report's rows.
 type Check struct {
 	Name    string
 	Variant Variant

@@ -80,7 +80,7 @@ func (r *Report) writeTrailer(b *strings.Builder) {
 		}
 	}
 	if len(r.Checks) > 0 {
-		b.WriteString("\ntargets (issue 9):\n")
+		b.WriteString("\ntargets:\n")
 		for _, c := range r.Checks {
 			verdict := "FAIL"
 			if c.Pass {
