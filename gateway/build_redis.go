@@ -55,11 +55,15 @@ func (b *Built) redisStores(ctx context.Context, cfg *config.Config, opts BuildO
 	b.redis = client
 	r, err := revocation.NewRedis(ctx, client, revocation.RedisOptions{
 		Prefix: cfg.Redis.Prefix, Timeout: cfg.Redis.Timeout.D(), Now: opts.Now, Logger: opts.Logger,
+		InitGrace: cfg.Redis.MaxStaleness.D(),
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("gateway: redis at %s: %w", redisAddrs(cfg.Redis), err)
 	}
 	b.closers = append(b.closers, r.Close)
+	if err := r.CheckPersistence(ctx, cfg.Redis.AllowNoPersistence); err != nil {
+		return nil, nil, fmt.Errorf("gateway: redis: %w (redis.allow_no_persistence accepts it)", err)
+	}
 	s, err := revocation.NewSynced(ctx, r, revocation.SyncedOptions{
 		MaxStaleness: cfg.Redis.MaxStaleness.D(), Now: opts.Now, Logger: opts.Logger,
 	})
@@ -67,7 +71,7 @@ func (b *Built) redisStores(ctx context.Context, cfg *config.Config, opts BuildO
 		return nil, nil, fmt.Errorf("gateway: redis revocation set: %w", err)
 	}
 	b.closers = append(b.closers, s.Close)
-	b.readyChecks = append(b.readyChecks, func(ctx context.Context) error { return r.Ping(ctx) })
+	b.readyChecks = append(b.readyChecks, s.Ready)
 	return s, capindex.NewRedis(client, cfg.Redis.Prefix, cfg.Redis.Timeout.D(), opts.Now), nil
 }
 

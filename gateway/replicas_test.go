@@ -24,7 +24,8 @@ func replicas(t *testing.T, srv *redistest.Server, staleness time.Duration) (*ha
 	}
 	mod := func(c *config.Config) {
 		c.Redis = &config.Redis{URL: "redis://" + srv.Addr + "/0", Prefix: "capgate:",
-			Timeout: config.Duration(250 * time.Millisecond), MaxStaleness: config.Duration(staleness)}
+			Timeout: config.Duration(250 * time.Millisecond), MaxStaleness: config.Duration(staleness),
+			AllowNoPersistence: true}
 	}
 	bmod := func(o *gateway.BuildOptions) { o.Keys = ks }
 	return newHarnessWith(t, nil, mod, bmod), newHarnessWith(t, nil, mod, bmod)

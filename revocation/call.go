@@ -43,16 +43,21 @@ func call[T any](parent context.Context, r *Redis, op string, fn func(ctx contex
 	case <-ctx.Done():
 		out.err = ctx.Err()
 	}
-	// Redis answering with a value we refuse is not Redis being down, and a
-	// caller that gave up is not Redis's fault: neither opens the breaker.
-	healthy := out.err == nil || errors.Is(out.err, ErrCorrupt) || parent.Err() != nil
+	// Redis answering with a value we refuse, or without the epoch marker,
+	// is not Redis being down, and a caller that gave up is not Redis's
+	// fault: none of them opens the breaker.
+	lost := errors.Is(out.err, ErrStoreLost)
+	healthy := out.err == nil || lost || errors.Is(out.err, ErrCorrupt) || parent.Err() != nil
 	r.breaker.release(probe, healthy)
 	if out.err == nil {
 		return out.val, nil
 	}
 	level := slog.LevelWarn
-	if errors.Is(out.err, ErrCorrupt) {
+	switch {
+	case errors.Is(out.err, ErrCorrupt):
 		level = slog.LevelError
+	case lost: // logged once, when the loss is first seen
+		level = slog.LevelDebug
 	}
 	r.log.Log(parent, level, "revocation: redis call failed", "op", op, "err", out.err)
 	return zero, fmt.Errorf("%w: %s: %w", ErrUnavailable, op, out.err)

@@ -63,6 +63,9 @@ func newRedis(t testing.TB, client redis.UniversalClient, opts revocation.RedisO
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	if opts.InitGrace == 0 {
+		opts.InitGrace = time.Millisecond // every prefix is fresh: nobody to wait for
+	}
 	r, err := revocation.NewRedis(ctx, client, opts)
 	if err != nil {
 		t.Fatalf("NewRedis: %v", err)

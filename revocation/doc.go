@@ -35,7 +35,8 @@
 //     while its subscription is confirmed caught up (PING) within
 //     MaxStaleness, asks Redis otherwise, and fails closed when Redis
 //     cannot answer. A revocation it holds is never forgotten before its
-//     until, even if Redis loses it; the next resync writes it back.
+//     until, even if Redis loses it; the resync that follows writes it
+//     back.
 //
 // Every store passes the one conformance suite in revocationtest.
 //
@@ -48,7 +49,51 @@
 //     revokes more. A zero IssuedAt counts as issued before every cutoff.
 //   - Ids, principals and chains are bounded (MaxIDLength,
 //     MaxPrincipalLength, MaxChainLength) and validated on every call.
-//   - Redis without persistence forgets everything when it restarts; run
-//     it with AOF in production, or rely on Synced replicas to restore
-//     what they remember.
+//   - A Redis that lost the set is noticed and fails closed (see below).
+//
+// # When Redis loses the revocation set
+//
+// Redis can come back without its data: a restart without persistence, a
+// FLUSHALL, a failover to an empty replica. Beside the revocations Redis
+// holds an epoch marker, a random id without TTL that says the set is
+// complete; whatever erases the set erases the marker with it.
+//
+//   - Redis.Check reads the marker before and after its lookups, in the same
+//     round trip, and answers "not revoked" only if both reads find it; a
+//     revocation it finds is still returned. Otherwise it fails with
+//     ErrStoreLost (wrapped in ErrUnavailable). Redis.Ping and Synced.Ready
+//     fail the same way, so readiness drops.
+//   - Synced reads the marker after every answered PING of its
+//     subscription and on every resync. On a loss it stops answering from
+//     memory, resyncs, writes back every revocation it holds, and only then
+//     re-establishes the marker (a compare-and-set: if the marker moved
+//     meanwhile, it resyncs again). Every store recovers on its own as soon
+//     as a replica has done so; no restart is needed.
+//   - A store that never saw a marker (a process just started) and finds
+//     none holds nothing to write back. It waits RedisOptions.InitGrace
+//     (DefaultInitGrace) for a surviving replica to re-establish the
+//     marker, and adopts it if one does; after the grace it initialises a
+//     new, empty set. A fresh deployment and a loss that no running replica
+//     survived look the same to it.
+//   - On Redis Cluster the marker lives on one master: a loss confined to
+//     another master is not detected. Run Cluster with persistence and
+//     replicas.
+//
+// # Persistence and the risk of allowing none
+//
+// Redis.CheckPersistence reads CONFIG GET appendonly and save at start and
+// refuses a Redis with neither (ErrNoPersistence) unless the caller allows
+// it; the same check is logged whenever a loss is seen. When CONFIG is
+// disabled the persistence cannot be checked: that is logged and accepted.
+//
+// Allowing a Redis without persistence accepts this risk: if Redis
+// restarts while no replica holding the revocations is running (every
+// replica restarted too, or Redis restarted during a full redeploy), every
+// revocation is forgotten for good, and revoked capabilities are accepted
+// again until they expire. With running Synced replicas the loss is
+// detected, checks fail closed for a moment, and the replicas write the
+// revocations back. Snapshot-only persistence (save without appendonly)
+// rolls back to the last snapshot on restart, keeping the marker: the
+// revocations made since are restored only by running replicas, which
+// resync after every reconnection. Production should run appendonly yes.
 package revocation

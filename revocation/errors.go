@@ -24,6 +24,16 @@ var (
 	// reply). The answer is refused rather than guessed.
 	ErrCorrupt = errors.New("revocation: corrupt value in store")
 
+	// ErrStoreLost is wrapped together with ErrUnavailable while Redis has
+	// lost the revocation set: its epoch marker is gone (a restart without
+	// the data, FLUSHALL, a failover to an empty replica). It lasts until a
+	// replica has written back what it holds and re-established the marker.
+	ErrStoreLost = errors.New("revocation: redis lost the revocation set")
+
+	// ErrNoPersistence means Redis runs with neither AOF nor RDB
+	// persistence and the caller did not allow it (see CheckPersistence).
+	ErrNoPersistence = errors.New("revocation: redis has no persistence")
+
 	// ErrInvalidID means a revocation id is empty, longer than MaxIDLength
 	// bytes, or holds a byte outside printable ASCII (space excluded).
 	ErrInvalidID = errors.New("revocation: invalid revocation id")

@@ -90,8 +90,12 @@ func (f *fakeRedis) handle(c net.Conn) {
 	}
 }
 
-// reply answers connection set-up itself and the rest through answer.
+// reply answers connection set-up and the epoch marker itself and the
+// rest through answer.
 func (f *fakeRedis) reply(cmd []string) string {
+	if strings.EqualFold(cmd[0], "GET") && len(cmd) == 2 && strings.HasSuffix(cmd[1], epochKind) {
+		return "$7\r\nepoch-1\r\n"
+	}
 	switch strings.ToUpper(cmd[0]) {
 	case "HELLO":
 		return "-ERR unknown command 'HELLO'\r\n"

@@ -21,6 +21,9 @@ func startRedis(t testing.TB, client redis.UniversalClient, opts RedisOptions) *
 	if opts.Prefix == "" {
 		opts.Prefix = freshPrefix()
 	}
+	if opts.InitGrace == 0 {
+		opts.InitGrace = time.Millisecond // every prefix is fresh: nobody to wait for
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	r, err := NewRedis(ctx, client, opts)

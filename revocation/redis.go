@@ -37,6 +37,10 @@ type RedisOptions struct {
 	Logger *slog.Logger
 	// Breaker configures the circuit breaker.
 	Breaker BreakerOptions
+	// InitGrace is how long NewRedis, finding no epoch marker, waits for a
+	// surviving replica to re-establish one before initialising a new
+	// revocation set (see the package doc); zero means DefaultInitGrace.
+	InitGrace time.Duration
 }
 
 // Validate reports every problem with o.
@@ -50,6 +54,9 @@ func (o RedisOptions) Validate() error {
 	if o.Timeout < 0 {
 		errs = append(errs, fmt.Errorf("%w: timeout %v is negative", ErrInvalidOptions, o.Timeout))
 	}
+	if o.InitGrace < 0 {
+		errs = append(errs, fmt.Errorf("%w: init grace %v is negative", ErrInvalidOptions, o.InitGrace))
+	}
 	errs = append(errs, o.Breaker.Validate())
 	return errors.Join(errs...)
 }
@@ -60,6 +67,9 @@ func (o RedisOptions) withDefaults() RedisOptions {
 	}
 	if o.Timeout == 0 {
 		o.Timeout = DefaultTimeout
+	}
+	if o.InitGrace == 0 {
+		o.InitGrace = DefaultInitGrace
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -76,20 +86,27 @@ func (o RedisOptions) withDefaults() RedisOptions {
 // extends the key and publishes the event atomically. Every call is bounded
 // by Timeout and guarded by a circuit breaker; any failure is ErrUnavailable.
 //
-// Without persistence (AOF or RDB) Redis forgets every revocation when it
-// restarts; Synced replicas write back what they remember when they
-// resubscribe.
+// Every Check also reads the epoch marker and fails closed with
+// ErrStoreLost while Redis has lost the set (see the package doc). Without
+// persistence (AOF or RDB) Redis forgets every revocation when it restarts;
+// Synced replicas write back what they remember and re-establish the
+// marker.
 type Redis struct {
 	client  redis.UniversalClient
 	keys    keyspace
 	timeout time.Duration
+	grace   time.Duration
 	now     func() time.Time
 	log     *slog.Logger
 	breaker *breaker
 	closed  atomic.Bool
+	epoch   atomic.Pointer[string] // the marker last seen
+	lost    atomic.Bool            // the marker was last seen absent
 }
 
-// NewRedis returns a Redis store on client after one PING. The client stays
+// NewRedis returns a Redis store on client after one PING and a read of
+// the epoch marker; a missing marker is created after InitGrace unless a
+// replica re-establishes it first. The client stays
 // the caller's: Close does not close it. A *redis.Ring is refused, because
 // its shards do not share pub/sub.
 func NewRedis(ctx context.Context, client redis.UniversalClient, opts RedisOptions) (*Redis, error) {
@@ -107,11 +124,15 @@ func NewRedis(ctx context.Context, client redis.UniversalClient, opts RedisOptio
 		client:  client,
 		keys:    keyspace{prefix: opts.Prefix},
 		timeout: opts.Timeout,
+		grace:   opts.InitGrace,
 		now:     opts.Now,
 		log:     opts.Logger,
 		breaker: newBreaker(opts.Breaker, opts.Now),
 	}
 	if err := firstPing(ctx, client); err != nil {
+		return nil, err
+	}
+	if _, err := r.initEpoch(ctx); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -133,11 +154,23 @@ func firstPing(ctx context.Context, client redis.UniversalClient) error {
 	return nil
 }
 
-// Ping checks that Redis answers, through the breaker and the timeout; for
-// readiness probes.
+// Ping checks that Redis answers and holds the epoch marker, through the
+// breaker and the timeout; for readiness probes. While Redis has lost the
+// revocation set it fails with ErrStoreLost.
 func (r *Redis) Ping(ctx context.Context) error {
 	_, err := call(ctx, r, "ping", func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, r.client.Ping(ctx).Err()
+		pipe := r.client.Pipeline()
+		ping := pipe.Ping(ctx)
+		get := pipe.Get(ctx, r.keys.epoch())
+		_, _ = pipe.Exec(ctx) // each command's error is inspected below
+		if err := ping.Err(); err != nil {
+			return struct{}{}, err
+		}
+		e, err := epochFromCmd(get)
+		if err != nil {
+			return struct{}{}, err
+		}
+		return struct{}{}, r.observe(e)
 	})
 	return err
 }
@@ -195,9 +228,10 @@ func (r *Redis) scriptFor(e entry, ttl int64, publish bool) (*redis.Script, []st
 }
 
 // Check implements Store with one pipelined round trip: EXISTS for every id
-// and GET for the principal's cutoff. A positive answer is returned even if
-// another command of the pipeline failed; a negative one only if all of
-// them succeeded.
+// and GET for the principal's cutoff, between two reads of the epoch
+// marker. A positive answer is returned even if another command of the
+// pipeline failed; a negative one only if all of them succeeded and both
+// reads found the same marker.
 func (r *Redis) Check(ctx context.Context, q Query) (Result, error) {
 	if err := validateQuery(q); err != nil {
 		return Result{}, err
@@ -220,6 +254,7 @@ func (r *Redis) Check(ctx context.Context, q Query) (Result, error) {
 // the principal's key when principal is not empty.
 func (r *Redis) check(ctx context.Context, keys, ids []string, principal string, issued int64) (Result, error) {
 	pipe := r.client.Pipeline()
+	epochBefore := pipe.Get(ctx, r.keys.epoch())
 	exists := make([]*redis.IntCmd, len(ids))
 	for i := range ids {
 		exists[i] = pipe.Exists(ctx, keys[i])
@@ -228,6 +263,7 @@ func (r *Redis) check(ctx context.Context, keys, ids []string, principal string,
 	if principal != "" {
 		get = pipe.Get(ctx, keys[len(ids)])
 	}
+	epochAfter := pipe.Get(ctx, r.keys.epoch())
 	_, execErr := pipe.Exec(ctx)
 	var failed error
 	for i, cmd := range exists {
@@ -246,6 +282,9 @@ func (r *Redis) check(ctx context.Context, keys, ids []string, principal string,
 			return res, nil
 		}
 		failed = firstErr(failed, err)
+	}
+	if failed == nil {
+		failed = r.epochMatch(epochBefore, epochAfter)
 	}
 	if failed == nil && execErr != nil && !errors.Is(execErr, redis.Nil) {
 		failed = execErr
@@ -286,12 +325,15 @@ type RedisStats struct {
 	Breaker BreakerState
 	// ConsecutiveFailures is the current run of failed calls.
 	ConsecutiveFailures int
+	// Lost reports that the last read of the epoch marker found it gone:
+	// checks fail closed until it is re-established.
+	Lost bool
 }
 
 // Stats returns the store's current state.
 func (r *Redis) Stats() RedisStats {
 	st, n := r.breaker.snapshot()
-	return RedisStats{Breaker: st, ConsecutiveFailures: n}
+	return RedisStats{Breaker: st, ConsecutiveFailures: n, Lost: r.lost.Load()}
 }
 
 // Close marks the store closed; later calls fail with ErrClosed. It does not

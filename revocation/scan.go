@@ -168,9 +168,25 @@ func (r *Redis) restore(ctx context.Context, entries []entry) (uint64, error) {
 	return n, nil
 }
 
-// resync rebuilds the local set from Redis as of start: it scans every
-// revocation, writes back those Redis lost, and merges the rest in.
+// resync rebuilds the local set from Redis as of start: it reads the epoch
+// marker, scans every revocation, writes back those Redis lost, merges the
+// rest in, and finally keeps or re-establishes the marker, provided it did
+// not change meanwhile (else the resync fails and is repeated).
 func (s *Synced) resync(ctx context.Context, start time.Time) error {
+	e, err := s.redis.readEpoch(ctx)
+	if err != nil {
+		return fmt.Errorf("resync: %w", err)
+	}
+	switch {
+	case !e.present && s.epoch == "":
+		// Never synced: nothing to write back, so wait for a survivor.
+		if e.value, err = s.redis.initEpoch(ctx); err != nil {
+			return fmt.Errorf("resync: %w", err)
+		}
+	case s.epoch != "" && e.value != s.epoch:
+		_ = s.redis.observe(e)
+		s.markLost()
+	}
 	fresh := newSet()
 	if err := s.redis.scanInto(ctx, fresh, start.UnixMilli()); err != nil {
 		return fmt.Errorf("resync: %w", err)
@@ -183,7 +199,15 @@ func (s *Synced) resync(ctx context.Context, start time.Time) error {
 			return fmt.Errorf("resync: restore: %w", err)
 		}
 	}
+	epoch, err := s.redis.establish(ctx, e.value)
+	if err != nil {
+		return fmt.Errorf("resync: %w", err)
+	}
 	s.set.merge(fresh, start.UnixMilli())
+	s.epoch = epoch
+	if s.lost.CompareAndSwap(true, false) {
+		s.log.Warn("revocation: revocation set written back and epoch re-established", "epoch", epoch)
+	}
 	s.resyncs.Add(1)
 	s.lastSync.Store(s.opts.Now().UnixNano())
 	return nil

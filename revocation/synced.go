@@ -87,6 +87,11 @@ func (o SyncedOptions) withDefaults() SyncedOptions {
 // Redis cannot answer. A revocation found locally is always trusted: the
 // local set only grows from real revocations, and keeps them even if Redis
 // loses them, in which case the next resync writes them back.
+//
+// After every answered PING it reads the epoch marker; if Redis lost the
+// set, it stops answering from memory (checks go to Redis, which fails
+// closed), resyncs, writes back everything it holds, and only then
+// re-establishes the marker. Ready is false meanwhile.
 type Synced struct {
 	redis    *Redis
 	set      *set
@@ -106,6 +111,13 @@ type Synced struct {
 	resyncs   atomic.Uint64
 	restored  atomic.Uint64
 	malformed atomic.Uint64
+
+	// epoch is the marker in force at the last complete resync ("" before
+	// the first); only the subscription goroutine touches it. lost is set
+	// from the moment a loss is seen until a resync has written back and
+	// re-established the marker.
+	epoch string
+	lost  atomic.Bool
 
 	psMu sync.Mutex
 	ps   *redis.PubSub
@@ -210,6 +222,9 @@ type SyncedStats struct {
 	Restored uint64
 	// Malformed counts unparsable events received on the channel.
 	Malformed uint64
+	// Lost reports that Redis lost the revocation set and this replica has
+	// not yet written back and re-established it.
+	Lost bool
 }
 
 // Stats returns the store's current state.
@@ -220,6 +235,7 @@ func (s *Synced) Stats() SyncedStats {
 		Resyncs:   s.resyncs.Load(),
 		Restored:  s.restored.Load(),
 		Malformed: s.malformed.Load(),
+		Lost:      s.lost.Load(),
 	}
 	if at := s.lastSync.Load(); at != 0 {
 		st.LastSync = time.Unix(0, at)
@@ -228,6 +244,19 @@ func (s *Synced) Stats() SyncedStats {
 		st.SyncedAt = time.Unix(0, at)
 	}
 	return st
+}
+
+// Ready reports whether this replica can answer trustworthily: Redis
+// answers and holds the epoch marker, and, if Redis lost the set, this
+// replica has written back what it holds. For readiness probes.
+func (s *Synced) Ready(ctx context.Context) error {
+	if err := s.usable(); err != nil {
+		return err
+	}
+	if s.lost.Load() {
+		return fmt.Errorf("%w: %w: writing back", ErrUnavailable, ErrStoreLost)
+	}
+	return s.redis.Ping(ctx)
 }
 
 // Close stops the subscription and the janitor and waits for them. It

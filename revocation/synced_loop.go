@@ -109,13 +109,47 @@ func (ss *session) handle(ctx context.Context, msg any) error {
 		s.set.add(e)
 	case *redis.Pong:
 		if !ss.pingSent.IsZero() && m.Payload == strconv.FormatUint(ss.seq, 10) {
-			if ss.synced {
+			if ss.synced && ss.epochIntact(ctx) {
 				s.syncedAt.Store(ss.pingSent.UnixNano())
 			}
 			ss.pingSent = time.Time{}
+			if s.lost.Load() {
+				return errStoreLostSeen
+			}
 		}
 	}
 	return nil
+}
+
+// errStoreLostSeen ends a session whose PING found the epoch marker gone or
+// changed, so that the next one resyncs and writes back.
+var errStoreLostSeen = fmt.Errorf("%w: epoch marker gone or changed", ErrStoreLost)
+
+// epochIntact reads the epoch marker after a PING was answered: the local
+// set is confirmed fresh only if the marker is still the one of the last
+// resync. A changed or missing marker marks the replica lost; a failed
+// read just leaves freshness unconfirmed.
+func (ss *session) epochIntact(ctx context.Context) bool {
+	s := ss.s
+	e, err := s.redis.readEpoch(ctx)
+	if err != nil {
+		return false
+	}
+	if e.present && e.value == s.epoch {
+		return true
+	}
+	_ = s.redis.observe(e)
+	s.markLost()
+	return false
+}
+
+// markLost stops answering from memory until a resync re-establishes the
+// marker.
+func (s *Synced) markLost() {
+	s.syncedAt.Store(0)
+	if s.lost.CompareAndSwap(false, true) {
+		s.log.Error("revocation: redis lost or replaced the revocation set; resyncing and writing back what this replica holds")
+	}
 }
 
 // resync marks the set unsynced, rebuilds it, and pings at once so that it

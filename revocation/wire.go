@@ -11,6 +11,8 @@ import (
 //	P rev:i:<id>         string "<until ms>", PX = time left; exists = revoked
 //	P rev:p:<principal>  string "<before ms>", PX = time left
 //	P rev:events         pub/sub channel (not a key)
+//	P rev:epoch          string "<random epoch id>", no TTL: the marker
+//	                     that the set above is complete (see epoch.go)
 //
 // Every key is a single key, so each Lua script touches one slot and the
 // layout works unchanged on Redis Cluster. The events published are
@@ -24,6 +26,7 @@ const (
 	idKind        = "rev:i:"
 	principalKind = "rev:p:"
 	eventChannel  = "rev:events"
+	epochKind     = "rev:epoch"
 )
 
 // maxMilliDigits bounds a decimal millisecond field (math.MaxInt64 has 19).
@@ -35,6 +38,7 @@ type keyspace struct{ prefix string }
 func (k keyspace) id(id string) string       { return k.prefix + idKind + id }
 func (k keyspace) principal(p string) string { return k.prefix + principalKind + p }
 func (k keyspace) channel() string           { return k.prefix + eventChannel }
+func (k keyspace) epoch() string             { return k.prefix + epochKind }
 
 // match is the SCAN pattern for every revocation key.
 func (k keyspace) match() string { return escapeGlob(k.prefix) + "rev:[ip]:*" }

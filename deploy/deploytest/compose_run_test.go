@@ -89,7 +89,7 @@ func startComposeWorld(t *testing.T) *composeWorld {
 	t.Helper()
 	c := loadCompose(t)
 	w := &composeWorld{hosts: map[string]string{}, replicas: map[string]string{}}
-	redis := redistest.Start(t)
+	redis := redistest.Start(t, "--appendonly", "yes") // as the compose file runs it
 	w.hosts["redis:6379"] = redis.Addr
 	listeners := map[string]net.Listener{}
 	for _, name := range replicaNames() {

@@ -81,7 +81,7 @@ func TestComposeServices(t *testing.T) {
 		}
 	}
 	redis := c.Services["redis"]
-	if redis.Image != "redis:7" || !slices.Equal(redis.Command, []string{"redis-server", "--save", "", "--appendonly", "no"}) {
+	if redis.Image != "redis:7" || !slices.Equal(redis.Command, []string{"redis-server", "--appendonly", "yes"}) {
 		t.Errorf("redis: image %q command %q", redis.Image, redis.Command)
 	}
 	if redis.Healthcheck == nil || !slices.Contains(redis.Healthcheck.Test, "redis-cli") {

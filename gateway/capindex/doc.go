@@ -7,4 +7,11 @@
 // can write to the index (a shared Redis, say) still cannot mint a
 // capability. Besides the token, a record keeps what is not in the token
 // but callers need back: the display names of the resource handles.
+//
+// Losing the index is safe. When Redis comes back without its data (a
+// restart without persistence, FLUSHALL, a failover to an empty replica)
+// the records are gone and a capabilityId alone is answered as unknown: the
+// call is refused, never allowed, and a caller that presents its token is
+// served as before. The index needs no loss detection of its own; the
+// revocation store, which does, makes the gateway fail closed meanwhile.
 package capindex

@@ -99,6 +99,10 @@ type Redis struct {
 	// MaxStaleness is how long the local revocation set may answer alone
 	// after its last confirmed sync with Redis.
 	MaxStaleness Duration `yaml:"max_staleness"`
+	// AllowNoPersistence accepts a Redis with neither appendonly nor save
+	// rules, which is refused otherwise: if it restarts while no replica
+	// is running, every revocation is forgotten for good.
+	AllowNoPersistence bool `yaml:"allow_no_persistence,omitempty"`
 }
 
 // Listener configures one HTTP listener and the timeouts a public listener

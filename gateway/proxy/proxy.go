@@ -97,14 +97,43 @@ func (p *Proxy) rewrite(pr *httputil.ProxyRequest) {
 	}
 }
 
-// stripCredentials removes the caller's credentials and every capability
-// header, whatever its case, before anything is set by the gateway.
+// vouchedPrefix is the normalized prefix of every capability header: the
+// token a caller presents and the headers the gateway sets.
+const vouchedPrefix = "a2a-capability"
+
+// strippedNames are the normalized names of the other caller headers never
+// forwarded: credentials, and the forwarding headers the proxy sets itself.
+var strippedNames = map[string]bool{
+	"authorization":       true,
+	"cookie":              true,
+	"proxy-authorization": true,
+	"x-forwarded-for":     true,
+	"x-forwarded-host":    true,
+	"x-forwarded-proto":   true,
+}
+
+// normalizeName folds a header name the way lenient upstream stacks do
+// (CGI and WSGI environments, some proxies): case folded and every '_'
+// read as '-'.
+func normalizeName(name string) string {
+	return strings.ReplaceAll(strings.ToLower(name), "_", "-")
+}
+
+// Stripped reports whether a caller header named name is removed before a
+// request is forwarded: its normalized name is a credential, a forwarding
+// header the proxy sets, or in the capability family. Look-alike spellings
+// such as "A2A_Capability_Principal" are matched, because an upstream that
+// folds '_' into '-' would read them as the gateway's own.
+func Stripped(name string) bool {
+	n := normalizeName(name)
+	return strings.HasPrefix(n, vouchedPrefix) || strippedNames[n]
+}
+
+// stripCredentials removes, before anything is set by the gateway, every
+// caller header that Stripped names, whatever its spelling.
 func stripCredentials(h http.Header) {
-	h.Del("Authorization")
-	h.Del("Cookie")
-	h.Del("Proxy-Authorization")
 	for k := range h {
-		if strings.HasPrefix(http.CanonicalHeaderKey(k), "A2a-Capability") {
+		if Stripped(k) {
 			delete(h, k)
 		}
 	}

@@ -160,6 +160,8 @@ func applyOptions(cfg *config.Config, opts Options) {
 		cfg.Redis = &config.Redis{
 			URL: opts.RedisURL, Prefix: "capgate:", Timeout: config.Duration(250 * time.Millisecond),
 			MaxStaleness: config.Duration(2 * time.Second),
+			// A demo may run a throwaway Redis; the risk is logged.
+			AllowNoPersistence: true,
 		}
 	}
 	if opts.KeysFile != "" {
