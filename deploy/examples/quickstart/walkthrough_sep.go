@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/capgate/capgate/gateway/jsonrpc"
 )
 
 // capability is the part of an issued capability the walkthrough uses.
@@ -124,11 +126,11 @@ func (s *session) refusedInvoke(ctx context.Context, key, skill, capID, handle s
 }
 
 func stepOutOfScope(ctx context.Context, s *session) (string, error) {
-	return s.refusedInvoke(ctx, AliceKey, "update_document", s.parent.ID, s.parent.handle("Q1 Financial Summary"), -32044)
+	return s.refusedInvoke(ctx, AliceKey, "update_document", s.parent.ID, s.parent.handle("Q1 Financial Summary"), jsonrpc.CodeOperationNotPermitted)
 }
 
 func stepWrongHolder(ctx context.Context, s *session) (string, error) {
-	return s.refusedInvoke(ctx, BobKey, "retrieve_document", s.parent.ID, s.parent.handle("Q1 Financial Summary"), -32046)
+	return s.refusedInvoke(ctx, BobKey, "retrieve_document", s.parent.ID, s.parent.handle("Q1 Financial Summary"), jsonrpc.CodeHolderMismatch)
 }
 
 func stepAttenuate(ctx context.Context, s *session) (string, error) {
@@ -160,7 +162,7 @@ func stepChildInvoke(ctx context.Context, s *session) (string, error) {
 	if err := res.expectResult(); err != nil {
 		return "", err
 	}
-	refused, err := s.refusedInvoke(ctx, AliceKey, "retrieve_document", s.child.ID, s.parent.handle("Q1 Sales Report"), -32045)
+	refused, err := s.refusedInvoke(ctx, AliceKey, "retrieve_document", s.child.ID, s.parent.handle("Q1 Sales Report"), jsonrpc.CodeResourceNotPermitted)
 	if err != nil {
 		return "", err
 	}
@@ -175,7 +177,7 @@ func stepRevoke(ctx context.Context, s *session) (string, error) {
 	if err := res.expectResult(); err != nil {
 		return "", err
 	}
-	refused, err := s.refusedInvoke(ctx, AliceKey, "retrieve_document", s.child.ID, s.child.ResourceHandles[0].Handle, -32043)
+	refused, err := s.refusedInvoke(ctx, AliceKey, "retrieve_document", s.child.ID, s.child.ResourceHandles[0].Handle, jsonrpc.CodeCapabilityRevoked)
 	if err != nil {
 		return "", err
 	}
