@@ -18,7 +18,7 @@ import (
 // token itself never goes upstream.
 func (f *Front) skillInvoke(ctx context.Context, c *call) outcome {
 	var p sep.InvokeParams
-	if err := jsonrpc.UnmarshalParams(c.req.Params, &p); err != nil {
+	if err := c.req.UnmarshalParams(&p); err != nil {
 		return fail(c.req.ID, jsonrpc.ErrorFor(err))
 	}
 	op, ok := c.agent.cfg.Skills[p.Skill]
