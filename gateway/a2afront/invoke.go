@@ -45,7 +45,7 @@ func (f *Front) skillInvoke(ctx context.Context, c *call) outcome {
 		return fail(c.req.ID, e)
 	}
 	f.auditInvoke(ctx, c, p, claims, "allowed")
-	body := encodeRequest(c.req.ID, c.req.Method, forwardedParams{
+	body := appendInvokeRequest(make([]byte, 0, len(c.req.Raw)+64), c.req.ID, c.req.Method, forwardedParams{
 		Skill: p.Skill, Arguments: args, CapabilityID: claims.CapabilityID,
 	})
 	return outcome{forward: body, cc: &proxy.Context{
