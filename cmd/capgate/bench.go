@@ -16,7 +16,7 @@ import (
 const benchUsage = `usage:
   capgate bench [--duration 5s] [--warmup 1s] [--conns 1,64] [--variants memory,redis,synced]
                 [--redis auto|off|URL] [--only upstream|baseline|capgate|issuance|attenuation]
-                [--quick] [--json] [--cpuprofile FILE]
+                [--quick] [--json] [--check] [--cpuprofile FILE]
 
 bench measures what capgate costs beyond the proxy hop. In one process, on
 loopback only, it starts a minimal upstream (the documents agent's stand-in),
@@ -37,8 +37,13 @@ run (300ms measured, 100ms warm-up unless given) for smoke tests. --only
 keeps one target's runs, and --cpuprofile writes a pprof CPU profile of the
 whole run, for profiling.
 
-Exit status: 0 measured without errors, 1 failed requests or a run that
-could not happen, 2 usage error.
+--check makes a missed target (any check of the report that does not
+pass) an error, so that a change that loses ground shows at once. Timings
+depend on the machine: use it on a quiet one, never in CI.
+
+Exit status: 0 measured without errors (and, with --check, every target
+met), 1 failed requests, a run that could not happen or, with --check, a
+missed target, 2 usage error.
 `
 
 // Quick-run defaults, for smoke tests.
@@ -51,6 +56,7 @@ const (
 type benchArgs struct {
 	opts       loadtest.Options
 	json       bool
+	check      bool
 	cpuprofile string
 }
 
@@ -83,7 +89,25 @@ func runBench(ctx context.Context, args []string, e env) error {
 	if bad := rep.Problems(); len(bad) > 0 {
 		return fmt.Errorf("%d problem(s): the measurement is not valid; see the table", len(bad))
 	}
+	if a.check {
+		return missedTargets(rep)
+	}
 	return nil
+}
+
+// missedTargets returns an error naming every check of rep that did not
+// pass, or nil when all passed.
+func missedTargets(rep *loadtest.Report) error {
+	var missed []string
+	for _, c := range rep.Checks {
+		if !c.Pass {
+			missed = append(missed, fmt.Sprintf("%s (%s): %s", c.Name, c.Variant, c.Value))
+		}
+	}
+	if len(missed) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%d target(s) missed: %s", len(missed), strings.Join(missed, "; "))
 }
 
 func parseBench(args []string) (benchArgs, error) {
@@ -99,6 +123,7 @@ func parseBench(args []string) (benchArgs, error) {
 	fs.StringVar(&only, "only", "", "keep one target's runs")
 	fs.BoolVar(&quick, "quick", false, "a short run, for smoke tests")
 	fs.BoolVar(&a.json, "json", false, "print JSON instead of the table")
+	fs.BoolVar(&a.check, "check", false, "fail when a target is missed")
 	fs.StringVar(&a.cpuprofile, "cpuprofile", "", "write a CPU profile of the whole run to FILE")
 	if _, err := parsePositional(fs, args, 0, 0, ""); err != nil {
 		return a, err

@@ -18,7 +18,7 @@ import (
 // ancestor's, so revoking any of them kills it.
 func (f *Front) capabilitiesAttenuate(ctx context.Context, c *call) outcome {
 	var p sep.AttenuateParams
-	if err := jsonrpc.UnmarshalParams(c.req.Params, &p); err != nil {
+	if err := c.req.UnmarshalParams(&p); err != nil {
 		return fail(c.req.ID, jsonrpc.ErrorFor(err))
 	}
 	token, e := presentedToken(c.http, p.CapabilityToken)

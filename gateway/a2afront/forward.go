@@ -24,15 +24,21 @@ import (
 // gateway vouches for, so there is one header hygiene for every path.
 
 // upstreamRequest is the request that carries one allowed call upstream:
-// the caller's request cloned onto ctx, with the decided body, the call's
-// id (for the proxy's error answer) and the capability context the
-// gateway vouches for.
+// a shallow copy of the caller's request on ctx, with its own header map,
+// the decided body, the call's id (for the proxy's error answer) and the
+// capability context the gateway vouches for. The proxy clones it again
+// before rewriting anything, and header values are only ever replaced,
+// never changed in place, so sharing the caller's value slices is safe.
 func upstreamRequest(ctx context.Context, r *http.Request, id json.RawMessage, out outcome) *http.Request {
 	ctx = withRequestID(ctx, id)
 	if out.cc != nil {
 		ctx = proxy.WithContext(ctx, *out.cc)
 	}
-	req := r.Clone(ctx)
+	req := r.WithContext(ctx)
+	req.Header = make(http.Header, len(r.Header)+2)
+	for k, v := range r.Header {
+		req.Header[k] = v
+	}
 	req.Method = http.MethodPost
 	req.Body = http.NoBody
 	if len(out.forward) > 0 {

@@ -18,7 +18,7 @@ import (
 // token itself never goes upstream.
 func (f *Front) skillInvoke(ctx context.Context, c *call) outcome {
 	var p sep.InvokeParams
-	if err := jsonrpc.UnmarshalParams(c.req.Params, &p); err != nil {
+	if err := c.req.UnmarshalParams(&p); err != nil {
 		return fail(c.req.ID, jsonrpc.ErrorFor(err))
 	}
 	op, ok := c.agent.cfg.Skills[p.Skill]
@@ -45,7 +45,7 @@ func (f *Front) skillInvoke(ctx context.Context, c *call) outcome {
 		return fail(c.req.ID, e)
 	}
 	f.auditInvoke(ctx, c, p, claims, "allowed")
-	body := encodeRequest(c.req.ID, c.req.Method, forwardedParams{
+	body := appendInvokeRequest(make([]byte, 0, len(c.req.Raw)+64), c.req.ID, c.req.Method, forwardedParams{
 		Skill: p.Skill, Arguments: args, CapabilityID: claims.CapabilityID,
 	})
 	return outcome{forward: body, cc: &proxy.Context{

@@ -23,7 +23,7 @@ const maxRequestedGrants = 16
 // capability.
 func (f *Front) capabilitiesRequest(ctx context.Context, c *call) outcome {
 	var p sep.RequestParams
-	if err := jsonrpc.UnmarshalParams(c.req.Params, &p); err != nil {
+	if err := c.req.UnmarshalParams(&p); err != nil {
 		return fail(c.req.ID, jsonrpc.ErrorFor(err))
 	}
 	if len(p.Grants) == 0 || len(p.Grants) > maxRequestedGrants {

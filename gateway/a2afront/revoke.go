@@ -15,7 +15,7 @@ import (
 // expired, which bounds every descendant's expiry too.
 func (f *Front) capabilitiesRevoke(ctx context.Context, c *call) outcome {
 	var p sep.RevokeParams
-	if err := jsonrpc.UnmarshalParams(c.req.Params, &p); err != nil {
+	if err := c.req.UnmarshalParams(&p); err != nil {
 		return fail(c.req.ID, jsonrpc.ErrorFor(err))
 	}
 	token, e := presentedToken(c.http, p.CapabilityToken)

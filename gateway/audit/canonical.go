@@ -120,7 +120,11 @@ func join(ms []member, skip string) []byte {
 	for _, m := range ms {
 		n += len(m.enc) + 1
 	}
-	out := make([]byte, 0, n)
+	return appendJoined(make([]byte, 0, n), ms, skip)
+}
+
+// appendJoined appends what join returns to out.
+func appendJoined(out []byte, ms []member, skip string) []byte {
 	out = append(out, '{')
 	first := true
 	for _, m := range ms {

@@ -1,8 +1,10 @@
 package audit
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -67,10 +69,14 @@ type chain struct {
 	stream StreamSink
 	log    *slog.Logger
 
-	mu   sync.Mutex
-	seq  uint64
-	prev string
-	cp   *checkpointer // nil without checkpoints; guarded by mu
+	builders builderPool
+
+	mu    sync.Mutex
+	seq   uint64
+	prev  string
+	cp    *checkpointer // nil without checkpoints; guarded by mu
+	line  []byte        // the line being written; guarded by mu
+	fixed []byte        // the reserved members being written; guarded by mu
 }
 
 // NewHandler returns a handler writing to w. Each Handle call makes
@@ -130,20 +136,22 @@ func (h *Handler) Head() Head {
 // prev, time and the hash are assigned under it. A write error is
 // returned wrapping ErrWrite, and logged; the event keeps its seq.
 func (h *Handler) Handle(_ context.Context, r slog.Record) error {
-	attrs, err := encodeMembers(h.attrs(r))
-	if err != nil {
-		return fmt.Errorf("audit: encoding event %q: %w", r.Message, err)
+	b := h.c.builders.get()
+	defer h.c.builders.put(b)
+	attrs, ok := b.encode(h.steps, r)
+	if !ok {
+		var err error
+		if attrs, err = encodeMembers(h.attrs(r)); err != nil {
+			return fmt.Errorf("audit: encoding event %q: %w", r.Message, err)
+		}
 	}
 	if size := membersSize(attrs); size > maxAttrBytes {
 		h.c.log.Error("audit event attributes too large; recorded without them",
 			"event", r.Message, "bytes", size)
 		attrs = []member{mustMember(FieldOmitted, json.Number(strconv.Itoa(size)))}
 	}
-	fixed := []member{
-		mustMember(FieldEvent, clean(r.Message)),
-		mustMember(FieldChain, h.c.id),
-	}
-	return h.c.append(append(attrs, fixed...), r.Time)
+	attrs = append(attrs, b.member(FieldEvent, clean(r.Message)), b.member(FieldChain, h.c.id))
+	return h.c.append(attrs, r.Time)
 }
 
 // attrs builds the attribute tree of one record, with the reserved
@@ -201,6 +209,8 @@ func (c *chain) append(ms []member, recTime time.Time) error {
 }
 
 // appendLocked is append without the checkpoint; the caller holds c.mu.
+// The line is built in c.line, reused from event to event; the stream
+// gets its own copy.
 func (c *chain) appendLocked(ms []member, recTime time.Time) error {
 	t := recTime
 	if c.now != nil {
@@ -209,15 +219,27 @@ func (c *chain) appendLocked(ms []member, recTime time.Time) error {
 		t = time.Now()
 	}
 	seq := c.seq + 1
-	ms = append(ms,
-		mustMember(FieldTime, t.UTC().Format(time.RFC3339Nano)),
-		mustMember(FieldSeq, json.Number(strconv.FormatUint(seq, 10))),
-		mustMember(FieldPrev, c.prev))
+	f := c.fixed[:0]
+	f = appendTime(append(f, `"time":`...), t.UTC())
+	timeEnd := len(f)
+	f = strconv.AppendUint(append(f, `"seq":`...), seq, 10)
+	seqEnd := len(f)
+	f = appendString(append(f, `"prev":`...), c.prev)
+	prevEnd := len(f)
+	ms = append(ms, member{FieldTime, f[:timeEnd:timeEnd]},
+		member{FieldSeq, f[timeEnd:seqEnd:seqEnd]}, member{FieldPrev, f[seqEnd:prevEnd:prevEnd]})
 	sortMembers(ms)
-	hash := chainHash(ms)
-	ms = append(ms, mustMember(FieldHash, hash))
+	c.line = appendJoined(c.line[:0], ms, FieldHash)
+	sum := sha256.Sum256(c.line)
+	var hexSum [2 * sha256.Size]byte
+	hex.Encode(hexSum[:], sum[:])
+	hash := string(hexSum[:])
+	f = appendString(append(f, `"hash":`...), hash)
+	ms = append(ms, member{FieldHash, f[prevEnd:]})
+	c.fixed = f
 	sortMembers(ms)
-	line := append(join(ms, ""), '\n')
+	c.line = append(appendJoined(c.line[:0], ms, ""), '\n')
+	line := c.line
 	c.seq, c.prev = seq, hash
 	var werr error
 	if _, err := c.w.Write(line); err != nil {
@@ -225,7 +247,10 @@ func (c *chain) appendLocked(ms []member, recTime time.Time) error {
 		c.log.Error("audit event not written", "chain", c.id, "seq", seq, "err", err)
 	}
 	if c.stream != nil {
-		c.stream.Enqueue(Entry{Chain: c.id, Seq: seq, Line: line[:len(line)-1]})
+		c.stream.Enqueue(Entry{Chain: c.id, Seq: seq, Line: bytes.Clone(line[:len(line)-1])})
+	}
+	if cap(c.line) > maxPooledBuffer {
+		c.line = nil
 	}
 	return werr
 }

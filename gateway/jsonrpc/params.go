@@ -25,6 +25,24 @@ import (
 // Numbers decoded into interface values become json.Number, so large
 // integers keep their exact text.
 func UnmarshalParams(raw json.RawMessage, v any) error {
+	return unmarshalParams(raw, v, false)
+}
+
+// UnmarshalParams decodes r.Params strictly into v, exactly as the
+// function UnmarshalParams does, with one pass fewer when it is safe:
+// when r came from Decode and r.Params are still the bytes Decode
+// checked, the text checks (syntax, UTF-8, depth, duplicate and
+// case-variant names at any depth) already ran over the whole body,
+// params included, within limits no looser than UnmarshalParams' own,
+// so they are not run again. Every other check runs as before.
+func (r Request) UnmarshalParams(v any) error {
+	checked := len(r.Params) > 0 && len(r.checked) == len(r.Params) && &r.Params[0] == &r.checked[0]
+	return unmarshalParams(r.Params, v, checked)
+}
+
+// unmarshalParams is UnmarshalParams; checked says that raw already
+// passed the checker within limits no looser than the ceilings.
+func unmarshalParams(raw json.RawMessage, v any, checked bool) error {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return fmt.Errorf("%w: got %T", ErrInvalidTarget, v)
@@ -36,9 +54,11 @@ func UnmarshalParams(raw json.RawMessage, v any) error {
 	if len(raw) > MaxBodyBytesCeiling {
 		return fmt.Errorf("%w: params larger than %d bytes", ErrInvalidParams, MaxBodyBytesCeiling)
 	}
-	c := newChecker(raw, MaxDepthCeiling)
-	if err := c.run(); err != nil {
-		return fmt.Errorf("%w: %w", ErrInvalidParams, err)
+	if !checked {
+		c := newChecker(raw, MaxDepthCeiling)
+		if err := c.run(); err != nil {
+			return fmt.Errorf("%w: %w", ErrInvalidParams, err)
+		}
 	}
 	if raw[0] != '{' && raw[0] != '[' {
 		return fmt.Errorf("%w: params must be an object or an array", ErrInvalidParams)
@@ -90,7 +110,8 @@ func exactNames(raw []byte, t reflect.Type, depth int) error {
 }
 
 func exactStructNames(raw []byte, t reflect.Type, depth int) error {
-	fields := jsonFields(t, nil, 0)
+	var fieldBuf [16]field
+	fields := jsonFields(t, fieldBuf[:0], 0)
 	var buf [32]byte
 	it := newMemberIter(raw)
 	for {

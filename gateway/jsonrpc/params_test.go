@@ -33,12 +33,17 @@ type Hop struct {
 	Agent string `json:"agent"`
 }
 
-func TestUnmarshalParams(t *testing.T) {
-	tests := []struct {
-		name    string
-		raw     string
-		wantErr error
-	}{
+// paramsCase is one params text and the error decoding it must give.
+type paramsCase struct {
+	name    string
+	raw     string
+	wantErr error
+}
+
+// paramsCases are the strictness cases every way of decoding params must
+// agree on.
+func paramsCases() []paramsCase {
+	return []paramsCase{
 		{"valid", `{"skill":"s","capabilityId":"c","arguments":{"resourceHandle":"rh_001"}}`, nil},
 		{"escaped names", `{"sk\u0069ll":"s","capabilityId":"c"}`, nil},
 		{"promoted field", `{"skill":"s","purpose":"p"}`, nil},
@@ -67,7 +72,10 @@ func TestUnmarshalParams(t *testing.T) {
 		{"trailing data", `{"skill":"a"} {}`, ErrParse},
 		{"invalid UTF-8", "{\"skill\":\"\xff\"}", ErrInvalidUTF8},
 	}
-	for _, tt := range tests {
+}
+
+func TestUnmarshalParams(t *testing.T) {
+	for _, tt := range paramsCases() {
 		t.Run(tt.name, func(t *testing.T) {
 			var p invokeParams
 			err := UnmarshalParams(json.RawMessage(tt.raw), &p)

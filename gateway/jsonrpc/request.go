@@ -32,6 +32,10 @@ type Request struct {
 	// request it wraps ErrInvalidRequest and says why; such an element must
 	// be answered with an error and never dispatched.
 	Err error
+
+	// checked is Params as Decode checked them, so that
+	// Request.UnmarshalParams can tell they were not replaced since.
+	checked json.RawMessage
 }
 
 // IsNotification reports whether r is a valid request without an id, which
@@ -132,6 +136,7 @@ func decodeElement(raw []byte) Request {
 		return Request{ID: r.ID, Raw: raw, Err: firstErr}
 	}
 	r.JSONRPC = Version
+	r.checked = r.Params
 	return r
 }
 

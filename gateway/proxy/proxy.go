@@ -67,9 +67,12 @@ func New(target *url.URL, opts Options) *Proxy {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	p.rp = &httputil.ReverseProxy{
-		Rewrite:       p.rewrite,
-		Transport:     opts.Transport,
-		FlushInterval: -1,
+		Rewrite:   p.rewrite,
+		Transport: opts.Transport,
+		// FlushInterval 0: ReverseProxy flushes an event stream, and any
+		// answer of unknown length, after every write; a unary answer of
+		// known length goes out in one write when the copy ends.
+		FlushInterval: 0,
 		BufferPool:    newBufferPool(),
 		ErrorLog:      slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 		ErrorHandler:  opts.ErrorHandler,

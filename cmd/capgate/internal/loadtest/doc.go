@@ -8,7 +8,7 @@
 //     documents agent (its card, a2a/resources/resolve, and a fixed result
 //     for every other JSON-RPC call);
 //   - the baseline: a plain, tuned httputil.ReverseProxy (Rewrite, the
-//     gateway's own proxy.NewTransport, a buffer pool, FlushInterval -1) in
+//     gateway's own proxy.NewTransport, a buffer pool, FlushInterval 0) in
 //     front of the upstream;
 //   - capgate, built with gateway.FromConfig from the quickstart config and
 //     policy, driven on the full a2a/skill/invoke path (authenticate,

@@ -14,7 +14,7 @@ const (
 	RatioConns     = 64
 	// ThresholdP50Delta is the most capgate's p50 may exceed the
 	// baseline's at P50Conns connection.
-	ThresholdP50Delta = 100 * time.Microsecond
+	ThresholdP50Delta = 60 * time.Microsecond
 	P50Conns          = 1
 	// ThresholdIssuance is the least issuance rate (per second) with the
 	// in-memory store.

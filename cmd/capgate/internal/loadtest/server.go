@@ -53,7 +53,7 @@ func (s *Server) Close() error {
 // NewBaseline returns the baseline: a plain, tuned reverse proxy to target,
 // built like the gateway's own proxy (Rewrite to target's exact path,
 // X-Forwarded headers, proxy.NewTransport, a 32 KiB buffer pool,
-// FlushInterval -1) but with no authorization at all.
+// FlushInterval 0: streams flushed per write, unary answers not) but with no authorization at all.
 func NewBaseline(target *url.URL) *httputil.ReverseProxy {
 	return &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
@@ -63,10 +63,9 @@ func NewBaseline(target *url.URL) *httputil.ReverseProxy {
 			out.Host = target.Host
 			pr.SetXForwarded()
 		},
-		Transport:     proxy.NewTransport(),
-		FlushInterval: -1,
-		BufferPool:    newBufferPool(),
-		ErrorLog:      log.New(io.Discard, "", 0),
+		Transport:  proxy.NewTransport(),
+		BufferPool: newBufferPool(),
+		ErrorLog:   log.New(io.Discard, "", 0),
 	}
 }
 
