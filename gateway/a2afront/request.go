@@ -8,6 +8,7 @@ import (
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/jsonrpc"
+	"github.com/capgate/capgate/gateway/ratelimit"
 	"github.com/capgate/capgate/gateway/sep"
 	"github.com/capgate/capgate/policy"
 )
@@ -24,6 +25,9 @@ func (f *Front) capabilitiesRequest(ctx context.Context, c *call) outcome {
 		return fail(c.req.ID, jsonrpc.ErrorFor(err))
 	}
 	if e := checkRequestParams(p); e != nil {
+		return fail(c.req.ID, e)
+	}
+	if e := f.limit(ctx, c, ratelimit.Issue, 1); e != nil {
 		return fail(c.req.ID, e)
 	}
 	now := f.deps.Now()
@@ -130,6 +134,7 @@ func (f *Front) issue(ctx context.Context, c *call, in policy.Input, found []res
 		f.deps.Logger.ErrorContext(ctx, "capability index unavailable", "error", err)
 		return sep.Capability{}, capErr(jsonrpc.CodeRevocationUnavailable, "capability store unavailable; try again", nil)
 	}
+	f.recordLive(ctx, c, claims.CapabilityID, claims.Expiry.Time())
 	return wireCapability(token, &claims, names), nil
 }
 
