@@ -28,6 +28,7 @@ func (f *Front) capabilitiesRequest(ctx context.Context, c *call) outcome {
 		return fail(c.req.ID, e)
 	}
 	if e := f.limit(ctx, c, ratelimit.Issue, 1); e != nil {
+		f.auditIssue(ctx, c, p, policy.Decision{}, nil, reasonOf(e))
 		return fail(c.req.ID, e)
 	}
 	now := f.deps.Now()

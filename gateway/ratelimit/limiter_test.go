@@ -155,15 +155,26 @@ func TestConfigValidate(t *testing.T) {
 	}
 }
 
+// TestMemoryIsBounded: the in-memory state holds at most MaxKeys keys. A
+// new key is refused while every key is busy (fail closed), and admitted
+// once an idle key (a full bucket, the same as no state) can be dropped.
 func TestMemoryIsBounded(t *testing.T) {
 	cfg := tight()
 	cfg.MaxKeys = 2
-	l := newLimiter(t, cfg, ratelimit.Deps{})
+	c := &clock{t: time.Unix(1_800_000_000, 0)}
+	l := newLimiter(t, cfg, ratelimit.Deps{Now: c.now})
 	ctx := context.Background()
 	_ = l.Allow(ctx, ratelimit.Invoke, "a", "", 1)
 	_ = l.Allow(ctx, ratelimit.Invoke, "b", "", 1)
 	if err := l.Allow(ctx, ratelimit.Invoke, "c", "", 1); !errors.Is(err, ratelimit.ErrUnavailable) {
 		t.Fatalf("a third busy key: %v, want ErrUnavailable (fail closed)", err)
+	}
+	c.t = c.t.Add(time.Minute)
+	if err := l.Allow(ctx, ratelimit.Invoke, "c", "", 1); err != nil {
+		t.Fatalf("a third key once the others are idle: %v", err)
+	}
+	if n, _ := spend(t, l, ratelimit.Invoke, "a"); n != 3 {
+		t.Fatalf("a dropped idle key came back with %d events, want its full burst of 3", n)
 	}
 }
 
