@@ -87,6 +87,7 @@ type ConfigError struct {
 	Field, Msg string
 }
 
+// Error names the key and the problem.
 func (e *ConfigError) Error() string { return ErrInvalidConfig.Error() + ": " + e.Field + ": " + e.Msg }
 
 // Is matches ErrInvalidConfig.

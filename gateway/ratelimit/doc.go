@@ -12,7 +12,7 @@
 // The live-capability cap counts, per principal, the capabilities minted
 // at its request that have not yet expired: a sorted set scored by expiry
 // in Redis, a list of expiries in memory. It counts what the limiter was
-// told was minted (Record), independently of the capability index, so the
+// told was minted (RecordLive), independently of the capability index, so the
 // check costs one round trip however many capabilities the principal
 // holds. A revoked capability keeps its slot until it would have expired.
 // The check and the record are separate steps, so concurrent issuances by

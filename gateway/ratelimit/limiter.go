@@ -40,6 +40,7 @@ type Refusal struct {
 	RetryAfter time.Duration
 }
 
+// Error says which limit refused and when to try again.
 func (r *Refusal) Error() string {
 	return fmt.Sprintf("%s: %s, retry after %s", ErrLimited, r.Limit, r.RetryAfter)
 }
