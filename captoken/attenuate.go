@@ -46,7 +46,8 @@ type AttenuateOptions struct {
 // parent MUST come from v.Verify and MUST have passed the caller's
 // revocation check. ks signs the child; v opens the parent's sealed map.
 // Refusals match ErrAttenuationDenied: ErrNotAttenuable, ErrDepthExceeded,
-// or ErrNotSubset (wrapped with "operations", "handles" or "expiry").
+// ErrNotSubset (wrapped with "operations", "handles" or "expiry"), or
+// ErrExpiryNotAfterNow.
 // ErrExpired when the parent is expired at opts.Now.
 func Attenuate(ks *KeySet, v *Verifier, parent *Claims, c Constraints, opts AttenuateOptions) (string, *Claims, error) {
 	if ks == nil || v == nil || parent == nil || opts.Now.IsZero() {
@@ -151,7 +152,7 @@ func narrowExpiry(parent NumericDate, want time.Time, now NumericDate) (NumericD
 			exp.Time().Format(time.RFC3339), parent.Time().Format(time.RFC3339))
 	}
 	if exp <= now {
-		return 0, fmt.Errorf("%w: expiry %s is not after now", ErrInvalidClaims, exp.Time().Format(time.RFC3339))
+		return 0, fmt.Errorf("%w: expiry %s", ErrExpiryNotAfterNow, exp.Time().Format(time.RFC3339))
 	}
 	return exp, nil
 }

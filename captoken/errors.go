@@ -81,6 +81,10 @@ var (
 	ErrNotAttenuable error = &classedError{"captoken: capability is not attenuable", ErrAttenuationDenied}
 	// ErrDepthExceeded: the child would exceed the maximum delegation depth.
 	ErrDepthExceeded error = &classedError{"captoken: delegation depth exceeded", ErrAttenuationDenied}
+	// ErrExpiryNotAfterNow: the requested expiry is not at least one whole
+	// second after now (token times are whole seconds), so the child would
+	// be born expired.
+	ErrExpiryNotAfterNow error = &classedError{"captoken: requested expiry is not after now", ErrAttenuationDenied}
 )
 
 // Configuration and key-material errors.

@@ -74,6 +74,7 @@ func TestAttenuationNeverWidens(t *testing.T) {
 		{"extra operation", map[string]any{"operations": []string{"retrieve", "update"}}},
 		{"foreign handle", map[string]any{"resourceHandles": []string{"rh_someoneelse"}}},
 		{"later expiry", map[string]any{"expires": later}},
+		{"expiry in the past", map[string]any{"expires": "2001-01-01T00:00:00Z"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

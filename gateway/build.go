@@ -183,6 +183,9 @@ func (b *Built) capabilities(ctx context.Context, cfg *config.Config, opts Build
 		b.closers = append(b.closers, mem.Close)
 	}
 	b.revocations = caps.Revocations
+	if caps.Limits, err = b.limiter(cfg, opts); err != nil {
+		return nil, err
+	}
 	return caps, nil
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/metrics"
+	"github.com/capgate/capgate/gateway/ratelimit"
 	"github.com/capgate/capgate/revocation"
 )
 
@@ -35,6 +36,8 @@ type Capabilities struct {
 	// Audit receives one structured event per issuance, attenuation,
 	// invocation decision and revocation.
 	Audit *slog.Logger
+	// Limits bounds each principal's use; nil limits nothing.
+	Limits *ratelimit.Limiter
 }
 
 func (c *Capabilities) validate() error {
@@ -110,7 +113,7 @@ func New(ctx context.Context, opts Options) (*Gateway, error) {
 	front, err := a2afront.New(ctx, a2aConfig(opts.Config), a2afront.Deps{
 		Authenticator: opts.Authenticator, Keys: g.caps.Keys, Verifier: g.caps.Verifier,
 		Index: g.caps.Index, Revocations: g.caps.Revocations, Policy: g.caps.Policy,
-		Audit: g.caps.Audit, Logger: g.logger, Now: g.now, Metrics: opts.Metrics,
+		Audit: g.caps.Audit, Limits: g.caps.Limits, Logger: g.logger, Now: g.now, Metrics: opts.Metrics,
 		Tracer: opts.Tracer, Getenv: opts.Getenv, ReadFile: opts.ReadFile,
 	})
 	if err != nil {

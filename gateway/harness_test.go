@@ -42,6 +42,7 @@ func configYAML(docsURL, extraURL, idpURL string) string {
 listen: {addr: "127.0.0.1:0", drain_delay: 300ms, shutdown_timeout: 5s}
 public_url: http://gateway.test
 limits: {max_body_bytes: 4096, max_batch: 3, upstream_timeout: 5s}
+rate_limits: {disabled: true}  # these tests poll one principal in tight loops
 agents:
   - name: documents
     url: %s

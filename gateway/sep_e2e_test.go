@@ -63,6 +63,7 @@ func TestCapabilityRequestDenied(t *testing.T) {
 		{"no resource matches", "alice-dev-key", map[string]any{"grants": []string{"documents:read"}, "resourceQuery": map[string]any{"collection": "reports", "filter": map[string]string{"quarter": "1999-Q1"}}}, -32047, "no resource"},
 		{"expiry in the past", "alice-dev-key", map[string]any{"grants": []string{"documents:read"}, "expires": "2001-01-01T00:00:00Z"}, -32047, ""},
 		{"no grants", "alice-dev-key", map[string]any{"grants": []string{}}, -32602, ""},
+		{"purpose over the bound", "alice-dev-key", map[string]any{"grants": []string{"documents:read"}, "purpose": strings.Repeat("p", 2000)}, -32602, "purpose"},
 		{"unknown member", "alice-dev-key", map[string]any{"grants": []string{"documents:read"}, "scope": "all"}, -32602, ""},
 	}
 	for _, tt := range tests {

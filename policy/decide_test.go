@@ -46,6 +46,7 @@ func TestDecideGolden(t *testing.T) {
 		{"staff_expiry_capped", policy.Input{Principal: staff, Agent: "documents", Grants: []string{"documents:read"}, Expires: noon.Add(48 * time.Hour), Now: noon}},
 		{"staff_expiry_kept", policy.Input{Principal: staff, Agent: "documents", Grants: []string{"documents:read"}, Expires: noon.Add(10 * time.Minute), Now: noon}},
 		{"expiry_in_the_past", policy.Input{Principal: staff, Agent: "documents", Grants: []string{"documents:read"}, Expires: noon.Add(-time.Second), Now: noon}},
+		{"expiry_within_the_second", policy.Input{Principal: staff, Agent: "documents", Grants: []string{"documents:read"}, Expires: noon.Add(999 * time.Millisecond), Now: noon.Add(time.Millisecond)}},
 		{"auditor_star_grant", policy.Input{Principal: auditor, Agent: "documents", Grants: []string{"documents:admin"}, Now: noon}},
 		{"auditor_wrong_issuer", policy.Input{Principal: policy.Principal{ID: auditor.ID, Issuer: "https://evil.example.com", Groups: auditor.Groups}, Agent: "documents", Grants: []string{"documents:admin"}, Now: noon}},
 		{"contractor_condition_error_fails_closed", policy.Input{Principal: contractor, Agent: "documents", Grants: []string{"documents:read"}, Now: noon}},

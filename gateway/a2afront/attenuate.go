@@ -7,6 +7,7 @@ import (
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/jsonrpc"
+	"github.com/capgate/capgate/gateway/ratelimit"
 	"github.com/capgate/capgate/gateway/sep"
 )
 
@@ -22,6 +23,9 @@ func (f *Front) capabilitiesAttenuate(ctx context.Context, c *call) outcome {
 		return fail(c.req.ID, jsonrpc.ErrorFor(err))
 	}
 	token, e := presentedToken(c.http, p.CapabilityToken)
+	if e == nil {
+		e = f.limit(ctx, c, ratelimit.Attenuate, 1)
+	}
 	var parent *captoken.Claims
 	var rec *capindex.Record
 	if e == nil {
@@ -36,6 +40,7 @@ func (f *Front) capabilitiesAttenuate(ctx context.Context, c *call) outcome {
 		f.auditAttenuate(ctx, c, parent, nil, reasonOf(e))
 		return fail(c.req.ID, e)
 	}
+	f.recordLive(ctx, c, childClaims.CapabilityID, childClaims.Expiry.Time())
 	f.auditAttenuate(ctx, c, parent, childClaims, "attenuated")
 	return answer(jsonrpc.NewResult(c.req.ID, sep.CapabilitiesResult{Capabilities: []sep.Capability{child}}))
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/proxy"
+	"github.com/capgate/capgate/gateway/ratelimit"
 	"github.com/capgate/capgate/gateway/sep"
 )
 
@@ -92,6 +93,9 @@ func (f *Front) delegateAll(ctx context.Context, c *call, params map[string]json
 			return nil, capErr(jsonrpc.CodeInvalidParams, "attenuation for a capability that is not delegated: "+id, nil)
 		}
 	}
+	if e := f.limit(ctx, c, ratelimit.Attenuate, len(refs)); e != nil {
+		return nil, e
+	}
 	children := make([]sep.Capability, 0, len(refs))
 	for _, ref := range refs {
 		parent, rec, e := f.usableFor(ctx, c, ref)
@@ -100,6 +104,9 @@ func (f *Front) delegateAll(ctx context.Context, c *call, params map[string]json
 			var claims *captoken.Claims
 			child, claims, e = f.attenuate(ctx, parent, rec, atts[ref.ID], holder)
 			f.auditDelegate(ctx, c, parent, claims, e)
+			if e == nil {
+				f.recordLive(ctx, c, claims.CapabilityID, claims.Expiry.Time())
+			}
 			children = append(children, child)
 		}
 		if e != nil {

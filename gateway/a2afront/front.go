@@ -21,6 +21,7 @@ import (
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/metrics"
 	"github.com/capgate/capgate/gateway/proxy"
+	"github.com/capgate/capgate/gateway/ratelimit"
 	"github.com/capgate/capgate/policy"
 	"github.com/capgate/capgate/revocation"
 )
@@ -71,6 +72,9 @@ type Deps struct {
 	Revocations revocation.Store
 	// Policy decides issuance, ambient calls and legacy delegation.
 	Policy PolicySource
+	// Limits bounds each principal's issuance, attenuation, invocation
+	// and live capabilities; nil limits nothing.
+	Limits *ratelimit.Limiter
 	// Audit receives one event per issuance, attenuation, invocation
 	// decision, delegation and revocation; nil records nothing.
 	Audit *slog.Logger

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/go-jose/go-jose/v4"
 
 	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/agentcard"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
@@ -44,8 +46,9 @@ type fixture struct {
 	now         time.Time
 }
 
-// recorder is an upstream agent that answers the resolution hook, and
-// every other call with an empty result, and records every request.
+// recorder is an upstream agent that serves a card declaring the
+// capability extension, answers the resolution hook, and every other call
+// with an empty result, and records every request.
 type recorder struct {
 	mu       sync.Mutex
 	received []recorded
@@ -60,6 +63,12 @@ type recorded struct {
 func (rec *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	w.Header().Set("Content-Type", "application/json")
+	if r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/.well-known/") {
+		_, _ = io.WriteString(w, `{"name":"recorder","url":"http://upstream.test/","version":"1",`+
+			`"min_protocol_version":"0.1","max_protocol_version":"1.0",`+
+			`"capabilities":{"streaming":true,"pushNotifications":true,"extensions":[{"uri":"`+agentcard.ExtensionURI+`"}]}}`)
+		return
+	}
 	var env struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`

@@ -7,6 +7,7 @@ import (
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/proxy"
+	"github.com/capgate/capgate/gateway/ratelimit"
 	"github.com/capgate/capgate/gateway/sep"
 	"github.com/capgate/capgate/policy"
 )
@@ -24,6 +25,10 @@ func (f *Front) skillInvoke(ctx context.Context, c *call) outcome {
 	op, ok := c.agent.cfg.Skills[p.Skill]
 	if !ok {
 		return fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, "unknown skill: "+p.Skill, map[string]any{"detail": "unknown_skill"}))
+	}
+	if e := f.limit(ctx, c, ratelimit.Invoke, 1); e != nil {
+		f.auditInvoke(ctx, c, p, nil, reasonOf(e))
+		return fail(c.req.ID, e)
 	}
 	token, e := presentedToken(c.http, p.CapabilityToken)
 	if e == nil && p.CapabilityID == "" && token == "" {

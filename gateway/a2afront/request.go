@@ -2,18 +2,16 @@ package a2afront
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"strings"
 	"time"
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/jsonrpc"
+	"github.com/capgate/capgate/gateway/ratelimit"
 	"github.com/capgate/capgate/gateway/sep"
 	"github.com/capgate/capgate/policy"
 )
-
-// maxRequestedGrants bounds one capability request.
-const maxRequestedGrants = 16
 
 // capabilitiesRequest is a2a/capabilities/request: it issues what the
 // grant permits ∩ what the caller asked for ∩ what the principal's policy
@@ -26,8 +24,12 @@ func (f *Front) capabilitiesRequest(ctx context.Context, c *call) outcome {
 	if err := c.req.UnmarshalParams(&p); err != nil {
 		return fail(c.req.ID, jsonrpc.ErrorFor(err))
 	}
-	if len(p.Grants) == 0 || len(p.Grants) > maxRequestedGrants {
-		return fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, fmt.Sprintf("grants must list 1 to %d grant ids", maxRequestedGrants), nil))
+	if e := checkRequestParams(p); e != nil {
+		return fail(c.req.ID, e)
+	}
+	if e := f.limit(ctx, c, ratelimit.Issue, 1); e != nil {
+		f.auditIssue(ctx, c, p, policy.Decision{}, nil, reasonOf(e))
+		return fail(c.req.ID, e)
 	}
 	now := f.deps.Now()
 	in := f.policyInput(c, p, now)
@@ -122,6 +124,9 @@ func (f *Front) issue(ctx context.Context, c *call, in policy.Input, found []res
 		Attenuable: gd.Attenuable, PolicyRevision: rev,
 	}
 	token, err := captoken.Mint(f.deps.Keys, claims, resources)
+	if errors.Is(err, captoken.ErrTooLarge) {
+		return sep.Capability{}, tooLarge(gd.Grant)
+	}
 	if err != nil {
 		f.deps.Logger.ErrorContext(ctx, "mint failed", "error", err)
 		return sep.Capability{}, &jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: "internal error"}
@@ -130,6 +135,7 @@ func (f *Front) issue(ctx context.Context, c *call, in policy.Input, found []res
 		f.deps.Logger.ErrorContext(ctx, "capability index unavailable", "error", err)
 		return sep.Capability{}, capErr(jsonrpc.CodeRevocationUnavailable, "capability store unavailable; try again", nil)
 	}
+	f.recordLive(ctx, c, claims.CapabilityID, claims.Expiry.Time())
 	return wireCapability(token, &claims, names), nil
 }
 

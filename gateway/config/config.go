@@ -5,6 +5,7 @@ import (
 
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/jsonrpc"
+	"github.com/capgate/capgate/gateway/ratelimit"
 )
 
 // Config is the whole gateway configuration.
@@ -25,6 +26,11 @@ type Config struct {
 	PublicURL string `yaml:"public_url"`
 	// Limits bounds what one request may cost.
 	Limits Limits `yaml:"limits"`
+	// RateLimits bounds what one principal may do over time: issuance,
+	// attenuation and invocation rates, and live capabilities. Defaulted
+	// and validated by package ratelimit; shared through Redis when it is
+	// configured.
+	RateLimits ratelimit.Config `yaml:"rate_limits,omitempty"`
 	// Agents are the upstream A2A agents the gateway fronts.
 	Agents []Agent `yaml:"agents"`
 	// A2EHosts are the upstream A2E environment hosts.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/jsonrpc"
+	"github.com/capgate/capgate/gateway/ratelimit"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -73,6 +74,8 @@ policy: {file: p.yaml}
 		{"no audience", base + "oidc: [{issuer: 'https://idp.example'}]\n", ErrInvalid, "audience: is required"},
 		{"bad duration", strings.Replace(base, `addr: "127.0.0.1:0"`, `addr: "127.0.0.1:0", idle_timeout: forever`, 1), ErrInvalid, `"forever" is not a duration`},
 		{"cors origins", base + "cors: {allowed_origins: ['https://app.example'], allow_credentials: true, max_age: 10m}\n", nil, ""},
+		{"rate limits", base + "rate_limits: {issue: {events: 10, period: 30s, burst: 5}, max_live_capabilities: 50, per_agent: true}\n", nil, ""},
+		{"rate period too short", base + "rate_limits: {invoke: {events: 10, period: 10ms}}\n", ErrInvalid, "rate_limits.invoke.period: 10ms is shorter than 1s"},
 		{"cors star without credentials", base + "cors: {allowed_origins: ['*']}\n", nil, ""},
 		{"cors star with credentials", base + "cors: {allowed_origins: ['*'], allow_credentials: true}\n", ErrInvalid, "cannot be combined with allow_credentials"},
 		{"cors origin with path", base + "cors: {allowed_origins: ['https://app.example/page']}\n", ErrInvalid, "invalid origin"},
@@ -170,8 +173,9 @@ func TestValidateJoinsEachPackage(t *testing.T) {
 	cfg.Limits.MaxBatch = -1
 	cfg.DevKeys[0].Hash = "md5:x"
 	cfg.PublicURL = "ftp://x"
+	cfg.RateLimits.Issue.Events = -1
 	err = cfg.Validate()
-	for _, want := range []error{jsonrpc.ErrInvalidLimits, authn.ErrInvalidConfig} {
+	for _, want := range []error{jsonrpc.ErrInvalidLimits, authn.ErrInvalidConfig, ratelimit.ErrInvalidConfig} {
 		if !errors.Is(err, want) {
 			t.Errorf("Validate() = %v, want it to match %v", err, want)
 		}

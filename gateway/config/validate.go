@@ -12,6 +12,7 @@ import (
 
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/jsonrpc"
+	"github.com/capgate/capgate/gateway/ratelimit"
 )
 
 var (
@@ -25,6 +26,7 @@ func (c *Config) applyDefaults() {
 		c.Admin.defaults()
 	}
 	c.Limits.Limits = c.Limits.Limits.WithDefaults()
+	c.RateLimits = c.RateLimits.WithDefaults()
 	if c.Limits.UpstreamTimeout == 0 {
 		c.Limits.UpstreamTimeout = Duration(30 * time.Second)
 	}
@@ -350,6 +352,13 @@ func (c *Config) partProblems() []error {
 		var le *jsonrpc.LimitError
 		if errors.As(err, &le) {
 			p.path, p.msg = "limits."+le.Field, le.Msg
+		}
+		ps = append(ps, p)
+	}
+	for _, err := range unjoin(c.RateLimits.Validate()) {
+		p := &problem{path: "rate_limits", msg: err.Error(), cause: err}
+		if ce, ok := errors.AsType[*ratelimit.ConfigError](err); ok {
+			p.path, p.msg = "rate_limits."+ce.Field, ce.Msg
 		}
 		ps = append(ps, p)
 	}

@@ -29,6 +29,9 @@ const (
 	CodeGrantDenied             = -32047
 	CodeAttenuationNotPermitted = -32048
 	CodeRevocationUnavailable   = -32049
+	// CodeRateLimited: the caller is over a per-principal limit; data
+	// carries the limit and retryAfter, in whole seconds.
+	CodeRateLimited = -32050
 )
 
 // Stable reason words carried in error.data.reason. Clients may match on
@@ -56,6 +59,7 @@ const (
 	ReasonGrantDenied             = "grant_denied"
 	ReasonAttenuationNotPermitted = "attenuation_not_permitted"
 	ReasonRevocationUnavailable   = "revocation_unavailable"
+	ReasonRateLimited             = "rate_limited"
 )
 
 var _ error = (*Error)(nil)
@@ -160,6 +164,8 @@ func capabilityText(code int) (message, reason string) {
 		return "Attenuation not permitted", ReasonAttenuationNotPermitted
 	case CodeRevocationUnavailable:
 		return "Revocation status unavailable", ReasonRevocationUnavailable
+	case CodeRateLimited:
+		return "Rate limited", ReasonRateLimited
 	}
 	return "Server error", ""
 }

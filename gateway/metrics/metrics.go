@@ -34,6 +34,7 @@ type Metrics struct {
 	reloadFailures prometheus.Counter
 	a2eSessions    prometheus.Gauge
 	auditDropped   prometheus.Counter
+	rateLimits     *prometheus.CounterVec
 
 	handler http.Handler
 }
@@ -96,8 +97,9 @@ func (m *Metrics) build() []prometheus.Collector {
 	m.a2eSessions = prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "a2e_sessions_open",
 		Help: "Open A2E sessions."})
 	m.auditDropped = counter("audit_events_dropped_total", "Audit events that did not reach the audit stream (the audit file still has them).")
+	m.rateLimits = newRateLimitChecks()
 	return []prometheus.Collector{m.requests, m.decisions, m.stepDur, m.upstreamDur, m.redisErrors,
-		m.revision, m.reloads, m.reloadFailures, m.a2eSessions, m.auditDropped}
+		m.revision, m.reloads, m.reloadFailures, m.a2eSessions, m.auditDropped, m.rateLimits}
 }
 
 // initLabels creates the small fixed series at zero, so that rates and
@@ -112,6 +114,7 @@ func (m *Metrics) initLabels() {
 	for c := range m.components {
 		m.redisErrors.WithLabelValues(c)
 	}
+	m.initRateLimitLabels()
 }
 
 // Handler serves the registry in the Prometheus exposition formats. It

@@ -42,14 +42,14 @@ func defaultReasons() []string {
 		Allowed,
 		"capability_required", "capability_invalid", "capability_expired", "capability_revoked",
 		"operation_not_permitted", "resource_not_permitted", "holder_mismatch", "grant_denied",
-		"attenuation_not_permitted", "revocation_unavailable", "capability_missing",
+		"attenuation_not_permitted", "revocation_unavailable", "capability_missing", "rate_limited",
 	}
 }
 
 // defaultComponents are the redis_errors_total components counted by name
 // when Options.Components is nil.
 func defaultComponents() []string {
-	return []string{"revocation", "capindex", "audit", "a2e", "policy"}
+	return []string{"revocation", "capindex", "audit", "a2e", "policy", "ratelimit"}
 }
 
 // RevocationCacheStats is what the gateway's revocation cache reports at

@@ -22,6 +22,11 @@ const (
 // MaxDelegated bounds the capabilities one delegated send may carry.
 const MaxDelegated = 16
 
+// MaxPurposeBytes bounds the purpose of a capability request, in bytes of
+// UTF-8. The purpose is carried in the capability token, whose whole size
+// is bounded, so a longer one is refused as invalid params.
+const MaxPurposeBytes = 1024
+
 // ResourceQuery is the SEP resourceQuery: a collection and exact-match
 // attribute filters. It converts to policy.ResourceQuery, which decides
 // and matches it; this package stays free of the policy engine so that

@@ -127,7 +127,8 @@ func startCapgate(ctx context.Context, o capgateOptions) (*Capgate, error) {
 }
 
 // capgateConfig is the embedded quickstart config with only the documents
-// agent, pointed at the upstream, no admin listener and no Redis.
+// agent, pointed at the upstream, no admin listener, no Redis and no
+// per-principal limits.
 func capgateConfig(publicURL, upstreamURL, policyFile string) (*config.Config, error) {
 	data, err := qsfiles.Files.ReadFile("capgate.yaml")
 	if err != nil {
@@ -138,6 +139,9 @@ func capgateConfig(publicURL, upstreamURL, policyFile string) (*config.Config, e
 		return nil, fmt.Errorf("%w: %w", ErrSetup, err)
 	}
 	cfg.PublicURL, cfg.Admin, cfg.Redis, cfg.Policy.File = publicURL, nil, nil, policyFile
+	// One principal drives the whole load: the per-principal limits would
+	// measure themselves, not the gateway.
+	cfg.RateLimits.Disabled = true
 	var agents []config.Agent
 	for _, a := range cfg.Agents {
 		if a.Name == "documents" {
