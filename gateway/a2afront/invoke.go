@@ -25,7 +25,7 @@ func (f *Front) skillInvoke(ctx context.Context, c *call) outcome {
 	if !ok {
 		return fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, "unknown skill: "+p.Skill, map[string]any{"detail": "unknown_skill"}))
 	}
-	token, e := presentedToken(c.http, p.CapabilityToken)
+	token, e := invocationCapability(c, &p)
 	if e == nil && p.CapabilityID == "" && token == "" {
 		return f.ambient(ctx, c, p)
 	}
