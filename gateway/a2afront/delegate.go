@@ -40,8 +40,10 @@ func (d *delegatedRef) UnmarshalJSON(b []byte) error {
 }
 
 // send handles the standard sends and a2a/task/send. A send that carries
-// capabilities is a delegation: the receiving agent gets attenuated
-// children bound to its own identity instead of the caller's capabilities.
+// capabilities (in params, or in params.metadata or message.metadata under
+// the extension's URI) is a delegation: the receiving agent gets
+// attenuated children bound to its own identity instead of the caller's
+// capabilities, in the place the caller put them.
 // Every send is refused before anything is forwarded when the receiving
 // agent's card cannot serve it.
 func (f *Front) send(ctx context.Context, c *call) outcome {
@@ -49,39 +51,39 @@ func (f *Front) send(ctx context.Context, c *call) outcome {
 	if len(c.req.Params) > 0 && json.Unmarshal(c.req.Params, &params) != nil {
 		return fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, "params must be an object", nil))
 	}
-	if e := refuseCaseVariants(params, "params member", "capabilities", "attenuations"); e != nil {
+	x, e := extensionData(params)
+	if e != nil {
 		return fail(c.req.ID, e)
 	}
-	_, delegated := params["capabilities"]
+	delegated := x.Has(memberCapabilities)
 	if e := f.hopCheck(ctx, c, delegated); e != nil {
 		return fail(c.req.ID, e)
 	}
 	if !delegated {
-		if _, ok := params["attenuations"]; ok {
+		if x.Has(memberAttenuations) {
 			return fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, "attenuations without capabilities", nil))
 		}
 		return forwardAs(c)
 	}
-	children, e := f.delegateAll(ctx, c, params)
+	children, e := f.delegateAll(ctx, c, x.Members)
 	if e != nil {
 		return fail(c.req.ID, e)
 	}
-	params["capabilities"] = encodeJSON(children)
-	delete(params, "attenuations")
-	body := encodeRequest(c.req.ID, c.req.Method, params)
+	body := encodeRequest(c.req.ID, c.req.Method, delegatedParams(params, x.Where[memberCapabilities], children))
 	return outcome{forward: body, cc: &proxy.Context{Principal: c.principal.ID, Holder: c.agent.cfg.Principal}}
 }
 
 // delegateAll mints one child per delegated capability, attenuated as
 // asked and held by the receiving agent. Either every child is minted or
-// nothing is forwarded.
-func (f *Front) delegateAll(ctx context.Context, c *call, params map[string]json.RawMessage) ([]sep.Capability, *jsonrpc.Error) {
+// nothing is forwarded. members are the extension's members of the send,
+// wherever the caller put them.
+func (f *Front) delegateAll(ctx context.Context, c *call, members map[string]json.RawMessage) ([]sep.Capability, *jsonrpc.Error) {
 	var refs []delegatedRef
 	var atts map[string]sep.Constraints
-	if json.Unmarshal(params["capabilities"], &refs) != nil || len(refs) == 0 || len(refs) > sep.MaxDelegated {
+	if json.Unmarshal(members[memberCapabilities], &refs) != nil || len(refs) == 0 || len(refs) > sep.MaxDelegated {
 		return nil, capErr(jsonrpc.CodeInvalidParams, "capabilities must list 1 to 16 capability ids the caller holds", nil)
 	}
-	if raw, ok := params["attenuations"]; ok && jsonrpc.UnmarshalParams(raw, &atts) != nil {
+	if raw, ok := members[memberAttenuations]; ok && jsonrpc.UnmarshalParams(raw, &atts) != nil {
 		return nil, capErr(jsonrpc.CodeInvalidParams, "attenuations must map capability ids to operations, resourceHandles and expires", nil)
 	}
 	holder := c.agent.cfg.Principal

@@ -114,6 +114,9 @@ func extensionObject(params map[string]json.RawMessage, path string) (map[string
 			return nil, nil
 		}
 		where += "." + path
+		// A fresh map: decoding into params itself would merge the
+		// message's members into params.
+		holder = nil
 		if json.Unmarshal(raw, &holder) != nil {
 			// Not an object: not ours to judge; the agent refuses it.
 			return nil, nil

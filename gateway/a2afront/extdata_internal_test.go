@@ -38,7 +38,11 @@ func TestExtensionData(t *testing.T) {
 			if err := json.Unmarshal([]byte(tt.params), &params); err != nil {
 				t.Fatal(err)
 			}
+			before := len(params)
 			x, e := extensionData(params)
+			if len(params) != before {
+				t.Fatalf("extensionData changed params: %d members, had %d", len(params), before)
+			}
 			if code(e) != tt.wantCode {
 				t.Fatalf("code %d (%v), want %d", code(e), e, tt.wantCode)
 			}

@@ -30,7 +30,7 @@ func (f *Front) skillInvoke(ctx context.Context, c *call) outcome {
 		f.auditInvoke(ctx, c, p, nil, reasonOf(e))
 		return fail(c.req.ID, e)
 	}
-	token, e := presentedToken(c.http, p.CapabilityToken)
+	token, e := invocationCapability(c, &p)
 	if e == nil && p.CapabilityID == "" && token == "" {
 		return f.ambient(ctx, c, p)
 	}

@@ -64,6 +64,10 @@ type InvokeParams struct {
 	CapabilityID string `json:"capabilityId,omitempty"`
 	// CapabilityToken optionally presents the capability's token.
 	CapabilityToken string `json:"capabilityToken,omitempty"`
+	// Metadata may carry capabilityId and capabilityToken instead, under
+	// the extension's URI, where a stock A2A client puts an extension's
+	// data.
+	Metadata map[string]json.RawMessage `json:"metadata,omitempty"`
 }
 
 // AttenuateParams are the params of a2a/capabilities/attenuate.

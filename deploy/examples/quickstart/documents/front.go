@@ -85,7 +85,8 @@ func (c FrontConfig) Validate() error {
 // a2asrv. It records every request, serves the agent card, rewrites
 // standard method names of every A2A generation to v0.3 (see
 // [CanonicalMethod]) and normalizes send params before handing the call
-// to a2asrv, and serves extension methods itself. Batches are refused.
+// to a2asrv, answers a v1.0 method in the v1.0 shapes (a2asrv itself
+// speaks v0.3), and serves extension methods itself. Batches are refused.
 type Front struct {
 	cfg FrontConfig
 }
@@ -177,7 +178,8 @@ func (f *Front) serveRPC(w http.ResponseWriter, r *http.Request, body []byte) {
 	}
 }
 
-// serveStandard rewrites the request to its v0.3 form and hands it to a2asrv.
+// serveStandard rewrites the request to its v0.3 form and hands it to
+// a2asrv; the answer to a v1.0 method is rewritten to its v1.0 shape.
 func (f *Front) serveStandard(w http.ResponseWriter, r *http.Request, req rpcRequest, call Call) {
 	ctx := WithStreaming(r.Context(), call.Canonical == MethodMessageStream)
 	if IsSendMethod(call.Canonical) {
@@ -209,6 +211,12 @@ func (f *Front) serveStandard(w http.ResponseWriter, r *http.Request, req rpcReq
 	r2.ContentLength = int64(len(rewritten))
 	if call.Canonical != MethodMessageStream && call.Canonical != "tasks/resubscribe" {
 		w.Header().Set("Content-Type", "application/json")
+	}
+	if wrapped, ok := v1Answer(req.Method); ok {
+		v1 := newV1Writer(w, wrapped)
+		f.cfg.Standard.ServeHTTP(v1, r2)
+		v1.finish()
+		return
 	}
 	f.cfg.Standard.ServeHTTP(w, r2)
 }

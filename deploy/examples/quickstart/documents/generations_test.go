@@ -39,12 +39,13 @@ func TestSendEveryGeneration(t *testing.T) {
 			if resp.Error != nil {
 				t.Fatalf("error: %+v", resp.Error)
 			}
-			var msg map[string]any
-			if err := json.Unmarshal(resp.Result, &msg); err != nil {
+			var result map[string]any
+			if err := json.Unmarshal(resp.Result, &result); err != nil {
 				t.Fatal(err)
 			}
-			if msg["kind"] != "message" || msg["role"] != "agent" {
-				t.Errorf("result kind/role = %v/%v, want message/agent", msg["kind"], msg["role"])
+			kind, msg := payload(t, method, result)
+			if kind != "message" || msg["role"] != roleAgent(method) {
+				t.Errorf("result kind/role = %v/%v, want message/%s", kind, msg["role"], roleAgent(method))
 			}
 			if got := textOf(msg); got != documents.Description {
 				t.Errorf("text = %q, want the description", got)
@@ -94,19 +95,22 @@ func TestStreamEveryGeneration(t *testing.T) {
 				t.Fatalf("got %d events, want at least 2", len(events))
 			}
 			kinds := make([]string, len(events))
+			objs := make([]map[string]any, len(events))
 			for i, ev := range events {
 				res, _ := ev["result"].(map[string]any)
-				kinds[i], _ = res["kind"].(string)
+				kinds[i], objs[i] = payload(t, method, res)
 				if ev["id"] != "s1" {
 					t.Errorf("event %d id = %v, want s1", i, ev["id"])
 				}
 			}
-			first := events[0]["result"].(map[string]any)
-			status, _ := first["status"].(map[string]any)
-			if kinds[0] != "status-update" || status["state"] != "working" {
+			status, _ := objs[0]["status"].(map[string]any)
+			if kinds[0] != "status-update" || status["state"] != taskState(method, "working") {
 				t.Errorf("first event = %v/%v, want a working status-update", kinds[0], status["state"])
 			}
-			last := events[len(events)-1]["result"].(map[string]any)
+			if _, final := objs[0]["final"]; final == (method == "SendStreamingMessage") {
+				t.Errorf("first event final member present = %v; v1.0 has none, v0.3 always has it", final)
+			}
+			last := objs[len(objs)-1]
 			if kinds[len(kinds)-1] != "message" || textOf(last) != documents.Description {
 				t.Errorf("last event kind = %v, want the final message", kinds[len(kinds)-1])
 			}
@@ -135,8 +139,13 @@ func TestGetTaskEveryGeneration(t *testing.T) {
 			if err := json.Unmarshal(resp.Result, &task); err != nil || resp.Error != nil {
 				t.Fatalf("result %s error %+v: %v", resp.Result, resp.Error, err)
 			}
-			if task["kind"] != "task" || task["id"] != id {
-				t.Errorf("got %v %v, want task %s", task["kind"], task["id"], id)
+			wantKind := map[string]any{"GetTask": nil, "tasks/get": "task"}[method]
+			if task["kind"] != wantKind || task["id"] != id {
+				t.Errorf("got %v %v, want task %s (kind %v)", task["kind"], task["id"], id, wantKind)
+			}
+			status, _ := task["status"].(map[string]any)
+			if status["state"] != taskState(method, "working") {
+				t.Errorf("state = %v, want %s", status["state"], taskState(method, "working"))
 			}
 		})
 	}
@@ -156,8 +165,8 @@ func TestCancelTaskEveryGeneration(t *testing.T) {
 			if err := json.Unmarshal(resp.Result, &task); err != nil || resp.Error != nil {
 				t.Fatalf("result %s error %+v: %v", resp.Result, resp.Error, err)
 			}
-			if task.Status.State != "canceled" {
-				t.Errorf("state = %q, want canceled", task.Status.State)
+			if want := taskState(method, "canceled"); task.Status.State != want {
+				t.Errorf("state = %q, want %s", task.Status.State, want)
 			}
 		})
 	}
@@ -169,4 +178,59 @@ func TestUnknownTask(t *testing.T) {
 	if resp.Error == nil {
 		t.Fatalf("want an error for an unknown task, got %s", resp.Result)
 	}
+}
+
+// isV1 reports whether method is a v1.0 name, answered in v1.0 shapes.
+func isV1(method string) bool {
+	return method != "" && method[0] >= 'A' && method[0] <= 'Z'
+}
+
+// payload returns the kind and object of a send or stream result in the
+// shape of method's generation: v1.0 wraps it in one member named after
+// its kind and has no "kind" anywhere; v0.3 discriminates by "kind".
+func payload(t *testing.T, method string, result map[string]any) (string, map[string]any) {
+	t.Helper()
+	if !isV1(method) {
+		kind, _ := result["kind"].(string)
+		return kind, result
+	}
+	if len(result) != 1 {
+		t.Fatalf("v1.0 result %v: want exactly one payload member", result)
+	}
+	kinds := map[string]string{"message": "message", "task": "task", "statusUpdate": "status-update", "artifactUpdate": "artifact-update"}
+	for name, v := range result {
+		obj, _ := v.(map[string]any)
+		raw, _ := json.Marshal(obj)
+		if kinds[name] == "" || strings.Contains(string(raw), `"kind"`) {
+			t.Fatalf("v1.0 payload %s %s: want a v1.0 member with no kind", name, raw)
+		}
+		return kinds[name], v1PartsAsV03(obj)
+	}
+	return "", nil
+}
+
+// v1PartsAsV03 marks a v1.0 message's text parts with their v0.3 kind so
+// textOf reads them.
+func v1PartsAsV03(msg map[string]any) map[string]any {
+	parts, _ := msg["parts"].([]any)
+	for _, p := range parts {
+		if part, ok := p.(map[string]any); ok && part["text"] != nil {
+			part["kind"] = "text"
+		}
+	}
+	return msg
+}
+
+func roleAgent(method string) string {
+	if isV1(method) {
+		return "ROLE_AGENT"
+	}
+	return "agent"
+}
+
+func taskState(method, v03 string) string {
+	if isV1(method) {
+		return "TASK_STATE_" + strings.ToUpper(v03)
+	}
+	return v03
 }

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/capgate/capgate/deploy/examples/quickstart/documents"
 )
 
 // ResourceHandle is an opaque handle to one resource, as issued (SEP).
@@ -29,26 +31,61 @@ type Capability struct {
 // MaxCapabilities bounds how many delegated capabilities one message may carry.
 const MaxCapabilities = 32
 
-// ParseDelegated reads params.capabilities from the raw params of a send.
-// It returns nil when the member is absent or null. Entries may be
-// capability objects or, as in the SEP's a2a/task/send before the gateway
-// mints children, bare capability id strings (which carry no handles and
-// so lead to no invocation). Anything else is ErrMalformedCapabilities.
+// ParseDelegated reads the delegated capabilities from the raw params of
+// a send. The gateway puts them where the caller put its own: in
+// params.capabilities, or under the extension's URI in params.metadata or
+// params.message.metadata (where a stock A2A client carries an
+// extension's data). It returns nil when none is present or the list is
+// null. Entries may be capability objects or, as in the SEP's
+// a2a/task/send before the gateway mints children, bare capability id
+// strings (which carry no handles and so lead to no invocation). Anything
+// else, or two places that both carry capabilities, is
+// ErrMalformedCapabilities.
 func ParseDelegated(params json.RawMessage) ([]Capability, error) {
 	if len(bytes.TrimSpace(params)) == 0 {
 		return nil, nil
 	}
 	var p struct {
-		Capabilities json.RawMessage `json:"capabilities"`
+		Capabilities json.RawMessage            `json:"capabilities"`
+		Metadata     map[string]json.RawMessage `json:"metadata"`
+		Message      struct {
+			Metadata map[string]json.RawMessage `json:"metadata"`
+		} `json:"message"`
 	}
 	if err := json.Unmarshal(params, &p); err != nil {
 		return nil, nil // not an object: a2asrv reports it in its own words
 	}
-	if len(p.Capabilities) == 0 || string(p.Capabilities) == "null" {
+	var found json.RawMessage
+	for _, raw := range []json.RawMessage{p.Capabilities, fromEntry(p.Metadata), fromEntry(p.Message.Metadata)} {
+		if len(raw) == 0 || string(raw) == "null" {
+			continue
+		}
+		if found != nil {
+			return nil, fmt.Errorf("%w: capabilities in more than one place", ErrMalformedCapabilities)
+		}
+		found = raw
+	}
+	if found == nil {
 		return nil, nil
 	}
+	return parseList(found)
+}
+
+// fromEntry returns the capabilities member of the extension's entry in
+// metadata, nil when there is none.
+func fromEntry(metadata map[string]json.RawMessage) json.RawMessage {
+	var entry struct {
+		Capabilities json.RawMessage `json:"capabilities"`
+	}
+	if json.Unmarshal(metadata[documents.CapabilityExtensionURI], &entry) != nil {
+		return nil
+	}
+	return entry.Capabilities
+}
+
+func parseList(list json.RawMessage) ([]Capability, error) {
 	var entries []json.RawMessage
-	if err := json.Unmarshal(p.Capabilities, &entries); err != nil {
+	if err := json.Unmarshal(list, &entries); err != nil {
 		return nil, fmt.Errorf("%w: want a list: %w", ErrMalformedCapabilities, err)
 	}
 	if len(entries) > MaxCapabilities {

@@ -168,6 +168,24 @@ func decodeAnswer(t testing.TB, r rpcResp) answer {
 	if r.Error != nil {
 		t.Fatalf("error %+v", r.Error)
 	}
+	var v1 struct {
+		Message *answer `json:"message"`
+	}
+	if err := json.Unmarshal(r.Result, &v1); err == nil && v1.Message != nil {
+		// The v1.0 shape: {"message":…}, ROLE_AGENT, parts without kind.
+		a := *v1.Message
+		if a.Kind != "" || a.Role != "ROLE_AGENT" || strings.Contains(string(r.Result), `"kind"`) {
+			t.Fatalf("v1.0 result kind/role = %q/%s, want no kind and ROLE_AGENT: %s", a.Kind, a.Role, r.Result)
+		}
+		for i := range a.Parts {
+			if a.Parts[i].Text != "" {
+				a.Parts[i].Kind = "text"
+			} else if a.Parts[i].Data != nil {
+				a.Parts[i].Kind = "data"
+			}
+		}
+		return a
+	}
 	var a answer
 	if err := json.Unmarshal(r.Result, &a); err != nil {
 		t.Fatal(err)

@@ -2,10 +2,13 @@ package summarizer_test
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/capgate/capgate/deploy/examples/quickstart/documents"
 	"github.com/capgate/capgate/deploy/examples/quickstart/summarizer"
 )
 
@@ -212,7 +215,20 @@ func TestParseDelegated(t *testing.T) {
 	if len(caps) != 2 || caps[0].ID != "cap_x" || caps[1].Token != "t" || caps[1].ResourceHandles[0].DisplayName != "D" {
 		t.Errorf("caps = %+v", caps)
 	}
-	for _, in := range []string{``, `{}`, `{"capabilities":null}`, `[1]`} {
+	uri := documents.CapabilityExtensionURI
+	for _, in := range []string{
+		`{"metadata":{"` + uri + `":{"capabilities":["cap_x",{"id":"cap_y","token":"t","resourceHandles":[{"handle":"rh_1","displayName":"D"}]}]}}}`,
+		`{"message":{"metadata":{"` + uri + `":{"capabilities":["cap_x",{"id":"cap_y","token":"t","resourceHandles":[{"handle":"rh_1","displayName":"D"}]}]}}}}`,
+	} {
+		if got, err := summarizer.ParseDelegated(json.RawMessage(in)); err != nil || !reflect.DeepEqual(got, caps) {
+			t.Errorf("ParseDelegated(%s) = %+v, %v; want %+v", in, got, err, caps)
+		}
+	}
+	twice := `{"capabilities":["cap_x"],"message":{"metadata":{"` + uri + `":{"capabilities":["cap_z"]}}}}`
+	if _, err := summarizer.ParseDelegated(json.RawMessage(twice)); !errors.Is(err, summarizer.ErrMalformedCapabilities) {
+		t.Errorf("capabilities in two places: err = %v, want ErrMalformedCapabilities", err)
+	}
+	for _, in := range []string{``, `{}`, `{"capabilities":null}`, `[1]`, `{"metadata":{"other":{"capabilities":["x"]}}}`} {
 		if caps, err := summarizer.ParseDelegated(json.RawMessage(in)); err != nil || caps != nil {
 			t.Errorf("ParseDelegated(%q) = %v, %v; want nothing", in, caps, err)
 		}
@@ -223,6 +239,8 @@ func FuzzParseDelegated(f *testing.F) {
 	for _, s := range []string{
 		`{"capabilities":[{"id":"c","token":"t","resourceHandles":[{"handle":"h"}]}]}`,
 		`{"capabilities":["c",""]}`, `{"capabilities":{}}`, `{"capabilities":[null]}`, `null`,
+		`{"metadata":{"` + documents.CapabilityExtensionURI + `":{"capabilities":["c"]}}}`,
+		`{"message":{"metadata":{"` + documents.CapabilityExtensionURI + `":{"capabilities":[{"id":"c"}]}}}}`,
 	} {
 		f.Add([]byte(s))
 	}

@@ -1,0 +1,35 @@
+package a2afront
+
+import (
+	"encoding/json"
+
+	"github.com/capgate/capgate/gateway/jsonrpc"
+	"github.com/capgate/capgate/gateway/sep"
+)
+
+// invocationCapability reads the capability an invocation names from
+// wherever the caller put it (params, or params.metadata under the
+// extension's URI), sets p.CapabilityID and p.CapabilityToken to it, and
+// returns the token presented with the call, in params or in the
+// A2A-Capability header. Capabilities are delegated with a send, never
+// with an invocation, so delegation members are refused here.
+func invocationCapability(c *call, p *sep.InvokeParams) (string, *jsonrpc.Error) {
+	var params map[string]json.RawMessage
+	if json.Unmarshal(c.req.Params, &params) != nil {
+		return "", capErr(jsonrpc.CodeInvalidParams, "params must be an object", nil)
+	}
+	x, e := extensionData(params)
+	if e != nil {
+		return "", e
+	}
+	if x.Has(memberCapabilities) || x.Has(memberAttenuations) {
+		return "", capErr(jsonrpc.CodeInvalidParams, "capabilities are delegated with a send, not with an invocation", nil)
+	}
+	if p.CapabilityID, e = x.String(memberCapabilityID); e != nil {
+		return "", e
+	}
+	if p.CapabilityToken, e = x.String(memberCapabilityToken); e != nil {
+		return "", e
+	}
+	return presentedToken(c.http, p.CapabilityToken)
+}

@@ -1,0 +1,185 @@
+package gateway_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/capgate/capgate/gateway/agentcard"
+)
+
+// Upstream cards of each generation: v0.3 only, v1.0 only, and both (a
+// v0.3 card that also declares a v1.0 interface).
+const (
+	capsJSON = `"capabilities":{"streaming":true,"extensions":[{"uri":"` + agentcard.ExtensionURI + `"}]}`
+	cardV03  = `{"name":"extra","version":"1","url":"http://up.test/","preferredTransport":"JSONRPC","protocolVersion":"0.3",` + capsJSON + `}`
+	cardV10  = `{"name":"extra","version":"1","supportedInterfaces":[{"url":"http://up.test/","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],` + capsJSON + `}`
+	cardBoth = `{"name":"extra","version":"1","url":"http://up.test/","preferredTransport":"JSONRPC","protocolVersion":"0.3",` + capsJSON + `,"supportedInterfaces":[` +
+		`{"url":"http://up.test/","protocolBinding":"JSONRPC","protocolVersion":"1.0"},{"url":"http://up.test/","protocolBinding":"JSONRPC","protocolVersion":"0.3"}]}`
+	streamEvt = `data: {"jsonrpc":"2.0","id":1,"result":{"statusUpdate":{"taskId":"t","contextId":"c","status":{"state":"TASK_STATE_COMPLETED"}}}}` + "\n\n"
+)
+
+// versioned is an upstream that serves card and records every JSON-RPC
+// call with its A2A-Version header; it answers a stream with one v1.0
+// event and anything else with a v1.0 message.
+type versioned struct {
+	card string
+	mu   sync.Mutex
+	seen []string // "method A2A-Version"
+}
+
+func (v *versioned) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, v.card)
+		return
+	}
+	var req struct {
+		Method string `json:"method"`
+	}
+	body, _ := io.ReadAll(r.Body)
+	_ = json.Unmarshal(body, &req)
+	v.mu.Lock()
+	v.seen = append(v.seen, req.Method+" "+r.Header.Get("A2A-Version"))
+	v.mu.Unlock()
+	if req.Method == "SendStreamingMessage" {
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = io.WriteString(w, streamEvt)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{"message":{"messageId":"r","role":"ROLE_AGENT","parts":[{"text":"ok"}]}}}`)
+}
+
+func (v *versioned) calls() []string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return append([]string(nil), v.seen...)
+}
+
+const sendV1 = `{"jsonrpc":"2.0","id":1,"method":"%s","params":{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"hello"}]}}}`
+
+// TestGenerationsOutsideTheCard: a call whose method generation or A2A-Version the
+// upstream's card does not declare is refused with -32009 and never
+// forwarded; one it declares reaches it, with its A2A-Version header.
+func TestGenerationsOutsideTheCard(t *testing.T) {
+	v01Send := `{"jsonrpc":"2.0","id":1,"method":"tasks/send","params":{"id":"t1","message":{"role":"user","parts":[{"type":"text","text":"hello"}]}}}`
+	tests := []struct {
+		name, card, body, version string
+		wantCode                  int
+		wantSeen                  string
+	}{
+		{"v0.1 tasks/send to a v0.3-only upstream", cardV03, v01Send, "", -32009, ""},
+		{"v1.0 SendMessage to a v0.3-only upstream", cardV03, fmt.Sprintf(sendV1, "SendMessage"), "1.0", -32009, ""},
+		{"v0.3 message/send to a v1.0-only upstream", cardV10, sendBody, "", -32009, ""},
+		{"v1.0 SendMessage to a v1.0-only upstream", cardV10, fmt.Sprintf(sendV1, "SendMessage"), "1.0", 0, "SendMessage 1.0"},
+		{"v1.0 SendStreamingMessage to a both-versions upstream", cardBoth, fmt.Sprintf(sendV1, "SendStreamingMessage"), "1.0", 0, "SendStreamingMessage 1.0"},
+		{"v0.3 message/send to a both-versions upstream", cardBoth, sendBody, "", 0, "message/send "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			up := &versioned{card: tt.card}
+			h := newHarness(t, rawUpstream{up}, nil)
+			var hdr []string
+			if tt.version != "" {
+				hdr = []string{"A2A-Version", tt.version}
+			}
+			resp, b := h.post("extra", "alice-dev-key", tt.body, hdr...)
+			if tt.wantCode != 0 {
+				wantCode(t, decodeRPC(t, b), tt.wantCode, "version_mismatch")
+				if got := up.calls(); len(got) != 0 {
+					t.Fatalf("a refused call reached the upstream: %v", got)
+				}
+				return
+			}
+			if resp.StatusCode != http.StatusOK || strings.Contains(string(b), `"error"`) {
+				t.Fatalf("answer %d %s", resp.StatusCode, b)
+			}
+			if got := up.calls(); len(got) != 1 || got[0] != tt.wantSeen {
+				t.Fatalf("upstream saw %q, want [%q]", got, tt.wantSeen)
+			}
+		})
+	}
+}
+
+// TestV1EndToEnd speaks v1.0 through the gateway to the documents agent:
+// SendMessage answers {"message":…}, SendStreamingMessage streams
+// StreamResponse events, GetTask answers the v1.0 task; the same calls in
+// v0.3 keep the v0.3 shapes.
+func TestV1EndToEnd(t *testing.T) {
+	h := newHarness(t, nil, nil)
+	v1 := []string{"A2A-Version", "1.0"}
+	_, b := h.post("documents", "alice-dev-key", fmt.Sprintf(sendV1, "SendMessage"), v1...)
+	var send struct {
+		Result struct {
+			Message *struct {
+				Role  string           `json:"role"`
+				Kind  *string          `json:"kind"`
+				Parts []map[string]any `json:"parts"`
+			} `json:"message"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(b, &send); err != nil || send.Result.Message == nil || send.Result.Message.Role != "ROLE_AGENT" ||
+		send.Result.Message.Kind != nil || send.Result.Message.Parts[0]["text"] == nil {
+		t.Fatalf("v1.0 SendMessage answer: %s", b)
+	}
+	events := h.streamEvents(fmt.Sprintf(sendV1, "SendStreamingMessage"), v1...)
+	if len(events) < 2 || events[0]["statusUpdate"] == nil || events[len(events)-1]["message"] == nil {
+		t.Fatalf("v1.0 stream events: %v", events)
+	}
+	status := events[0]["statusUpdate"].(map[string]any)
+	taskID, _ := status["taskId"].(string)
+	if status["status"].(map[string]any)["state"] != "TASK_STATE_WORKING" || taskID == "" {
+		t.Fatalf("first v1.0 event: %v", status)
+	}
+	_, b = h.post("documents", "alice-dev-key", `{"jsonrpc":"2.0","id":2,"method":"GetTask","params":{"id":"`+taskID+`"}}`, v1...)
+	r := decodeRPC(t, b)
+	var task map[string]any
+	if r.Error != nil || json.Unmarshal(r.Result, &task) != nil || task["id"] != taskID || task["kind"] != nil ||
+		!strings.HasPrefix(fmt.Sprint(task["status"].(map[string]any)["state"]), "TASK_STATE_") {
+		t.Fatalf("v1.0 GetTask answer: %s", b)
+	}
+	_, b = h.post("documents", "alice-dev-key", sendBody)
+	if r := decodeRPC(t, b); r.Error != nil || !strings.Contains(string(r.Result), `"kind":"message"`) {
+		t.Fatalf("v0.3 message/send answer: %s", b)
+	}
+}
+
+// streamEvents posts a streaming call to the documents agent and returns
+// each event's result.
+func (h *harness) streamEvents(body string, hdr ...string) []map[string]any {
+	h.t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, h.srv.URL+"/a2a/documents", strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer alice-dev-key")
+	req.Header.Set("Content-Type", "application/json")
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out []map[string]any
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for sc.Scan() {
+		data, ok := strings.CutPrefix(sc.Text(), "data: ")
+		if !ok {
+			continue
+		}
+		var ev struct {
+			Result map[string]any `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(data), &ev); err != nil {
+			h.t.Fatalf("event %q: %v", data, err)
+		}
+		out = append(out, ev.Result)
+	}
+	return out
+}
