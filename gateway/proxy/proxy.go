@@ -49,7 +49,11 @@ type Options struct {
 	Transport http.RoundTripper
 	// ErrorHandler writes the protocol's error when the upstream fails.
 	ErrorHandler func(w http.ResponseWriter, r *http.Request, err error)
-	Logger       *slog.Logger
+	// ModifyResponse, when set, may change or replace the upstream's
+	// answer before it is copied to the caller; resp.Request carries the
+	// forwarded request's context. An error is answered by ErrorHandler.
+	ModifyResponse func(resp *http.Response) error
+	Logger         *slog.Logger
 }
 
 // Proxy forwards requests to one upstream URL.
@@ -67,12 +71,13 @@ func New(target *url.URL, opts Options) *Proxy {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	p.rp = &httputil.ReverseProxy{
-		Rewrite:       p.rewrite,
-		Transport:     opts.Transport,
-		FlushInterval: -1,
-		BufferPool:    newBufferPool(),
-		ErrorLog:      slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
-		ErrorHandler:  opts.ErrorHandler,
+		Rewrite:        p.rewrite,
+		Transport:      opts.Transport,
+		FlushInterval:  -1,
+		BufferPool:     newBufferPool(),
+		ErrorLog:       slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		ErrorHandler:   opts.ErrorHandler,
+		ModifyResponse: opts.ModifyResponse,
 	}
 	return p
 }
