@@ -20,6 +20,7 @@ import (
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/metrics"
+	"github.com/capgate/capgate/gateway/taskindex"
 	"github.com/capgate/capgate/revocation"
 )
 
@@ -32,6 +33,9 @@ type Capabilities struct {
 	Index       capindex.Index
 	Revocations revocation.Store
 	Policy      a2afront.PolicySource
+	// Tasks records who started each task; nil means an in-memory index
+	// bounded by the config's limits.
+	Tasks taskindex.Index
 	// Audit receives one structured event per issuance, attenuation,
 	// invocation decision and revocation.
 	Audit *slog.Logger
@@ -110,7 +114,7 @@ func New(ctx context.Context, opts Options) (*Gateway, error) {
 	front, err := a2afront.New(ctx, a2aConfig(opts.Config), a2afront.Deps{
 		Authenticator: opts.Authenticator, Keys: g.caps.Keys, Verifier: g.caps.Verifier,
 		Index: g.caps.Index, Revocations: g.caps.Revocations, Policy: g.caps.Policy,
-		Audit: g.caps.Audit, Logger: g.logger, Now: g.now, Metrics: opts.Metrics,
+		Tasks: g.caps.Tasks, Audit: g.caps.Audit, Logger: g.logger, Now: g.now, Metrics: opts.Metrics,
 		Tracer: opts.Tracer, Getenv: opts.Getenv, ReadFile: opts.ReadFile,
 	})
 	if err != nil {
@@ -129,6 +133,7 @@ func a2aConfig(cfg *config.Config) a2afront.Config {
 		Limits:          cfg.Limits.Limits,
 		UpstreamTimeout: cfg.Limits.UpstreamTimeout.D(), StreamTimeout: cfg.Listen.StreamTimeout.D(),
 		OIDCIssuers: issuerURLs(cfg.OIDC),
+		MaxTasks:    cfg.Limits.MaxTasks, TaskTTL: cfg.Limits.TaskTTL.D(),
 	}
 }
 

@@ -1,6 +1,7 @@
 package a2afront
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -21,6 +22,7 @@ import (
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/metrics"
 	"github.com/capgate/capgate/gateway/proxy"
+	"github.com/capgate/capgate/gateway/taskindex"
 	"github.com/capgate/capgate/policy"
 	"github.com/capgate/capgate/revocation"
 )
@@ -56,6 +58,10 @@ type Config struct {
 	// OIDCIssuers are the trusted issuers' URLs, declared in served cards
 	// as OpenID Connect security schemes beside HTTP Bearer.
 	OIDCIssuers []string
+	// MaxTasks and TaskTTL bound the in-memory task index used when
+	// Deps.Tasks is nil; zero means DefaultMaxTasks and DefaultTaskTTL.
+	MaxTasks int
+	TaskTTL  time.Duration
 }
 
 // Deps are the front's collaborators.
@@ -69,6 +75,9 @@ type Deps struct {
 	Index capindex.Index
 	// Revocations says whether a capability (or an ancestor) is revoked.
 	Revocations revocation.Store
+	// Tasks records who started each task; nil means an in-memory index
+	// bounded by Config.MaxTasks and Config.TaskTTL.
+	Tasks taskindex.Index
 	// Policy decides issuance, ambient calls and legacy delegation.
 	Policy PolicySource
 	// Audit receives one event per issuance, attenuation, invocation
@@ -96,6 +105,8 @@ type Front struct {
 	methods  map[string]methodHandler
 	checks   checker
 	unsealed *unsealCache
+	// answers process every answer of a forwarded call, in order.
+	answers []answerProcessor
 }
 
 // agent is one fronted upstream agent.
@@ -117,6 +128,9 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Front, error) {
 		return nil, fmt.Errorf("a2a front: %w", err)
 	}
 	deps = deps.withDefaults()
+	if deps.Tasks == nil {
+		deps.Tasks = taskindex.NewMemory(cmp.Or(cfg.MaxTasks, DefaultMaxTasks), cmp.Or(cfg.TaskTTL, DefaultTaskTTL), deps.Now)
+	}
 	f := &Front{cfg: cfg, deps: deps, agents: map[string]*agent{}, unsealed: newUnsealCache()}
 	for _, ac := range cfg.Agents {
 		a, err := f.newAgent(ctx, ac)
@@ -130,6 +144,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Front, error) {
 		fronted: f.fronts, logger: deps.Logger, tracer: deps.Tracer,
 	}
 	f.methods = f.methodTable()
+	f.answers = []answerProcessor{f.taskAnswer}
 	return f, nil
 }
 
@@ -163,7 +178,9 @@ func (f *Front) newAgent(ctx context.Context, ac config.Agent) (*agent, error) {
 		return nil, err
 	}
 	a := &agent{cfg: ac, url: u, publicURL: f.cfg.PublicURL + "/a2a/" + ac.Name}
-	a.proxy = proxy.New(u, proxy.Options{Transport: rt, ErrorHandler: f.upstreamError, Logger: f.deps.Logger})
+	a.proxy = proxy.New(u, proxy.Options{
+		Transport: rt, ErrorHandler: f.upstreamError, ModifyResponse: f.modifyAnswer, Logger: f.deps.Logger,
+	})
 	a.card = agentcard.NewSource(cardConfig(ac, u, a.publicURL, f.cfg.OIDCIssuers), rt, f.deps.Now, f.deps.Logger)
 	return a, nil
 }
