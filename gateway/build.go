@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -21,6 +22,7 @@ import (
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/metrics"
+	"github.com/capgate/capgate/gateway/taskindex"
 	"github.com/capgate/capgate/policy"
 	"github.com/capgate/capgate/revocation"
 )
@@ -169,6 +171,7 @@ func (b *Built) capabilities(ctx context.Context, cfg *config.Config, opts Build
 		if caps.Revocations, caps.Index, err = b.redisStores(ctx, cfg, opts); err != nil {
 			return nil, err
 		}
+		caps.Tasks = taskindex.NewRedis(b.redis, cfg.Redis.Prefix, cmp.Or(cfg.Limits.TaskTTL.D(), a2afront.DefaultTaskTTL), cfg.Redis.Timeout.D())
 	}
 	if caps.Audit, err = b.auditLogger(cfg, opts, b.redis, ks); err != nil {
 		return nil, err

@@ -21,6 +21,7 @@ import (
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/metrics"
 	"github.com/capgate/capgate/gateway/ratelimit"
+	"github.com/capgate/capgate/gateway/taskindex"
 	"github.com/capgate/capgate/revocation"
 )
 
@@ -33,6 +34,9 @@ type Capabilities struct {
 	Index       capindex.Index
 	Revocations revocation.Store
 	Policy      a2afront.PolicySource
+	// Tasks records who started each task; nil means an in-memory index
+	// bounded by the config's limits.
+	Tasks taskindex.Index
 	// Audit receives one structured event per issuance, attenuation,
 	// invocation decision and revocation.
 	Audit *slog.Logger
@@ -113,7 +117,7 @@ func New(ctx context.Context, opts Options) (*Gateway, error) {
 	front, err := a2afront.New(ctx, a2aConfig(opts.Config), a2afront.Deps{
 		Authenticator: opts.Authenticator, Keys: g.caps.Keys, Verifier: g.caps.Verifier,
 		Index: g.caps.Index, Revocations: g.caps.Revocations, Policy: g.caps.Policy,
-		Audit: g.caps.Audit, Limits: g.caps.Limits, Logger: g.logger, Now: g.now, Metrics: opts.Metrics,
+		Tasks: g.caps.Tasks, Audit: g.caps.Audit, Limits: g.caps.Limits, Logger: g.logger, Now: g.now, Metrics: opts.Metrics,
 		Tracer: opts.Tracer, Getenv: opts.Getenv, ReadFile: opts.ReadFile,
 	})
 	if err != nil {
@@ -132,6 +136,7 @@ func a2aConfig(cfg *config.Config) a2afront.Config {
 		Limits:          cfg.Limits.Limits,
 		UpstreamTimeout: cfg.Limits.UpstreamTimeout.D(), StreamTimeout: cfg.Listen.StreamTimeout.D(),
 		OIDCIssuers: issuerURLs(cfg.OIDC),
+		MaxTasks:    cfg.Limits.MaxTasks, TaskTTL: cfg.Limits.TaskTTL.D(),
 	}
 }
 

@@ -131,7 +131,8 @@ func (c *cardlessAgent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // forwards a hop it could not validate.
 func TestHopRefusedWithoutCard(t *testing.T) {
 	up := &cardlessAgent{}
-	h := newHarness(t, rawUpstream{up}, nil)
+	// The calls name no task: task ownership is not what is tested here.
+	h := newHarness(t, rawUpstream{up}, func(c *config.Config) { c.Agents[1].TaskOwnership = config.TaskOwnershipOff })
 	for _, method := range []string{"message/send", "message/stream", "tasks/pushNotificationConfig/set"} {
 		_, b := h.post("extra", "alice-dev-key", strings.Replace(sendBody, "message/send", method, 1))
 		r := decodeRPC(t, b)

@@ -24,6 +24,10 @@
 //     child held by the receiving agent, and only the children travel.
 //   - Other known methods are forwarded once the agent's card says it can
 //     serve them; unknown methods are refused, never forwarded.
+//   - A call that names a task (get, cancel, resubscribe, push-notification
+//     configs, a send continuing or referencing one) is allowed only to the
+//     principal that started it (tasks.go); anyone else is told the task
+//     does not exist. Per agent, task_ownership off forwards as before.
 //
 // # One way out
 //
@@ -32,5 +36,8 @@
 // streams, batch elements and resolutions alike. So the same header
 // hygiene applies to each: the caller's credentials and capability headers
 // never reach the agent, and the trusted headers it receives are the
-// gateway's.
+// gateway's. The answers come back the same way: the proxy's response
+// hook runs each JSON-RPC response, unary or one stream event at a time,
+// through the front's answer processors (answers.go, sse.go), which learn
+// who owns the tasks an answer names and filter listings to the caller's.
 package a2afront

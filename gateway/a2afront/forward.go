@@ -68,7 +68,7 @@ func (f *Front) hop(w http.ResponseWriter, r *http.Request, a *agent) (failed bo
 // forward streams one decided call's answer to the caller and records it.
 func (f *Front) forward(w http.ResponseWriter, r *http.Request, c *call) {
 	start := f.deps.Now()
-	failed := f.hop(w, r, c.agent)
+	failed := f.hop(w, r.WithContext(withAnswers(r.Context(), c)), c.agent)
 	f.observeForwarded(c, start, failed)
 }
 

@@ -1,6 +1,7 @@
 package a2afront
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -22,6 +23,7 @@ import (
 	"github.com/capgate/capgate/gateway/metrics"
 	"github.com/capgate/capgate/gateway/proxy"
 	"github.com/capgate/capgate/gateway/ratelimit"
+	"github.com/capgate/capgate/gateway/taskindex"
 	"github.com/capgate/capgate/policy"
 	"github.com/capgate/capgate/revocation"
 )
@@ -57,6 +59,10 @@ type Config struct {
 	// OIDCIssuers are the trusted issuers' URLs, declared in served cards
 	// as OpenID Connect security schemes beside HTTP Bearer.
 	OIDCIssuers []string
+	// MaxTasks and TaskTTL bound the in-memory task index used when
+	// Deps.Tasks is nil; zero means DefaultMaxTasks and DefaultTaskTTL.
+	MaxTasks int
+	TaskTTL  time.Duration
 }
 
 // Deps are the front's collaborators.
@@ -70,6 +76,9 @@ type Deps struct {
 	Index capindex.Index
 	// Revocations says whether a capability (or an ancestor) is revoked.
 	Revocations revocation.Store
+	// Tasks records who started each task; nil means an in-memory index
+	// bounded by Config.MaxTasks and Config.TaskTTL.
+	Tasks taskindex.Index
 	// Policy decides issuance, ambient calls and legacy delegation.
 	Policy PolicySource
 	// Limits bounds each principal's issuance, attenuation, invocation
@@ -100,6 +109,8 @@ type Front struct {
 	methods  map[string]methodHandler
 	checks   checker
 	unsealed *unsealCache
+	// answers process every answer of a forwarded call, in order.
+	answers []answerProcessor
 }
 
 // agent is one fronted upstream agent.
@@ -121,6 +132,9 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Front, error) {
 		return nil, fmt.Errorf("a2a front: %w", err)
 	}
 	deps = deps.withDefaults()
+	if deps.Tasks == nil {
+		deps.Tasks = taskindex.NewMemory(cmp.Or(cfg.MaxTasks, DefaultMaxTasks), cmp.Or(cfg.TaskTTL, DefaultTaskTTL), deps.Now)
+	}
 	f := &Front{cfg: cfg, deps: deps, agents: map[string]*agent{}, unsealed: newUnsealCache()}
 	for _, ac := range cfg.Agents {
 		a, err := f.newAgent(ctx, ac)
@@ -134,6 +148,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Front, error) {
 		fronted: f.fronts, logger: deps.Logger, tracer: deps.Tracer,
 	}
 	f.methods = f.methodTable()
+	f.answers = []answerProcessor{f.taskAnswer}
 	return f, nil
 }
 
@@ -167,7 +182,9 @@ func (f *Front) newAgent(ctx context.Context, ac config.Agent) (*agent, error) {
 		return nil, err
 	}
 	a := &agent{cfg: ac, url: u, publicURL: f.cfg.PublicURL + "/a2a/" + ac.Name}
-	a.proxy = proxy.New(u, proxy.Options{Transport: rt, ErrorHandler: f.upstreamError, Logger: f.deps.Logger})
+	a.proxy = proxy.New(u, proxy.Options{
+		Transport: rt, ErrorHandler: f.upstreamError, ModifyResponse: f.modifyAnswer, Logger: f.deps.Logger,
+	})
 	a.card = agentcard.NewSource(cardConfig(ac, u, a.publicURL, f.cfg.OIDCIssuers), rt, f.deps.Now, f.deps.Logger)
 	return a, nil
 }

@@ -29,6 +29,9 @@ func TestOneWayOutHeaderHygiene(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fx := newFixture(t)
+			if _, err := fx.front.deps.Tasks.Claim(t.Context(), "documents", "user:alice@example.com", []string{"t1", "t2"}); err != nil {
+				t.Fatal(err)
+			}
 			r := chi.NewRouter()
 			fx.front.Mount(r)
 			req := httptest.NewRequest(http.MethodPost, "/a2a/documents", bytes.NewBufferString(tt.body))

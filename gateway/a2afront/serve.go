@@ -128,6 +128,9 @@ func (f *Front) decide(ctx context.Context, c *call) outcome {
 		})
 	}
 	c.canonical = canonical
+	if e := f.taskGate(ctx, c); e != nil {
+		return fail(c.req.ID, e)
+	}
 	if h, ok := f.methods[canonical]; ok {
 		return h(ctx, c)
 	}

@@ -136,7 +136,29 @@ type Limits struct {
 	jsonrpc.Limits `yaml:",inline"`
 	// UpstreamTimeout bounds one non-streaming upstream call.
 	UpstreamTimeout Duration `yaml:"upstream_timeout"`
+	// MaxTasks bounds the in-memory index of who started each task; the
+	// least recently used task is forgotten first. Default 100000.
+	MaxTasks int `yaml:"max_tasks,omitempty"`
+	// TaskTTL is how long the gateway remembers who started a task after
+	// its owner last used it, in memory or in Redis. Default 24h.
+	TaskTTL Duration `yaml:"task_ttl,omitempty"`
 }
+
+// Task ownership modes of an agent.
+const (
+	// TaskOwnershipEnforce allows a follow-up call on a task only to the
+	// principal that started it; a task the gateway never saw started is
+	// refused as not found.
+	TaskOwnershipEnforce = "enforce"
+	// TaskOwnershipAllowUnknown enforces ownership of the tasks the
+	// gateway saw started, and forwards follow-ups on tasks it never saw
+	// (started before the gateway fronted the agent, or forgotten) on
+	// authentication alone.
+	TaskOwnershipAllowUnknown = "allow_unknown"
+	// TaskOwnershipOff forwards every follow-up call on authentication
+	// alone: the agent must keep each principal's tasks apart itself.
+	TaskOwnershipOff = "off"
+)
 
 // Agent is one upstream A2A agent.
 type Agent struct {
@@ -154,6 +176,10 @@ type Agent struct {
 	Principal string `yaml:"principal,omitempty"`
 	// Legacy marks an agent that does not understand capabilities.
 	Legacy bool `yaml:"legacy,omitempty"`
+	// TaskOwnership says who may follow up on a task (get, cancel,
+	// resubscribe, push-notification configs, listing): TaskOwnershipEnforce
+	// (the default), TaskOwnershipAllowUnknown or TaskOwnershipOff.
+	TaskOwnership string `yaml:"task_ownership,omitempty"`
 	// Grants are the capability grants the agent offers.
 	Grants []Grant `yaml:"grants,omitempty"`
 	// Skills maps each skill to the operation it performs.

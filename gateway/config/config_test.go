@@ -82,6 +82,9 @@ policy: {file: p.yaml}
 		{"a2e host requiring credentials", base + "a2e_hosts: [{name: lab, url: 'http://127.0.0.1:2/', capabilities: [tools], auth_token_env: LAB, require_credentials: true}]\n", nil, ""},
 		{"limits checked by jsonrpc", base + "limits: {max_depth: 2000, max_batch: -1}\n", ErrInvalid, "limits.max_depth: 2000 is outside 3..1000"},
 		{"limits keys are jsonrpc's", base + "limits: {max_body_bytes: 4096, upstream_timeout: 5s}\n", nil, ""},
+		{"task ownership off", strings.Replace(base, `url: "http://127.0.0.1:1/"`, `url: "http://127.0.0.1:1/", task_ownership: off`, 1), nil, ""},
+		{"task ownership unknown", strings.Replace(base, `url: "http://127.0.0.1:1/"`, `url: "http://127.0.0.1:1/", task_ownership: "lax"`, 1), ErrInvalid, "task_ownership: \"lax\" must be enforce, allow_unknown or off"},
+		{"task bounds negative", base + "limits: {max_tasks: -1}\n", ErrInvalid, "limits.max_tasks"},
 		{"secret env and file", strings.Replace(base, `url: "http://127.0.0.1:1/"`, `url: "http://127.0.0.1:1/", upstream_auth: {token_url: "https://idp.example/token", client_id: gw}`, 1), ErrInvalid, "exactly one of client_secret_env"},
 	}
 	for _, tt := range tests {
@@ -89,6 +92,9 @@ policy: {file: p.yaml}
 			cfg, err := Parse([]byte(tt.doc), "t.yaml")
 			if err == nil && strings.Contains(tt.doc, "require_credentials: true") && !cfg.A2EHosts[0].RequireCredentials {
 				t.Error("require_credentials not read")
+			}
+			if err == nil && strings.Contains(tt.doc, "task_ownership: off") && cfg.Agents[0].TaskOwnership != TaskOwnershipOff {
+				t.Errorf("task_ownership read as %q", cfg.Agents[0].TaskOwnership)
 			}
 			if !errors.Is(err, tt.wantErr) {
 				t.Fatalf("err = %v, want %v", err, tt.wantErr)

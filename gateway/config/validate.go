@@ -30,6 +30,12 @@ func (c *Config) applyDefaults() {
 	if c.Limits.UpstreamTimeout == 0 {
 		c.Limits.UpstreamTimeout = Duration(30 * time.Second)
 	}
+	if c.Limits.MaxTasks == 0 {
+		c.Limits.MaxTasks = 100_000
+	}
+	if c.Limits.TaskTTL == 0 {
+		c.Limits.TaskTTL = Duration(24 * time.Hour)
+	}
 	for i := range c.Agents {
 		if c.Agents[i].CardRefresh == 0 {
 			c.Agents[i].CardRefresh = Duration(5 * time.Minute)
@@ -134,6 +140,9 @@ func (c *Config) validate() []error {
 	if c.Capabilities.MaxTTL < 0 {
 		add("capabilities.max_ttl", "must be positive")
 	}
+	if c.Limits.MaxTasks < 0 || c.Limits.TaskTTL < 0 {
+		add("limits.max_tasks", "and task_ttl must not be negative")
+	}
 	if c.Policy.File == "" {
 		add("policy.file", "is required: the grant policy decides what may be issued")
 	}
@@ -191,6 +200,11 @@ func (c *Config) validateAgents(add addFunc) {
 		}
 		if a.Principal != "" && !validPrincipal(a.Principal) {
 			add(p+".principal", "%q must start with user: or agent:", a.Principal)
+		}
+		switch a.TaskOwnership {
+		case "", TaskOwnershipEnforce, TaskOwnershipAllowUnknown, TaskOwnershipOff:
+		default:
+			add(p+".task_ownership", "%q must be enforce, allow_unknown or off", a.TaskOwnership)
 		}
 		a.validateGrants(p, add)
 		if a.UpstreamAuth != nil {

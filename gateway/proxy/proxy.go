@@ -49,7 +49,11 @@ type Options struct {
 	Transport http.RoundTripper
 	// ErrorHandler writes the protocol's error when the upstream fails.
 	ErrorHandler func(w http.ResponseWriter, r *http.Request, err error)
-	Logger       *slog.Logger
+	// ModifyResponse, when set, may change or replace the upstream's
+	// answer before it is copied to the caller; resp.Request carries the
+	// forwarded request's context. An error is answered by ErrorHandler.
+	ModifyResponse func(resp *http.Response) error
+	Logger         *slog.Logger
 }
 
 // Proxy forwards requests to one upstream URL.
@@ -72,10 +76,11 @@ func New(target *url.URL, opts Options) *Proxy {
 		// FlushInterval 0: ReverseProxy flushes an event stream, and any
 		// answer of unknown length, after every write; a unary answer of
 		// known length goes out in one write when the copy ends.
-		FlushInterval: 0,
-		BufferPool:    newBufferPool(),
-		ErrorLog:      slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
-		ErrorHandler:  opts.ErrorHandler,
+		FlushInterval:  0,
+		BufferPool:     newBufferPool(),
+		ErrorLog:       slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		ErrorHandler:   opts.ErrorHandler,
+		ModifyResponse: opts.ModifyResponse,
 	}
 	return p
 }

@@ -1,0 +1,144 @@
+package a2afront
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+
+	"github.com/capgate/capgate/gateway/jsonrpc"
+)
+
+// The answers of the calls the front forwarded come back through the same
+// proxy, whose ModifyResponse hook runs them through the front's answer
+// processors before the caller sees anything: a unary answer as a whole,
+// a stream event by event, as each event arrives.
+
+// answerProcessor sees one JSON-RPC response object the upstream sent for
+// c (a unary answer, or the data of one stream event) and returns it,
+// changed or not. An error refuses that response: a *jsonrpc.Error is sent
+// in its place, with the response's id; any other error is sent as an
+// internal error. A refused stream ends after the refusal.
+type answerProcessor func(ctx context.Context, c *call, resp json.RawMessage) (json.RawMessage, error)
+
+// errNotJSONRPC refuses an answer that is not JSON: no processor could
+// have seen what it carries.
+var errNotJSONRPC = errors.New("a2a front: upstream answer is not JSON")
+
+type answerKey struct{}
+
+// withAnswers marks ctx as carrying c's upstream call, so that its answer
+// goes through the front's processors.
+func withAnswers(ctx context.Context, c *call) context.Context {
+	return context.WithValue(ctx, answerKey{}, c)
+}
+
+// modifyAnswer is the agents' proxy hook. Answers of requests the front
+// did not mark (the resolution hook) are left as they are.
+func (f *Front) modifyAnswer(resp *http.Response) error {
+	ctx := resp.Request.Context()
+	c, ok := ctx.Value(answerKey{}).(*call)
+	if !ok || len(f.answers) == 0 {
+		return nil
+	}
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if mt == "text/event-stream" {
+		resp.Body = newEventStream(ctx, f.processChain(c), c.req.ID, resp.Body)
+		resp.ContentLength = -1
+		resp.Header.Del("Content-Length")
+		return nil
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxUpstreamResponse+1))
+	_ = resp.Body.Close()
+	switch {
+	case err != nil:
+		return fmt.Errorf("a2a front: reading the upstream answer: %w", err)
+	case len(body) > maxUpstreamResponse:
+		return fmt.Errorf("%w: more than %d bytes", errAnswerTooLarge, maxUpstreamResponse)
+	}
+	if body, err = processUnary(ctx, f.processChain(c), c.req.ID, body); err != nil {
+		return err
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	resp.ContentLength = int64(len(body))
+	resp.Header.Set("Content-Length", strconv.Itoa(len(body)))
+	return nil
+}
+
+// chain applies processors to one response object, in order.
+type chain func(ctx context.Context, resp json.RawMessage) (json.RawMessage, error)
+
+// processChain is the front's processors bound to c.
+func (f *Front) processChain(c *call) chain {
+	return func(ctx context.Context, resp json.RawMessage) (json.RawMessage, error) {
+		var err error
+		for _, p := range f.answers {
+			if resp, err = p(ctx, c, resp); err != nil {
+				return nil, err
+			}
+		}
+		return resp, nil
+	}
+}
+
+// processUnary runs a unary answer through the chain: one response object,
+// or each of an array's. An empty answer (to a notification) has nothing
+// to process; anything that is not JSON is refused.
+func processUnary(ctx context.Context, run chain, id json.RawMessage, body []byte) ([]byte, error) {
+	trimmed := bytes.TrimSpace(body)
+	switch {
+	case len(trimmed) == 0:
+		return body, nil
+	case !json.Valid(trimmed):
+		return nil, errNotJSONRPC
+	case trimmed[0] == '[':
+		var elems []json.RawMessage
+		if err := json.Unmarshal(trimmed, &elems); err != nil {
+			return nil, errNotJSONRPC
+		}
+		for i, e := range elems {
+			elems[i], _ = processOne(ctx, run, id, e)
+		}
+		return json.Marshal(elems)
+	}
+	out, _ := processOne(ctx, run, id, trimmed)
+	return out, nil
+}
+
+// processOne runs one response object through the chain and returns what
+// the caller gets: the processed object, or the refusal in its place
+// (refused is then true), for the response's id or, when it has none, id.
+func processOne(ctx context.Context, run chain, id, resp json.RawMessage) (out json.RawMessage, refused bool) {
+	out, err := run(ctx, resp)
+	if err == nil {
+		var buf bytes.Buffer
+		if json.Compact(&buf, out) == nil {
+			return buf.Bytes(), false
+		}
+		err = errNotJSONRPC
+	}
+	var e *jsonrpc.Error
+	if !errors.As(err, &e) {
+		e = jsonrpc.NewCodeError(jsonrpc.CodeInternal, "")
+	}
+	if rid := responseID(resp); rid != nil {
+		id = rid
+	}
+	return marshalResponse(jsonrpc.NewError(id, e)), true
+}
+
+// responseID is the id of a response object, or nil when it has none.
+func responseID(resp json.RawMessage) json.RawMessage {
+	var env struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(resp, &env) != nil {
+		return nil
+	}
+	return env.ID
+}
