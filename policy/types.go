@@ -138,6 +138,9 @@ type GrantDecision struct {
 	MaxDepth int `json:"maxDepth"`
 	// Attenuable copies the grant's attenuable flag.
 	Attenuable bool `json:"attenuable"`
+	// Approval, when set, means the grant is issued only once one of its
+	// approvers approves it (see Decision.NeedsApproval).
+	Approval *Approval `json:"approval,omitempty"`
 }
 
 // A2EInput is one A2E handshake/req as policy sees it.
