@@ -57,3 +57,14 @@ type Approval struct {
 func (d Decision) NeedsApproval() bool {
 	return slices.ContainsFunc(d.Grants, func(g GrantDecision) bool { return g.Approval != nil })
 }
+
+// approversOf renders the approvers of every grant that needs approval.
+func approversOf(d Decision) string {
+	var parts []string
+	for _, g := range d.Grants {
+		if g.Approval != nil && !slices.Contains(parts, g.Approval.Approvers.String()) {
+			parts = append(parts, g.Approval.Approvers.String())
+		}
+	}
+	return strings.Join(parts, " and ")
+}

@@ -85,6 +85,7 @@ const (
 	PartContext    = "context"    // the decision could not run (clock, context)
 	PartSkill      = "skill"      // ambient calls: the skill or method
 	PartCapability = "capability" // A2E capabilities
+	PartApproval   = "approval"   // the grant waits for human approval
 )
 
 // Reason is one human-readable step of a decision: a narrowing, a skipped
