@@ -15,6 +15,7 @@ import (
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/agentcard"
+	"github.com/capgate/capgate/gateway/approval"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
@@ -71,6 +72,9 @@ type Deps struct {
 	Revocations revocation.Store
 	// Policy decides issuance, ambient calls and legacy delegation.
 	Policy PolicySource
+	// Approvals holds requests that wait for human approval; nil denies
+	// every request that needs one.
+	Approvals approval.Store
 	// Audit receives one event per issuance, attenuation, invocation
 	// decision, delegation and revocation; nil records nothing.
 	Audit *slog.Logger

@@ -20,11 +20,16 @@ const maxRequestedGrants = 16
 // allows, one capability per grant, with opaque handles for the resources
 // the query resolves to within policy. An empty intersection is a
 // grant_denied error naming the rules and reasons, never an empty
-// capability.
+// capability. A request the policy lets through only with a human's
+// approval is held instead (approval.go), and params naming an approvalId
+// ask for its outcome.
 func (f *Front) capabilitiesRequest(ctx context.Context, c *call) outcome {
 	var p sep.RequestParams
 	if err := jsonrpc.UnmarshalParams(c.req.Params, &p); err != nil {
 		return fail(c.req.ID, jsonrpc.ErrorFor(err))
+	}
+	if p.ApprovalID != "" {
+		return f.redeemApproval(ctx, c, p)
 	}
 	if len(p.Grants) == 0 || len(p.Grants) > maxRequestedGrants {
 		return fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, fmt.Sprintf("grants must list 1 to %d grant ids", maxRequestedGrants), nil))
@@ -42,6 +47,9 @@ func (f *Front) capabilitiesRequest(ctx context.Context, c *call) outcome {
 		f.auditIssue(ctx, c, p, d, nil, "resolution_failed")
 		return fail(c.req.ID, &jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: "the agent could not resolve the resource query",
 			Data: map[string]string{"reason": "resolution_failed"}})
+	}
+	if d.NeedsApproval() {
+		return f.holdForApproval(ctx, c, p, in, d, found)
 	}
 	var caps []sep.Capability
 	for _, gd := range d.Grants {
