@@ -149,14 +149,14 @@ func (d *Desk) Deny(ctx context.Context, id string, approver policy.Principal, r
 func (d *Desk) decide(ctx context.Context, id string, approver policy.Principal, reason string, to Status, event string) (Request, error) {
 	now := d.opts.Now()
 	r, err := d.b.Update(ctx, id, func(r *Request) (bool, error) {
+		if err := r.MayDecide(approver); err != nil {
+			return false, err
+		}
 		if expired := expire(r, now); expired != nil {
 			return expired == errExpiring, expired
 		}
 		if r.Status != StatusPending {
 			return false, ErrNotPending
-		}
-		if err := r.MayDecide(approver); err != nil {
-			return false, err
 		}
 		r.Status, r.DecidedBy, r.DecidedAt, r.Reason = to, approver.ID, now, reason
 		if to == StatusApproved {
