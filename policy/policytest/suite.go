@@ -193,6 +193,12 @@ func (s *Suite) validateCase(c Case) error {
 			if _, err := parseDuration(ge.ExpiresIn); err != nil {
 				return fmt.Errorf("%w: grants.%s.expires_in: %w", ErrCase, g, err)
 			}
+			if ge.Approval == nil {
+				continue
+			}
+			if _, err := parseDuration(ge.Approval.Wait); err != nil {
+				return fmt.Errorf("%w: grants.%s.approval.wait: %w", ErrCase, g, err)
+			}
 		}
 	}
 	return nil
