@@ -183,7 +183,7 @@ func (b *Built) capabilities(ctx context.Context, cfg *config.Config, opts Build
 		b.closers = append(b.closers, mem.Close)
 	}
 	b.revocations = caps.Revocations
-	if caps.Approvals, err = b.approvals(cfg, opts, caps.Audit); err != nil {
+	if caps.Approvals, err = b.approvals(cfg, opts, caps.Keys, caps.Audit); err != nil {
 		return nil, err
 	}
 	return caps, nil

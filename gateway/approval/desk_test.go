@@ -64,6 +64,8 @@ func newWorld(t *testing.T, backend func(now func() time.Time) approval.Backend)
 	return w
 }
 
+var recordKey = []byte("0123456789abcdef0123456789abcdef")
+
 // run runs f against memory (both desks on one Memory) and against Redis
 // (two desks, two clients, one server: two replicas).
 func run(t *testing.T, f func(t *testing.T, w *world)) {
@@ -79,7 +81,11 @@ func run(t *testing.T, f func(t *testing.T, w *world)) {
 	t.Run("redis", func(t *testing.T) {
 		srv := redistest.Start(t)
 		f(t, newWorld(t, func(now func() time.Time) approval.Backend {
-			return approval.NewRedis(srv.NewClient(nil), "capgate:", time.Second, now)
+			b, err := approval.Sealed(approval.NewRedis(srv.NewClient(nil), "capgate:", time.Second, now), recordKey)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
 		}))
 	})
 }
@@ -234,5 +240,54 @@ func TestPublicHidesResourceIDs(t *testing.T) {
 	p := r.Public()
 	if p.Grants[0].Resources[0].ID != "" || p.Grants[0].Resources[0].DisplayName != "HR handbook" || r.Grants[0].Resources[0].ID != "doc-9" {
 		t.Fatalf("public %+v, original %+v", p.Grants[0].Resources, r.Grants[0].Resources)
+	}
+}
+
+// TestForgedRecordIsNeverUsed writes an approved record straight into
+// Redis, as someone holding the Redis password could: it is neither
+// listed nor redeemable, and a sealed record whose status is flipped to
+// approved is refused too.
+func TestForgedRecordIsNeverUsed(t *testing.T) {
+	srv := redistest.Start(t)
+	ctx := context.Background()
+	raw := approval.NewRedis(srv.Client, "capgate:", time.Second, time.Now)
+	b, err := approval.Sealed(raw, recordKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := approval.NewDesk(b, approval.Options{})
+	r, err := d.Create(ctx, sample())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Flip the sealed record's status without the key.
+	key := "capgate:apr:" + r.ID
+	stored, err := srv.Client.Get(ctx, key).Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	flipped := strings.Replace(string(stored), `"status":"pending"`, `"status":"approved","decidedBy":"user:dave@example.com"`, 1)
+	if err := srv.Client.Set(ctx, key, flipped, time.Hour).Err(); err != nil {
+		t.Fatal(err)
+	}
+	// And store an unsealed approved record.
+	forged := sample()
+	forged.ID, forged.Status, forged.Deadline, forged.CreatedAt = "apr_forged", approval.StatusApproved, time.Now().Add(time.Hour), time.Now()
+	if err := raw.Put(ctx, forged); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{r.ID, "apr_forged"} {
+		if _, err := d.Redeem(ctx, id, carol); !errors.Is(err, approval.ErrForged) {
+			t.Errorf("redeem %s: %v, want ErrForged", id, err)
+		}
+		if _, err := d.Get(ctx, id); !errors.Is(err, approval.ErrForged) {
+			t.Errorf("get %s: %v, want ErrForged", id, err)
+		}
+	}
+	if list, err := d.List(ctx, approval.Filter{}); err != nil || len(list) != 0 {
+		t.Errorf("list shows forged records: %d %v", len(list), err)
+	}
+	if _, err := approval.Sealed(raw, []byte("short")); err == nil {
+		t.Error("a short key was accepted")
 	}
 }

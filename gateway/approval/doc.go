@@ -47,7 +47,10 @@
 // # Storage
 //
 // Memory serves one replica (the quickstart); Redis lets any replica
-// decide or redeem a request created on any other. Both keep a decided or
+// decide or redeem a request created on any other. On a shared store,
+// wrap the backend in Sealed: every record then carries a MAC, so that
+// whoever can write the store still cannot approve a request or change
+// what it holds (a record that fails its MAC is ErrForged, never used). Both keep a decided or
 // expired request for Retention after its deadline, so that the console
 // and the audit can still show it.
 package approval

@@ -99,6 +99,8 @@ type Request struct {
 	DecidedAt  time.Time `json:"decidedAt,omitzero"`
 	Reason     string    `json:"reason,omitempty"`
 	RedeemedAt time.Time `json:"redeemedAt,omitzero"`
+	// MAC authenticates the stored record (see Sealed); empty elsewhere.
+	MAC string `json:"mac,omitempty"`
 }
 
 // Approvers returns the distinct approver sets of the request's grants.
@@ -136,6 +138,7 @@ func (r Request) effective(now time.Time) Request {
 
 // Public returns r without real resource ids: what an API or page may show.
 func (r Request) Public() Request {
+	r.MAC = ""
 	r.Grants = slices.Clone(r.Grants)
 	for i := range r.Grants {
 		res := make([]Resource, len(r.Grants[i].Resources))
