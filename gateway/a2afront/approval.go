@@ -66,6 +66,10 @@ func (f *Front) redeemApproval(ctx context.Context, c *call, p sep.RequestParams
 	if f.deps.Approvals == nil {
 		return fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, "unknown approvalId", nil))
 	}
+	// An approval is redeemed where it was asked: at the same agent.
+	if r, err := f.deps.Approvals.Get(ctx, p.ApprovalID); err == nil && r.Agent != c.agent.cfg.Name {
+		return fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, "unknown approvalId", nil))
+	}
 	r, err := f.deps.Approvals.Redeem(ctx, p.ApprovalID, c.principal.ID)
 	if err != nil {
 		return f.unredeemed(ctx, c, r, err)

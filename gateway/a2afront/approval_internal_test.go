@@ -244,3 +244,18 @@ func TestApprovalWithoutStoreFailsClosed(t *testing.T) {
 		t.Fatal("minted without approval")
 	}
 }
+
+// TestApprovalRedeemedOnlyAtItsAgent checks that an approval for the
+// documents agent cannot be redeemed through another agent's endpoint,
+// and stays redeemable where it belongs.
+func TestApprovalRedeemedOnlyAtItsAgent(t *testing.T) {
+	fx := newApprovalFixture(t)
+	pr := fx.pending(t, `{"grants":["documents:read"],"resourceQuery":{"collection":"reports"}}`)
+	fx.approve(t, pr.ApprovalID)
+	out := fx.front.decide(context.Background(), fx.call(t, aliceKey, "summarizer",
+		`{"jsonrpc":"2.0","id":1,"method":"a2a/capabilities/request","params":{"approvalId":"`+pr.ApprovalID+`"}}`))
+	if out.resp == nil || out.resp.Error == nil || out.resp.Error.Code != jsonrpc.CodeInvalidParams {
+		t.Fatalf("redeemed at another agent: %+v", out.resp)
+	}
+	issued(t, fx.redeem(t, pr.ApprovalID))
+}
