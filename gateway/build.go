@@ -189,6 +189,9 @@ func (b *Built) capabilities(ctx context.Context, cfg *config.Config, opts Build
 	if caps.Limits, err = b.limiter(cfg, opts); err != nil {
 		return nil, err
 	}
+	if caps.Approvals, err = b.approvals(cfg, opts, caps.Keys, caps.Audit); err != nil {
+		return nil, err
+	}
 	return caps, nil
 }
 

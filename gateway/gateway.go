@@ -16,6 +16,7 @@ import (
 	"github.com/capgate/capgate/gateway/a2afront"
 	"github.com/capgate/capgate/gateway/a2efront"
 	"github.com/capgate/capgate/gateway/admin"
+	"github.com/capgate/capgate/gateway/approval"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
@@ -42,6 +43,9 @@ type Capabilities struct {
 	Audit *slog.Logger
 	// Limits bounds each principal's use; nil limits nothing.
 	Limits *ratelimit.Limiter
+	// Approvals holds requests waiting for human approval; nil denies
+	// every request that needs one.
+	Approvals approval.Store
 }
 
 func (c *Capabilities) validate() error {
@@ -116,7 +120,7 @@ func New(ctx context.Context, opts Options) (*Gateway, error) {
 	}
 	front, err := a2afront.New(ctx, a2aConfig(opts.Config), a2afront.Deps{
 		Authenticator: opts.Authenticator, Keys: g.caps.Keys, Verifier: g.caps.Verifier,
-		Index: g.caps.Index, Revocations: g.caps.Revocations, Policy: g.caps.Policy,
+		Index: g.caps.Index, Revocations: g.caps.Revocations, Policy: g.caps.Policy, Approvals: g.caps.Approvals,
 		Tasks: g.caps.Tasks, Audit: g.caps.Audit, Limits: g.caps.Limits, Logger: g.logger, Now: g.now, Metrics: opts.Metrics,
 		Tracer: opts.Tracer, Getenv: opts.Getenv, ReadFile: opts.ReadFile,
 	})
@@ -160,6 +164,6 @@ func (g *Gateway) AdminHandler() http.Handler {
 	return admin.New(admin.Config{Access: g.cfg.AdminAccess, MaxTTL: g.cfg.Capabilities.MaxTTL.D()}, admin.Deps{
 		Authenticator: g.authn, Index: g.caps.Index, Verifier: g.caps.Verifier,
 		Revocations: g.caps.Revocations, Policy: g.caps.Policy, Audit: g.caps.Audit,
-		Logger: g.logger, Now: g.now,
+		Approvals: g.caps.Approvals, Logger: g.logger, Now: g.now,
 	}).Handler()
 }

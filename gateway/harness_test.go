@@ -63,6 +63,7 @@ dev_keys:
   - {hash: "sha256:af1c6e770dbd3ef6f82327451ccdec28fb82086c9031c35a5dde664a4e88604e", principal: "user:carol@example.com", groups: [hr, editors]}
   - {hash: "sha256:dce2e5c4af686ed7f70522633ac2b8c566e39089b2293b3835be8e02297b5d80", principal: "agent:summarizer"}
   - {hash: "sha256:de98f63053e418786663e4cc98b39c7fbaf7b747b6ff0e8a8be6adb58e9dabfe", principal: "user:admin@example.com", groups: [capgate-admins]}
+  - {hash: "sha256:1b4f020f99075553bd03911a5b03006b9777ae6f2d5b9c4f4b876d6244d7a166", principal: "user:dave@example.com", groups: [security]}
 admin_access: {groups: [capgate-admins]}
 policy: {file: ../deploy/examples/quickstart/policy.yaml, reload_interval: 50ms}
 `, docsURL, extraURL, idpURL, testAudience)

@@ -87,26 +87,6 @@ func TestCapabilityRequestDenied(t *testing.T) {
 	}
 }
 
-// TestCarolGetsReadAndWrite checks that requires is satisfied within one
-// decision: carol asks for write together with read on hr.
-func TestCarolGetsReadAndWrite(t *testing.T) {
-	h := newHarness(t, nil, nil)
-	_, r := h.rpc("carol-dev-key", "a2a/capabilities/request", map[string]any{
-		"grants": []string{"documents:read", "documents:write"}, "resourceQuery": map[string]any{"collection": "hr"},
-	})
-	if r.Error != nil {
-		t.Fatalf("refused: %+v", r.Error)
-	}
-	var res struct{ Capabilities []issued }
-	_ = json.Unmarshal(r.Result, &res)
-	if len(res.Capabilities) != 2 || res.Capabilities[1].handle("Salaries 2025") == "" {
-		t.Fatalf("want read and write on Salaries 2025, got %s", r.Result)
-	}
-	if n := h.docs.Recorder().CountRPC("a2a/resources/resolve"); n != 1 {
-		t.Errorf("the query was resolved %d times for one request, want once", n)
-	}
-}
-
 // TestRevocationStoreDownFailsClosed checks that a store error is
 // revocation_unavailable, never "not revoked".
 func TestRevocationStoreDownFailsClosed(t *testing.T) {

@@ -106,6 +106,8 @@ type celVars struct {
 	capability   string
 	capabilities []string
 	now          time.Time
+	ttl          time.Duration // approval conditions only
+	depth        int           // approval conditions only
 }
 
 var _ interpreter.Activation = (*celVars)(nil)
@@ -161,6 +163,10 @@ func (v *celVars) resolveRequest(name string) (any, bool) {
 		return v.capability, true
 	case "request.capabilities":
 		return nonNil(v.capabilities), true
+	case "request.ttl":
+		return v.ttl, true
+	case "request.depth":
+		return v.depth, true
 	}
 	return nil, false
 }

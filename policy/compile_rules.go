@@ -22,6 +22,7 @@ func (c *compiler) rule(path string, ids map[string]string, r *rawRule) *rule {
 	out.ops = c.operations(path, out, r.Operations)
 	out.res = c.resources(path+".resources", r.Resources)
 	c.limits(path, out, r)
+	out.approval = c.approval(path+".approval", out.effect, r.Approval)
 	return out
 }
 

@@ -118,6 +118,7 @@ func (e *evaluation) decideGrant(g string) (GrantDecision, bool) {
 	}
 	gd.Expires = e.expiry(r, g)
 	e.reason(r.id, g, PartDepth, "delegation depth limited to "+itoa(r.maxDepth)+" by rule "+quote(r.id))
+	gd.Approval = e.approval(r, &gd)
 	return gd, true
 }
 

@@ -43,6 +43,9 @@ var (
 	ErrConditionType = errors.New("policy: condition is not bool")
 	// ErrBadTTL means max_ttl is not a positive Go duration.
 	ErrBadTTL = errors.New("policy: max_ttl must be a positive duration")
+	// ErrBadWait means an approval wait is not a positive duration of at
+	// most MaxApprovalWait.
+	ErrBadWait = errors.New("policy: approval wait must be a positive duration")
 	// ErrBadDepth means max_delegation_depth is negative.
 	ErrBadDepth = errors.New("policy: max_delegation_depth must not be negative")
 	// ErrBadEffect means effect is neither allow nor deny.

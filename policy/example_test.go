@@ -98,7 +98,7 @@ func ExampleLoad_problems() {
 	fmt.Println(err != nil)
 	// Output:
 	// policy.yaml:12:14: rules[1].grants[0]: agent "documents" has no grant "documents:raed" (its grants: [documents:read, documents:write])
-	// policy.yaml:13:5: rules[1].max_tll: unknown field "max_tll" (did you mean "max_ttl"?) (known fields: agents, conditions, description, effect, grants, id, max_delegation_depth, max_ttl, operations, principals, require_purpose, resources)
+	// policy.yaml:13:5: rules[1].max_tll: unknown field "max_tll" (did you mean "max_ttl"?) (known fields: agents, approval, conditions, description, effect, grants, id, max_delegation_depth, max_ttl, operations, principals, require_purpose, resources)
 	// true
 }
 

@@ -32,6 +32,9 @@ func (p *Policy) Explain(ctx context.Context, in Input) string {
 		p.explainGrant(&b, in.Agent, g, tr, &d)
 	}
 	fmt.Fprintf(&b, "\ndecision: %s\n", verdict(d.Allow))
+	if d.NeedsApproval() {
+		fmt.Fprintf(&b, "  - would need approval by %s before anything is issued\n", approversOf(d))
+	}
 	for _, r := range d.Reasons {
 		if r.Grant == "" {
 			fmt.Fprintf(&b, "  - %s\n", r.Text)
@@ -54,6 +57,10 @@ func (p *Policy) explainGrant(b *strings.Builder, agent, g string, tr *tracer, d
 	}
 	explainRules(b, g, heads, tr)
 	for _, gd := range d.Grants {
+		if gd.Grant == g && gd.Approval != nil {
+			fmt.Fprintf(b, "  => would need approval by %s (rule %q, waits at most %s); once approved:\n",
+				gd.Approval.Approvers, gd.Approval.Rule, gd.Approval.Wait)
+		}
 		if gd.Grant == g {
 			fmt.Fprintf(b, "  => ISSUED by rule %q: operations %s, %s, expires %s, max delegation depth %d, attenuable %t\n",
 				gd.Rule, list(gd.Operations), gd.Resource, stamp(gd.Expires), gd.MaxDepth, gd.Attenuable)

@@ -73,6 +73,14 @@ type rule struct {
 	ttlFrom        string
 	maxDepth       int
 	requirePurpose bool
+	approval       *approvalSpec
+}
+
+// approvalSpec is a compiled approval section.
+type approvalSpec struct {
+	approvers Approvers
+	wait      time.Duration
+	when      []condition
 }
 
 // a2eRule is a compiled A2E capability rule.

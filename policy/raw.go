@@ -48,6 +48,20 @@ type rawRule struct {
 	MaxDelegationDepth *int           `yaml:"max_delegation_depth"`
 	RequirePurpose     bool           `yaml:"require_purpose"`
 	Conditions         []string       `yaml:"conditions"`
+	Approval           *rawApproval   `yaml:"approval"`
+}
+
+// rawApproval is an allow rule's approval section.
+type rawApproval struct {
+	Approvers *rawApprovers `yaml:"approvers"`
+	Wait      string        `yaml:"wait"`
+	When      []string      `yaml:"when"`
+}
+
+// rawApprovers names who may approve.
+type rawApprovers struct {
+	IDs    []string `yaml:"ids"`
+	Groups []string `yaml:"groups"`
 }
 
 // rawA2ERule is an A2E capability rule.

@@ -85,6 +85,7 @@ const (
 	PartContext    = "context"    // the decision could not run (clock, context)
 	PartSkill      = "skill"      // ambient calls: the skill or method
 	PartCapability = "capability" // A2E capabilities
+	PartApproval   = "approval"   // the grant waits for human approval
 )
 
 // Reason is one human-readable step of a decision: a narrowing, a skipped
@@ -138,6 +139,9 @@ type GrantDecision struct {
 	MaxDepth int `json:"maxDepth"`
 	// Attenuable copies the grant's attenuable flag.
 	Attenuable bool `json:"attenuable"`
+	// Approval, when set, means the grant is issued only once one of its
+	// approvers approves it (see Decision.NeedsApproval).
+	Approval *Approval `json:"approval,omitempty"`
 }
 
 // A2EInput is one A2E handshake/req as policy sees it.

@@ -77,7 +77,7 @@ func runDemo(ctx context.Context, args []string, e env) error {
 	}
 	fmt.Fprintf(e.stdout, "capgate quickstart world serving at %s (Ctrl-C to stop)\n", w.URL)
 	fmt.Fprintf(e.stdout, "admin API at %s (Bearer %s)\n", w.AdminURL, quickstart.AdminKey)
-	fmt.Fprintf(e.stdout, "dev keys: %s, %s, %s, %s\n", quickstart.AliceKey, quickstart.BobKey, quickstart.CarolKey, quickstart.SummarizerKey)
+	fmt.Fprintf(e.stdout, "dev keys: %s, %s, %s, %s, %s (approver)\n", quickstart.AliceKey, quickstart.BobKey, quickstart.CarolKey, quickstart.SummarizerKey, quickstart.DaveKey)
 	<-ctx.Done()
 	return nil
 }

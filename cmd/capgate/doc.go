@@ -9,6 +9,7 @@
 //	capgate keys generate|hash         capability key files; dev key hashes
 //	capgate token inspect              show a capability token's claims
 //	capgate revoke                     revoke through a gateway's admin API
+//	capgate approvals                  list, approve or deny requests waiting for approval
 //	capgate audit verify               check the audit trail's hash chain
 //	capgate bench                      load: capgate against a plain reverse proxy
 //	capgate example-agents             serve the quickstart example agents and lab host

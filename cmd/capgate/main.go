@@ -57,6 +57,8 @@ Usage:
       check the audit trail's hash chain
   capgate revoke [--admin URL] [--key KEY] (--capability ID | --revocation ID | --principal P [--before T])
       revoke through a gateway's admin API (default http://` + defaultAdminAddr + `, key $CAPGATE_ADMIN_KEY)
+  capgate approvals list | approve ID --reason TEXT | deny ID --reason TEXT
+      decide capability requests waiting for human approval, through the admin API
   capgate bench [--quick] [--json] [--duration D] [--conns 1,64] [--variants memory,redis,synced] ...
       load: capgate against a plain reverse proxy
   capgate example-agents [--documents ADDR] [--summarizer ADDR] [--lab ADDR] [--gateway URL]
@@ -90,6 +92,11 @@ func commands() *command {
 			{name: "audit verify", usage: auditUsage, run: runAuditVerify},
 		}},
 		{name: "revoke", usage: revokeUsage, run: runRevoke},
+		{name: "approvals", usage: approvalsUsage, subs: []*command{
+			{name: "approvals list", usage: approvalsUsage, run: approvalsList},
+			{name: "approvals approve", usage: approvalsUsage, run: approvalsDecide("approve")},
+			{name: "approvals deny", usage: approvalsUsage, run: approvalsDecide("deny")},
+		}},
 		{name: "bench", usage: benchUsage, run: runBench},
 		{name: "example-agents", usage: agentsUsage, run: runExampleAgents},
 		{name: "version", usage: versionUsage, run: runVersion},

@@ -151,6 +151,11 @@ func TestPolicyExplain(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "ISSUED") || !strings.Contains(out, "capped to 2025-01-09T13:00:00Z") {
 		t.Errorf("explain alice = %d\n%s", code, out)
 	}
+	code, out, _, _ = policyCmdRun(t, "explain", policyCmdFile, "--principal", "user:carol@example.com", "--group", "hr", "--group", "editors",
+		"--agent", "documents", "--grant", "documents:read", "--grant", "documents:write", "--collection", "hr", "--now", policyCmdNow)
+	if code != 0 || !strings.Contains(out, "would need approval by group security") {
+		t.Errorf("explain carol hr write = %d\n%s", code, out)
+	}
 	code, out, _, _ = policyCmdRun(t, "explain", policyCmdFile, "--principal", "user:bob@example.com",
 		"--group", "contractors", "--host", "lab", "--a2e", "tools,memory", "--now", policyCmdNow)
 	if code != 0 || !strings.Contains(out, "=> ALLOWED") || !strings.Contains(out, "=> DENIED") {

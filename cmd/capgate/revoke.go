@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
-	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -87,25 +84,5 @@ func postRevoke(ctx context.Context, admin, key string, body map[string]any, e e
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, admin+"/admin/revoke", bytes.NewReader(b))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return fmt.Errorf("%w (is the gateway's admin listener at %s? pass --admin)", err, admin)
-	}
-	defer resp.Body.Close()
-	out, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("HTTP %d: %s", resp.StatusCode, bytes.TrimSpace(out))
-	}
-	fmt.Fprintf(e.stdout, "%s\n", bytes.TrimSpace(out))
-	return nil
+	return adminRequest(ctx, http.MethodPost, admin, "/admin/revoke", key, b, e)
 }

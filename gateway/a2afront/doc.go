@@ -14,6 +14,10 @@
 //     The agent's resources come from the config's catalog or from the
 //     agent's a2a/resources/resolve hook; the answer is re-checked against
 //     the query, so an agent that answers too broadly cannot widen it.
+//     When the policy says a grant waits for human approval, nothing is
+//     issued: the request is held in the approval store and answered with
+//     a pending result; asking again with its approvalId returns, once,
+//     what was approved narrowed to what the policy then allows.
 //   - a2a/skill/invoke must name a capability that passes every check
 //     (checks.go): found and verified, held by the caller, not revoked,
 //     covering the skill's operation and every handle named. The handles

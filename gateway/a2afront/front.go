@@ -16,6 +16,7 @@ import (
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/agentcard"
+	"github.com/capgate/capgate/gateway/approval"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
@@ -84,6 +85,9 @@ type Deps struct {
 	// Limits bounds each principal's issuance, attenuation, invocation
 	// and live capabilities; nil limits nothing.
 	Limits *ratelimit.Limiter
+	// Approvals holds requests that wait for human approval; nil denies
+	// every request that needs one.
+	Approvals approval.Store
 	// Audit receives one event per issuance, attenuation, invocation
 	// decision, delegation and revocation; nil records nothing.
 	Audit *slog.Logger

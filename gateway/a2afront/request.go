@@ -18,11 +18,16 @@ import (
 // allows, one capability per grant, with opaque handles for the resources
 // the query resolves to within policy. An empty intersection is a
 // grant_denied error naming the rules and reasons, never an empty
-// capability.
+// capability. A request the policy lets through only with a human's
+// approval is held instead (approval.go), and params naming an approvalId
+// ask for its outcome.
 func (f *Front) capabilitiesRequest(ctx context.Context, c *call) outcome {
 	var p sep.RequestParams
 	if err := c.req.UnmarshalParams(&p); err != nil {
 		return fail(c.req.ID, jsonrpc.ErrorFor(err))
+	}
+	if p.ApprovalID != "" {
+		return f.redeemApproval(ctx, c, p)
 	}
 	if e := checkRequestParams(p); e != nil {
 		return fail(c.req.ID, e)
@@ -44,6 +49,9 @@ func (f *Front) capabilitiesRequest(ctx context.Context, c *call) outcome {
 		f.auditIssue(ctx, c, p, d, nil, "resolution_failed")
 		return fail(c.req.ID, &jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: "the agent could not resolve the resource query",
 			Data: map[string]string{"reason": "resolution_failed"}})
+	}
+	if d.NeedsApproval() {
+		return f.holdForApproval(ctx, c, p, in, d, found)
 	}
 	var caps []sep.Capability
 	for _, gd := range d.Grants {

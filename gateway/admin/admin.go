@@ -13,6 +13,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/approval"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
@@ -42,6 +43,9 @@ type Deps struct {
 	Index         capindex.Index
 	Verifier      *captoken.Verifier
 	Revocations   revocation.Store
+	// Approvals holds requests waiting for human approval; nil answers
+	// the approval routes with 501.
+	Approvals approval.Store
 	// Policy is the policy in force; POST /admin/policy/reload works when
 	// it can also Reload.
 	Policy interface{ Current() *policy.Policy }
@@ -65,11 +69,15 @@ func New(cfg Config, deps Deps) *API { return &API{cfg: cfg, deps: deps} }
 // admin principals or belong to an admin group.
 func (a *API) Handler() http.Handler {
 	r := chi.NewRouter()
-	r.Use(authn.Middleware(a.deps.Authenticator, a.deps.Logger), a.adminOnly)
-	r.Post("/admin/revoke", a.adminRevoke)
-	r.Get("/admin/capabilities", a.adminCapabilities)
-	r.Post("/admin/policy/reload", a.adminReload)
-	r.Get("/admin/policy", a.adminPolicy)
+	r.Use(authn.Middleware(a.deps.Authenticator, a.deps.Logger))
+	r.Group(func(r chi.Router) {
+		r.Use(a.adminOnly)
+		r.Post("/admin/revoke", a.adminRevoke)
+		r.Get("/admin/capabilities", a.adminCapabilities)
+		r.Post("/admin/policy/reload", a.adminReload)
+		r.Get("/admin/policy", a.adminPolicy)
+	})
+	a.approvalRoutes(r)
 	return r
 }
 

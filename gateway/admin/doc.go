@@ -5,4 +5,17 @@
 // read the policy. Every caller authenticates like any other and must be
 // an admin principal or in an admin group; every revocation is an audit
 // event naming the operator.
+//
+// The approval routes are the exception: the policy, not admin_access,
+// says who decides a request waiting for approval. Any authenticated
+// caller may use them; the approval store admits only the approvers that
+// the request's policy rules name, never the requester.
+//
+//	GET  /admin/approvals[?status=pending&principal=ID]
+//	GET  /admin/approvals/{id}
+//	POST /admin/approvals/{id}/approve   {"reason": "..."}
+//	POST /admin/approvals/{id}/deny      {"reason": "..."}
+//
+// Admins list every request; anyone else lists the requests they may
+// decide. Answers never carry real resource ids, only display names.
 package admin

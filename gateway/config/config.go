@@ -3,6 +3,7 @@ package config
 import (
 	"time"
 
+	"github.com/capgate/capgate/gateway/approval"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/ratelimit"
@@ -50,6 +51,9 @@ type Config struct {
 	Tracing *Tracing `yaml:"tracing,omitempty"`
 	// CORS, when set, lets browser pages on other origins call.
 	CORS *CORS `yaml:"cors,omitempty"`
+	// Approvals configures human approval of grants: the webhook that
+	// tells approvers a request waits.
+	Approvals *approval.Config `yaml:"approvals,omitempty"`
 }
 
 // Tracing configures OpenTelemetry tracing: spans for authentication, the

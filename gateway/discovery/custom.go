@@ -45,6 +45,9 @@ type GrantCaps struct {
 	Attenuable bool `json:"attenuable"`
 	// Requires lists grants that must be requested in the same call.
 	Requires []string `json:"requires,omitempty"`
+	// NeedsApproval says that a request for it waits for a human
+	// approver before anything is issued.
+	NeedsApproval bool `json:"needsApproval,omitempty"`
 }
 
 // ResourceScope is a resource constraint as the principal may see it.

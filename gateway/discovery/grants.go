@@ -110,6 +110,7 @@ func grantCaps(list []grantable, in *Input) []GrantCaps {
 			MaxDelegationDepth: g.gd.MaxDepth,
 			Attenuable:         g.gd.Attenuable,
 			Requires:           slices.Clone(g.grant.Requires),
+			NeedsApproval:      g.gd.Approval != nil,
 		})
 	}
 	return out

@@ -51,6 +51,30 @@ type RequestParams struct {
 	Operations []string `json:"operations,omitempty"`
 	// Expires asks for an earlier expiry than the policy's maximum.
 	Expires *time.Time `json:"expires,omitempty"`
+	// ApprovalID asks for the outcome of a request that waited for human
+	// approval (the approvalId of its PendingResult). When it is set, the
+	// other fields are ignored: the answer is the approved capabilities,
+	// PendingResult again while nobody decided, or grant_denied.
+	ApprovalID string `json:"approvalId,omitempty"`
+}
+
+// StatusPending is PendingResult.Status.
+const StatusPending = "pending"
+
+// PendingResult answers a2a/capabilities/request when the policy lets the
+// request through only once a human approves it. It is a result, not an
+// error: the request was accepted and waits. The caller asks again with
+// params {"approvalId": ...} to learn the outcome.
+type PendingResult struct {
+	// Status is always "pending".
+	Status string `json:"status"`
+	// ApprovalID names the waiting request ("apr_...").
+	ApprovalID string `json:"approvalId"`
+	// Expires is when the request lapses unless approved (and, once
+	// approved, redeemed).
+	Expires time.Time `json:"expires"`
+	// PolicyRevision is the policy revision that decided.
+	PolicyRevision string `json:"policyRevision,omitempty"`
 }
 
 // InvokeParams are the params of a2a/skill/invoke.

@@ -137,6 +137,7 @@ func checkGrant(ck *checker, g string, e GrantExpect, gd policy.GrantDecision, n
 	if e.Attenuable != nil && gd.Attenuable != *e.Attenuable {
 		ck.fail("grant %q: attenuable %t, want %t", g, gd.Attenuable, *e.Attenuable)
 	}
+	checkApproval(ck, g, e.Approval, gd.Approval)
 	for _, r := range e.Permits {
 		if !gd.Permits(r) {
 			ck.fail("grant %q: does not permit %s/%s", g, r.Collection, r.ID)
@@ -201,5 +202,23 @@ func (c *checker) sameSet(what string, want, got []string) {
 	w, g := slices.Sorted(slices.Values(want)), slices.Sorted(slices.Values(got))
 	if !slices.Equal(w, g) {
 		c.fail("%s = %v, want %v", what, g, w)
+	}
+}
+
+// checkApproval fails when a grant waits for approval that the case does
+// not expect, or does not wait for one it expects, or names other
+// approvers.
+func checkApproval(ck *checker, g string, e *ApprovalExpect, got *policy.Approval) {
+	switch {
+	case e == nil && got != nil:
+		ck.fail("grant %q: needs approval by %s, which the case does not expect (write approval: under the grant)", g, got.Approvers)
+	case e != nil && got == nil:
+		ck.fail("grant %q: issued without approval, want approval by groups %v ids %v", g, e.Groups, e.IDs)
+	case e != nil:
+		ck.sameSet("grant "+g+" approver groups", e.Groups, got.Approvers.Groups)
+		ck.sameSet("grant "+g+" approver ids", e.IDs, got.Approvers.IDs)
+		if d, _ := parseDuration(e.Wait); d != 0 && d != got.Wait {
+			ck.fail("grant %q: approval waits at most %s, want %s", g, got.Wait, e.Wait)
+		}
 	}
 }

@@ -99,6 +99,16 @@ type GrantExpect struct {
 	Attenuable *bool             `yaml:"attenuable"` // GrantDecision.Attenuable
 	Permits    []policy.Resource `yaml:"permits"`    // must be designatable
 	Refuses    []policy.Resource `yaml:"refuses"`    // must not be designatable
+	// Approval is required when the grant waits for human approval, and
+	// must then name its approvers exactly.
+	Approval *ApprovalExpect `yaml:"approval"`
+}
+
+// ApprovalExpect is the approval a grant must wait for.
+type ApprovalExpect struct {
+	IDs    []string `yaml:"ids"`    // approver principal ids (exact set)
+	Groups []string `yaml:"groups"` // approver groups (exact set)
+	Wait   string   `yaml:"wait"`   // optional: how long it may wait
 }
 
 // Parse reads a test table strictly: unknown fields, a missing now, unknown
@@ -182,6 +192,12 @@ func (s *Suite) validateCase(c Case) error {
 		for g, ge := range c.Expect.Grants {
 			if _, err := parseDuration(ge.ExpiresIn); err != nil {
 				return fmt.Errorf("%w: grants.%s.expires_in: %w", ErrCase, g, err)
+			}
+			if ge.Approval == nil {
+				continue
+			}
+			if _, err := parseDuration(ge.Approval.Wait); err != nil {
+				return fmt.Errorf("%w: grants.%s.approval.wait: %w", ErrCase, g, err)
 			}
 		}
 	}

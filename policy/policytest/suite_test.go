@@ -29,6 +29,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown principal", header + "cases:\n  - name: x\n    principal: mallory\n    request: {agent: a}\n", policytest.ErrUnknownPrincipal},
 		{"bad expires", header + "cases:\n  - name: x\n    principal: alice\n    request: {agent: a, expires: tomorrow}\n", policytest.ErrCase},
 		{"bad expires_in", header + "cases:\n  - name: x\n    principal: alice\n    request: {agent: a}\n    expect: {grants: {g: {expires_in: soon}}}\n", policytest.ErrCase},
+		{"bad approval wait", header + "cases:\n  - name: x\n    principal: alice\n    request: {agent: a}\n    expect: {grants: {g: {approval: {wait: later}}}}\n", policytest.ErrCase},
 		{"not yaml", "version: [\n", policytest.ErrSyntax},
 	}
 	for _, tc := range tests {
@@ -170,4 +171,44 @@ rules:
 	}
 	// Output:
 	// tests.yaml:6 alice reads false [grant documents:read operations = [list retrieve], want [list retrieve search]]
+}
+
+// TestApprovalExpectations checks that a case must state the approval a
+// grant waits for, and names its approvers exactly.
+func TestApprovalExpectations(t *testing.T) {
+	p := quickstart(t)
+	table := header + `  carol: {id: user:carol@example.com, groups: [hr, editors]}
+cases:
+  - name: silent about approval
+    principal: carol
+    request: {agent: documents, grants: [documents:read, documents:write], collection: hr}
+    expect: {grants: {documents:read: {}, documents:write: {}}}
+  - name: wrong approvers and wait
+    principal: carol
+    request: {agent: documents, grants: [documents:read, documents:write], collection: hr}
+    expect: {grants: {documents:read: {}, documents:write: {approval: {groups: [hr], wait: 2h}}}}
+  - name: expects approval where none is needed
+    principal: alice
+    request: {agent: documents, grants: [documents:read], collection: reports}
+    expect: {grants: {documents:read: {approval: {groups: [security]}}}}
+  - name: right
+    principal: carol
+    request: {agent: documents, grants: [documents:read, documents:write], collection: hr}
+    expect: {grants: {documents:read: {}, documents:write: {approval: {groups: [security], wait: 1h}}}}
+`
+	s, err := policytest.Parse([]byte(table), "t.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := s.Run(context.Background(), p)
+	want := []string{"which the case does not expect", "approver groups", "issued without approval", ""}
+	for i, r := range res {
+		got := strings.Join(r.Failures, "; ")
+		if (want[i] == "") != r.Passed() || !strings.Contains(got, want[i]) {
+			t.Errorf("case %q: failures %q, want %q", r.Case.Name, got, want[i])
+		}
+	}
+	if !strings.Contains(strings.Join(res[1].Failures, ";"), "waits at most 1h0m0s, want 2h") {
+		t.Errorf("wrong wait not reported: %v", res[1].Failures)
+	}
 }

@@ -27,6 +27,9 @@ const (
 	CarolKey      = "carol-dev-key"
 	SummarizerKey = "summarizer-dev-key"
 	AdminKey      = "admin-dev-key"
+	// DaveKey is the approver's: dave is in group security, which the
+	// policy names as the approvers of HR writes.
+	DaveKey = "dave-dev-key"
 	// LabSecret is the lab A2E host's own shared secret. Only the gateway
 	// knows it; callers authenticate to the gateway with their own keys.
 	LabSecret = "lab-host-secret"

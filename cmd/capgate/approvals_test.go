@@ -1,0 +1,52 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/capgate/capgate/deploy/examples/quickstart"
+)
+
+// TestApprovalsCommand lists carol's waiting HR write as dave, refuses a
+// decision without a reason, and approves it.
+func TestApprovalsCommand(t *testing.T) {
+	ctx := context.Background()
+	w, err := quickstart.Start(ctx, quickstart.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "a2a/capabilities/request", "params": map[string]any{
+		"grants": []string{"documents:read", "documents:write"}, "resourceQuery": map[string]any{"collection": "hr"}}})
+	req, _ := http.NewRequest(http.MethodPost, w.URL+"/a2a/documents", bytes.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+quickstart.CarolKey)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var env struct{ Result struct{ ApprovalID string } }
+	_ = json.NewDecoder(resp.Body).Decode(&env)
+	resp.Body.Close()
+	id := env.Result.ApprovalID
+	if id == "" {
+		t.Fatal("no pending request")
+	}
+	code, out, errOut := runCmd(t, "approvals", "list", "--admin", w.AdminURL, "--key", quickstart.DaveKey, "--status", "pending")
+	if code != 0 || !strings.Contains(out, id) || !strings.Contains(out, "Salaries 2025") {
+		t.Fatalf("list: %d %s %s", code, out, errOut)
+	}
+	if code, _, _ := runCmd(t, "approvals", "approve", id, "--admin", w.AdminURL, "--key", quickstart.DaveKey); code != 2 {
+		t.Errorf("approve without a reason exited %d, want 2", code)
+	}
+	if code, _, errOut := runCmd(t, "approvals", "approve", id, "--reason", "mine", "--admin", w.AdminURL, "--key", quickstart.CarolKey); code != 1 || !strings.Contains(errOut, "403") {
+		t.Errorf("self approval exited %d: %s", code, errOut)
+	}
+	code, out, errOut = runCmd(t, "approvals", "approve", id, "--reason", "SEC-7", "--admin", w.AdminURL, "--key", quickstart.DaveKey)
+	if code != 0 || !strings.Contains(out, `"status":"approved"`) {
+		t.Fatalf("approve: %d %s %s", code, out, errOut)
+	}
+}

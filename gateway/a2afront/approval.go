@@ -1,0 +1,201 @@
+package a2afront
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/capgate/capgate/gateway/approval"
+	"github.com/capgate/capgate/gateway/jsonrpc"
+	"github.com/capgate/capgate/gateway/sep"
+	"github.com/capgate/capgate/policy"
+)
+
+// holdForApproval records a request the policy lets through only with a
+// human's approval, holding exactly what would be issued now, and answers
+// a PendingResult carrying its id. Nothing is minted.
+func (f *Front) holdForApproval(ctx context.Context, c *call, p sep.RequestParams, in policy.Input, d policy.Decision, found []resolvedResource) outcome {
+	if f.deps.Approvals == nil {
+		f.auditIssue(ctx, c, p, d, nil, "approval_unavailable")
+		return fail(c.req.ID, capErr(jsonrpc.CodeGrantDenied, "grant denied: it needs human approval and this gateway has no approval store",
+			map[string]any{"policyRevision": d.Revision}))
+	}
+	req := approval.Request{Principal: c.principal.ID, Agent: c.agent.cfg.Name, Purpose: in.Purpose,
+		Query: in.Resource, PolicyRevision: d.Revision}
+	for _, gd := range d.Grants {
+		g := approval.Grant{Grant: gd.Grant, Rule: gd.Rule, Operations: gd.Operations,
+			TTL: gd.Expires.Sub(in.Now), MaxDepth: gd.MaxDepth, Attenuable: gd.Attenuable}
+		for _, r := range found {
+			if pr := r.policyResource(); in.Resource.Matches(pr) && gd.Permits(pr) {
+				g.Resources = append(g.Resources, approval.Resource{ID: r.ID, DisplayName: r.DisplayName,
+					Collection: r.Collection, Attributes: r.Attributes})
+			}
+		}
+		if len(g.Resources) == 0 {
+			f.auditIssue(ctx, c, p, d, nil, "grant_denied")
+			return fail(c.req.ID, capErr(jsonrpc.CodeGrantDenied, "grant denied: no resource matches the query within policy",
+				map[string]any{"grant": gd.Grant, "rule": gd.Rule, "policyRevision": d.Revision}))
+		}
+		if gd.Approval != nil {
+			g.Approvers = &gd.Approval.Approvers
+			if req.Wait == 0 || gd.Approval.Wait < req.Wait {
+				req.Wait = gd.Approval.Wait
+			}
+		}
+		req.Grants = append(req.Grants, g)
+	}
+	r, err := f.deps.Approvals.Create(ctx, req)
+	if err != nil {
+		f.deps.Logger.ErrorContext(ctx, "approval store unavailable", "error", err)
+		f.auditIssue(ctx, c, p, d, nil, "approval_unavailable")
+		return fail(c.req.ID, capErr(jsonrpc.CodeRevocationUnavailable, "approval store unavailable; try again", nil))
+	}
+	f.auditIssue(ctx, c, p, d, nil, "approval_pending")
+	return answer(jsonrpc.NewResult(c.req.ID, pending(r)))
+}
+
+func pending(r approval.Request) sep.PendingResult {
+	return sep.PendingResult{Status: sep.StatusPending, ApprovalID: r.ID, Expires: r.Deadline, PolicyRevision: r.PolicyRevision}
+}
+
+// redeemApproval answers a request naming an approvalId: the approved
+// capabilities (once), the pending answer again, or why not. What is
+// issued is what was approved, narrowed by the policy in force now.
+func (f *Front) redeemApproval(ctx context.Context, c *call, p sep.RequestParams) outcome {
+	if f.deps.Approvals == nil {
+		return fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, "unknown approvalId", nil))
+	}
+	// An approval is redeemed where it was asked: at the same agent.
+	if r, err := f.deps.Approvals.Get(ctx, p.ApprovalID); err == nil && r.Agent != c.agent.cfg.Name {
+		return fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, "unknown approvalId", nil))
+	}
+	r, err := f.deps.Approvals.Redeem(ctx, p.ApprovalID, c.principal.ID)
+	if err != nil {
+		return f.unredeemed(ctx, c, r, err)
+	}
+	now := f.deps.Now()
+	in := policy.Input{Principal: toPolicyPrincipal(c.principal), Agent: r.Agent, Purpose: r.Purpose,
+		Resource: r.Query, MaxTTL: f.cfg.MaxTTL, Now: now}
+	for _, g := range r.Grants {
+		in.Grants = append(in.Grants, g.Grant)
+	}
+	d := f.deps.Policy.Current().Decide(ctx, in)
+	ap := sep.RequestParams{Grants: in.Grants, Purpose: r.Purpose, ApprovalID: r.ID}
+	var caps []sep.Capability
+	for _, ag := range f.stillApproved(r, d) {
+		found, gd := approvedNow(ag.approved, ag.now, now)
+		if len(gd.Operations) == 0 {
+			continue // no approved operation is left within the policy in force
+		}
+		capb, e := f.issue(ctx, c, in, found, gd, d.Revision)
+		switch {
+		case e != nil && e.Code == jsonrpc.CodeGrantDenied:
+			continue // no approved resource is left within the policy in force
+		case e != nil:
+			f.auditIssue(ctx, c, ap, d, nil, reasonOf(e))
+			return fail(c.req.ID, e)
+		}
+		caps = append(caps, capb)
+	}
+	if len(caps) == 0 {
+		f.auditIssue(ctx, c, ap, d, nil, "grant_denied")
+		return fail(c.req.ID, capErr(jsonrpc.CodeGrantDenied, "grant denied: the policy in force no longer allows what was approved",
+			map[string]any{"approvalId": r.ID, "reasons": d.Reasons, "policyRevision": d.Revision}))
+	}
+	f.auditIssue(ctx, c, ap, d, caps, "issued")
+	return answer(jsonrpc.NewResult(c.req.ID, sep.CapabilitiesResult{Capabilities: caps, PolicyRevision: d.Revision}))
+}
+
+// unredeemed answers a redemption that did not succeed.
+func (f *Front) unredeemed(ctx context.Context, c *call, r approval.Request, err error) outcome {
+	id := c.req.ID
+	data := map[string]any{"approvalId": r.ID}
+	switch {
+	case errors.Is(err, approval.ErrPending):
+		return answer(jsonrpc.NewResult(id, pending(r)))
+	case errors.Is(err, approval.ErrDenied):
+		data["deniedBy"], data["approverReason"] = r.DecidedBy, r.Reason
+		return fail(id, capErr(jsonrpc.CodeGrantDenied, "grant denied by an approver: "+r.Reason, data))
+	case errors.Is(err, approval.ErrExpired):
+		return fail(id, capErr(jsonrpc.CodeGrantDenied, "grant denied: the approval request expired", data))
+	case errors.Is(err, approval.ErrRedeemed):
+		return fail(id, capErr(jsonrpc.CodeGrantDenied, "grant denied: the approval was already used", data))
+	case errors.Is(err, approval.ErrNotFound):
+		return fail(id, capErr(jsonrpc.CodeInvalidParams, "unknown approvalId", nil))
+	}
+	f.deps.Logger.ErrorContext(ctx, "approval store unavailable", "error", err)
+	return fail(id, capErr(jsonrpc.CodeRevocationUnavailable, "approval store unavailable; try again", nil))
+}
+
+// approvedGrant pairs what was approved with what the policy allows now.
+type approvedGrant struct {
+	approved approval.Grant
+	now      policy.GrantDecision
+}
+
+// stillApproved keeps the approved grants that the current decision still
+// issues, dropping, until nothing changes, those whose required grants are
+// gone.
+func (f *Front) stillApproved(r approval.Request, d policy.Decision) []approvedGrant {
+	var out []approvedGrant
+	for _, ag := range r.Grants {
+		if i := slices.IndexFunc(d.Grants, func(gd policy.GrantDecision) bool { return gd.Grant == ag.Grant }); i >= 0 {
+			out = append(out, approvedGrant{approved: ag, now: d.Grants[i]})
+		}
+	}
+	a := f.agents[r.Agent]
+	if a == nil {
+		return nil
+	}
+	for changed := true; changed; {
+		changed = false
+		for i, g := range out {
+			if slices.ContainsFunc(a.requires(g.approved.Grant), func(req string) bool {
+				return !slices.ContainsFunc(out, func(o approvedGrant) bool { return o.approved.Grant == req })
+			}) {
+				out, changed = slices.Delete(out, i, i+1), true
+				break
+			}
+		}
+	}
+	return out
+}
+
+// requires returns the grants that grant g of the agent requires.
+func (a *agent) requires(g string) []string {
+	for _, gr := range a.cfg.Grants {
+		if gr.ID == g {
+			return gr.Requires
+		}
+	}
+	return nil
+}
+
+// approvedNow is the intersection of an approved grant and the grant the
+// policy allows now: the resources the approval named (issue keeps those
+// the current decision permits), the operations both allow, the earlier
+// expiry, the lower depth.
+func approvedNow(ag approval.Grant, gd policy.GrantDecision, now time.Time) ([]resolvedResource, policy.GrantDecision) {
+	found := make([]resolvedResource, 0, len(ag.Resources))
+	for _, r := range ag.Resources {
+		found = append(found, resolvedResource{ID: r.ID, Collection: r.Collection, DisplayName: r.DisplayName, Attributes: r.Attributes})
+	}
+	gd.Operations = intersectOps(ag.Operations, gd.Operations)
+	if exp := now.Add(ag.TTL); exp.Before(gd.Expires) {
+		gd.Expires = exp
+	}
+	gd.MaxDepth = min(gd.MaxDepth, ag.MaxDepth)
+	gd.Attenuable = gd.Attenuable && ag.Attenuable
+	return found, gd
+}
+
+func intersectOps(a, b []string) []string {
+	var out []string
+	for _, op := range a {
+		if slices.Contains(b, op) {
+			out = append(out, op)
+		}
+	}
+	return out
+}

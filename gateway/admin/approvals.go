@@ -1,0 +1,137 @@
+package admin
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/capgate/capgate/gateway/approval"
+	"github.com/capgate/capgate/gateway/authn"
+	"github.com/capgate/capgate/policy"
+)
+
+// maxReason bounds an approver's reason.
+const maxReason = 1024
+
+func (a *API) approvalRoutes(r chi.Router) {
+	r.Get("/admin/approvals", a.listApprovals)
+	r.Get("/admin/approvals/{id}", a.getApproval)
+	r.Post("/admin/approvals/{id}/approve", a.decideApproval(true))
+	r.Post("/admin/approvals/{id}/deny", a.decideApproval(false))
+}
+
+// caller is the authenticated principal as policy sees it, and whether it
+// is an admin.
+func (a *API) caller(r *http.Request) (policy.Principal, bool) {
+	p, ok := authn.PrincipalFrom(r.Context())
+	if !ok {
+		return policy.Principal{}, false
+	}
+	acc := a.cfg.Access
+	isAdmin := slices.Contains(acc.Principals, p.ID) || slices.ContainsFunc(acc.Groups, p.HasGroup)
+	return policy.Principal{ID: p.ID, Issuer: p.Issuer, Groups: p.Groups, Claims: p.Claims}, isAdmin
+}
+
+// sees reports whether who may read r: admins read everything, anyone
+// else the requests whose rules name them as an approver.
+func sees(r *approval.Request, who policy.Principal, isAdmin bool) bool {
+	return isAdmin || !errors.Is(r.MayDecide(who), approval.ErrNotApprover)
+}
+
+func (a *API) listApprovals(w http.ResponseWriter, r *http.Request) {
+	if a.deps.Approvals == nil {
+		writeJSONStatus(w, http.StatusNotImplemented, map[string]string{"error": "no approval store"})
+		return
+	}
+	who, isAdmin := a.caller(r)
+	q := r.URL.Query()
+	limit, _ := strconv.Atoi(q.Get("limit"))
+	list, err := a.deps.Approvals.List(r.Context(), approval.Filter{
+		Status: approval.Status(q.Get("status")), Principal: q.Get("principal"), Limit: min(max(limit, 0), 500)})
+	if err != nil {
+		a.deps.Logger.ErrorContext(r.Context(), "approval store unavailable", "error", err)
+		writeJSONStatus(w, http.StatusServiceUnavailable, map[string]string{"error": "approval store unavailable"})
+		return
+	}
+	out := []approval.Request{}
+	for _, req := range list {
+		if sees(&req, who, isAdmin) {
+			out = append(out, req.Public())
+		}
+	}
+	writeJSONStatus(w, http.StatusOK, map[string]any{"approvals": out})
+}
+
+func (a *API) getApproval(w http.ResponseWriter, r *http.Request) {
+	if a.deps.Approvals == nil {
+		writeJSONStatus(w, http.StatusNotImplemented, map[string]string{"error": "no approval store"})
+		return
+	}
+	who, isAdmin := a.caller(r)
+	req, err := a.deps.Approvals.Get(r.Context(), chi.URLParam(r, "id"))
+	if err == nil && !sees(&req, who, isAdmin) {
+		err = approval.ErrNotFound
+	}
+	if err != nil {
+		a.approvalError(w, r, err)
+		return
+	}
+	writeJSONStatus(w, http.StatusOK, req.Public())
+}
+
+// decisionRequest is the body of approve and deny.
+type decisionRequest struct {
+	Reason string `json:"reason"`
+}
+
+func (a *API) decideApproval(approve bool) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if a.deps.Approvals == nil {
+			writeJSONStatus(w, http.StatusNotImplemented, map[string]string{"error": "no approval store"})
+			return
+		}
+		var body decisionRequest
+		dec := json.NewDecoder(io.LimitReader(r.Body, maxAdminBody))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&body); err != nil || strings.TrimSpace(body.Reason) == "" || len(body.Reason) > maxReason {
+			writeJSONStatus(w, http.StatusBadRequest, map[string]string{
+				"error": "body must be JSON {\"reason\": \"...\"} with a reason of 1 to " + strconv.Itoa(maxReason) + " bytes"})
+			return
+		}
+		who, _ := a.caller(r)
+		decide := a.deps.Approvals.Deny
+		if approve {
+			decide = a.deps.Approvals.Approve
+		}
+		req, err := decide(r.Context(), chi.URLParam(r, "id"), who, body.Reason)
+		if err != nil {
+			a.approvalError(w, r, err)
+			return
+		}
+		writeJSONStatus(w, http.StatusOK, req.Public())
+	}
+}
+
+// approvalError maps the store's errors to statuses.
+func (a *API) approvalError(w http.ResponseWriter, r *http.Request, err error) {
+	status := http.StatusServiceUnavailable
+	switch {
+	case errors.Is(err, approval.ErrNotFound):
+		status = http.StatusNotFound
+	case errors.Is(err, approval.ErrSelfApproval), errors.Is(err, approval.ErrNotApprover):
+		status = http.StatusForbidden
+	case errors.Is(err, approval.ErrNotPending), errors.Is(err, approval.ErrExpired):
+		status = http.StatusConflict
+	default:
+		a.deps.Logger.ErrorContext(r.Context(), "approval store unavailable", "error", err)
+		writeJSONStatus(w, status, map[string]string{"error": "approval store unavailable"})
+		return
+	}
+	writeJSONStatus(w, status, map[string]string{"error": strings.TrimPrefix(err.Error(), "approval: ")})
+}

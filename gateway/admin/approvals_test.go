@@ -1,0 +1,113 @@
+package admin_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/capgate/capgate/gateway/admin"
+	"github.com/capgate/capgate/gateway/approval"
+	"github.com/capgate/capgate/gateway/authn"
+	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/policy"
+)
+
+// approvalsAPI serves the admin API over a memory approval desk holding
+// one pending request of carol's, decidable by group security.
+func approvalsAPI(t *testing.T) (*httptest.Server, approval.Request) {
+	t.Helper()
+	keys := []authn.DevKey{
+		{Hash: authn.HashKey("carol"), Principal: "user:carol@example.com", Groups: []string{"hr", "security"}},
+		{Hash: authn.HashKey("dave"), Principal: "user:dave@example.com", Groups: []string{"security"}},
+		{Hash: authn.HashKey("admin"), Principal: "user:admin@example.com", Groups: []string{"capgate-admins"}},
+		{Hash: authn.HashKey("bob"), Principal: "user:bob@example.com", Groups: []string{"contractors"}},
+	}
+	an, err := authn.New(context.Background(), nil, keys, authn.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	desk := approval.NewDesk(approval.NewMemory(time.Now), approval.Options{})
+	req, err := desk.Create(context.Background(), approval.Request{
+		Principal: "user:carol@example.com", Agent: "documents", Purpose: "fix the handbook", Wait: time.Hour,
+		Grants: []approval.Grant{{Grant: "documents:write", Operations: []string{"update"}, TTL: time.Minute,
+			Resources: []approval.Resource{{ID: "hr/handbook-real-id", DisplayName: "Employee handbook"}},
+			Approvers: &policy.Approvers{Groups: []string{"security"}}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	api := admin.New(admin.Config{Access: config.AdminAccess{Groups: []string{"capgate-admins"}}}, admin.Deps{
+		Authenticator: an, Approvals: desk, Logger: slog.New(slog.DiscardHandler), Now: time.Now,
+	})
+	srv := httptest.NewServer(api.Handler())
+	t.Cleanup(srv.Close)
+	return srv, req
+}
+
+func send(t *testing.T, srv *httptest.Server, key, method, path, body string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+key)
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+func TestApprovalRoutes(t *testing.T) {
+	srv, req := approvalsAPI(t)
+	path := "/admin/approvals/" + req.ID
+	tests := []struct {
+		name, key, method, path, body string
+		want                          int
+		contains                      string
+	}{
+		{"anonymous", "", http.MethodGet, "/admin/approvals", "", http.StatusUnauthorized, ""},
+		{"outsider lists nothing", "bob", http.MethodGet, "/admin/approvals", "", http.StatusOK, `{"approvals":[]}`},
+		{"outsider cannot read", "bob", http.MethodGet, path, "", http.StatusNotFound, ""},
+		{"admin lists all", "admin", http.MethodGet, "/admin/approvals?status=pending", "", http.StatusOK, "Employee handbook"},
+		{"approver lists", "dave", http.MethodGet, "/admin/approvals", "", http.StatusOK, req.ID},
+		{"admin is not an approver", "admin", http.MethodPost, path + "/approve", `{"reason":"ok"}`, http.StatusForbidden, "not an approver"},
+		{"outsider cannot approve", "bob", http.MethodPost, path + "/approve", `{"reason":"ok"}`, http.StatusForbidden, ""},
+		{"self approval", "carol", http.MethodPost, path + "/approve", `{"reason":"mine"}`, http.StatusForbidden, "own requests"},
+		{"no reason", "dave", http.MethodPost, path + "/approve", `{}`, http.StatusBadRequest, "reason"},
+		{"unknown field", "dave", http.MethodPost, path + "/approve", `{"reason":"x","ttl":"9h"}`, http.StatusBadRequest, ""},
+		{"unknown id", "dave", http.MethodPost, "/admin/approvals/apr_nope/approve", `{"reason":"x"}`, http.StatusNotFound, ""},
+		{"approver approves", "dave", http.MethodPost, path + "/approve", `{"reason":"ticket SEC-1"}`, http.StatusOK, `"status":"approved"`},
+		{"decided once", "dave", http.MethodPost, path + "/deny", `{"reason":"changed my mind"}`, http.StatusConflict, "no longer pending"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			status, body := send(t, srv, tt.key, tt.method, tt.path, tt.body)
+			if status != tt.want || !strings.Contains(body, tt.contains) {
+				t.Fatalf("%s %s: %d %s, want %d containing %q", tt.method, tt.path, status, body, tt.want, tt.contains)
+			}
+			if strings.Contains(body, "handbook-real-id") {
+				t.Fatalf("answer leaks a real resource id: %s", body)
+			}
+		})
+	}
+	_, body := send(t, srv, "dave", http.MethodGet, path, "")
+	var got approval.Request
+	if err := json.Unmarshal([]byte(body), &got); err != nil || got.DecidedBy != "user:dave@example.com" || got.Reason != "ticket SEC-1" {
+		t.Fatalf("decided request %s", body)
+	}
+}
+
+// TestAdminRoutesStillAdminOnly checks that opening the approval routes to
+// approvers left the other routes to admins.
+func TestAdminRoutesStillAdminOnly(t *testing.T) {
+	srv, _ := approvalsAPI(t)
+	if status, _ := send(t, srv, "dave", http.MethodGet, "/admin/policy", ""); status != http.StatusForbidden {
+		t.Fatalf("an approver reached /admin/policy: %d", status)
+	}
+}

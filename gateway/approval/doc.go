@@ -1,0 +1,56 @@
+// Package approval holds capability requests that the policy lets through
+// only once a human approves them.
+//
+// # The flow
+//
+// When an allow rule of the policy asks for approval, the A2A front does
+// not issue. It records a Request holding exactly what would have been
+// issued (grants, operations, resources with their display names, each
+// grant's lifetime and delegation depth, the principal, the purpose and
+// the policy revision) and answers the caller with the request's id. An
+// approver then approves or denies it, with a reason, through the admin
+// API or the console. The caller asks again with the id and receives the
+// capability (at most what was approved, narrowed to what the policy in
+// force at that time still allows), or the denial with the approver's
+// reason.
+//
+// # The contract of Store
+//
+// Store is what the front, the admin API and the console use. *Desk is its
+// implementation; it enforces every rule, so no caller has to:
+//
+//   - Create records a pending request, gives it its id ("apr_" and 128
+//     random bits) and its deadline (now + Request.Wait), emits the
+//     approval.requested audit event and notifies approvers (if a Notifier
+//     is set). The caller fills everything else.
+//   - Get and List read; a pending or approved request past its deadline
+//     reads as StatusExpired. List returns newest first.
+//   - Approve and Deny need a pending, unexpired request and an approver
+//     that every grant's Approvers admit (ErrNotApprover) and that is not
+//     the requesting principal (ErrSelfApproval). A request is decided
+//     once: deciding again is ErrNotPending. Approving restarts the clock,
+//     so the caller has Wait again to redeem.
+//   - Redeem is for the requesting principal only (anyone else gets
+//     ErrNotFound). It returns the approved request and marks it redeemed,
+//     atomically, so an approval is used at most once even across
+//     replicas; a second Redeem is ErrRedeemed. A pending request is
+//     ErrPending, a denied one ErrDenied (the returned Request carries the
+//     reason), an expired one ErrExpired.
+//   - Every transition is an audit event (approval.requested, .approved,
+//     .denied, .expired, .redeemed) naming the request, the principal, the
+//     approver, the reason and the purpose.
+//
+// Request.Grants[].Resources hold real resource ids, which the gateway
+// needs to mint. Nothing shown to a human may print them: use
+// Request.Public, which keeps only display names.
+//
+// # Storage
+//
+// Memory serves one replica (the quickstart); Redis lets any replica
+// decide or redeem a request created on any other. On a shared store,
+// wrap the backend in Sealed: every record then carries a MAC, so that
+// whoever can write the store still cannot approve a request or change
+// what it holds (a record that fails its MAC is ErrForged, never used). Both keep a decided or
+// expired request for Retention after its deadline, so that the console
+// and the audit can still show it.
+package approval

@@ -1,0 +1,97 @@
+package approval
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// RecordKeyInfo is the HKDF label under which the gateway derives the key
+// of Sealed from its capability key set.
+const RecordKeyInfo = "capgate approval record mac v1"
+
+// MinRecordKeyBytes is the shortest key Sealed accepts.
+const MinRecordKeyBytes = 32
+
+// ErrForged means a stored request's MAC did not verify: someone other
+// than a gateway wrote it. Such a request is never decided or redeemed.
+var ErrForged = errors.New("approval: stored request fails its MAC")
+
+// sealed authenticates every stored request with an HMAC-SHA256, so that
+// whoever can write the shared store (a Redis, say) still cannot approve
+// a request or widen what it holds.
+type sealed struct {
+	b   Backend
+	key []byte
+}
+
+// Sealed wraps b so that every request it stores carries a MAC under key,
+// and every request it reads must verify. Replicas sharing a store must
+// share the key.
+func Sealed(b Backend, key []byte) (Backend, error) {
+	if len(key) < MinRecordKeyBytes {
+		return nil, fmt.Errorf("approval: record key must be at least %d bytes", MinRecordKeyBytes)
+	}
+	return &sealed{b: b, key: key}, nil
+}
+
+func (s *sealed) mac(r Request) string {
+	r.MAC = ""
+	b, _ := json.Marshal(r) // a Request always marshals
+	h := hmac.New(sha256.New, s.key)
+	h.Write(b)
+	return base64.RawURLEncoding.EncodeToString(h.Sum(nil))
+}
+
+func (s *sealed) verify(r *Request) error {
+	if !hmac.Equal([]byte(s.mac(*r)), []byte(r.MAC)) {
+		return fmt.Errorf("%w: %w (request %s)", ErrUnavailable, ErrForged, r.ID)
+	}
+	return nil
+}
+
+// Put seals r and stores it.
+func (s *sealed) Put(ctx context.Context, r Request) error {
+	r.MAC = s.mac(r)
+	return s.b.Put(ctx, r)
+}
+
+// Get returns the stored request if its MAC verifies.
+func (s *sealed) Get(ctx context.Context, id string) (Request, error) {
+	r, err := s.b.Get(ctx, id)
+	if err != nil {
+		return Request{}, err
+	}
+	if err := s.verify(&r); err != nil {
+		return Request{}, err
+	}
+	return r, nil
+}
+
+// List returns the stored requests whose MAC verifies.
+func (s *sealed) List(ctx context.Context, keep func(*Request) bool, limit int) ([]Request, error) {
+	return s.b.List(ctx, func(r *Request) bool { return s.verify(r) == nil && keep(r) }, limit)
+}
+
+// Update verifies the stored request before fn sees it and seals what fn
+// writes.
+func (s *sealed) Update(ctx context.Context, id string, fn func(*Request) (bool, error)) (Request, error) {
+	r, err := s.b.Update(ctx, id, func(r *Request) (bool, error) {
+		if err := s.verify(r); err != nil {
+			return false, err
+		}
+		write, err := fn(r)
+		if write {
+			r.MAC = s.mac(*r)
+		}
+		return write, err
+	})
+	if errors.Is(err, ErrForged) {
+		return Request{}, err
+	}
+	return r, err
+}

@@ -1,0 +1,237 @@
+package approval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/policy"
+)
+
+// Audit events, one per transition.
+const (
+	EventRequested = "approval.requested"
+	EventApproved  = "approval.approved"
+	EventDenied    = "approval.denied"
+	EventExpired   = "approval.expired"
+	EventRedeemed  = "approval.redeemed"
+)
+
+// Retention is how long a request is kept after its deadline.
+const Retention = 24 * time.Hour
+
+// Store is what the front, the admin API and the console use; see the
+// package documentation for its contract.
+type Store interface {
+	// Create records r as pending and returns it with its id and deadline.
+	Create(ctx context.Context, r Request) (Request, error)
+	// Get returns the request with id.
+	Get(ctx context.Context, id string) (Request, error)
+	// List returns the requests f selects, newest first.
+	List(ctx context.Context, f Filter) ([]Request, error)
+	// Approve approves a pending request on behalf of approver.
+	Approve(ctx context.Context, id string, approver policy.Principal, reason string) (Request, error)
+	// Deny denies a pending request on behalf of approver.
+	Deny(ctx context.Context, id string, approver policy.Principal, reason string) (Request, error)
+	// Redeem uses the approval of principal's request id, once.
+	Redeem(ctx context.Context, id, principal string) (Request, error)
+}
+
+// Backend stores requests. Update must be atomic across every user of the
+// same storage (replicas included).
+type Backend interface {
+	// Put stores a new request until its deadline plus Retention.
+	Put(ctx context.Context, r Request) error
+	// Get returns the stored request, or ErrNotFound.
+	Get(ctx context.Context, id string) (Request, error)
+	// List returns the stored requests, newest first, at most limit of
+	// them among those keep accepts.
+	List(ctx context.Context, keep func(*Request) bool, limit int) ([]Request, error)
+	// Update applies fn to the stored request atomically. When fn returns
+	// write true the changed request is stored; fn's error is returned
+	// either way, with the request as fn left it.
+	Update(ctx context.Context, id string, fn func(*Request) (write bool, err error)) (Request, error)
+}
+
+// Notifier tells approvers that a request waits. Notify must not block
+// the caller for long; errors are logged, never returned to the requester.
+type Notifier interface {
+	Notify(ctx context.Context, r Request)
+}
+
+// Options are a Desk's collaborators.
+type Options struct {
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Audit receives one event per transition; nil records nothing.
+	Audit *slog.Logger
+	// Notifier, when set, is told of every new request.
+	Notifier Notifier
+}
+
+// Desk enforces the rules of approval on top of a Backend.
+type Desk struct {
+	b    Backend
+	opts Options
+}
+
+var _ Store = (*Desk)(nil)
+
+// errExpiring marks the transition of a request to expired, so that the
+// expiry is audited once, by whoever first saw it.
+var errExpiring = fmt.Errorf("%w (now)", ErrExpired)
+
+// NewDesk returns a Store on b.
+func NewDesk(b Backend, opts Options) *Desk {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Desk{b: b, opts: opts}
+}
+
+// Create records r as pending.
+func (d *Desk) Create(ctx context.Context, r Request) (Request, error) {
+	if r.Principal == "" || r.Agent == "" || len(r.Grants) == 0 || r.Wait <= 0 || len(r.Approvers()) == 0 {
+		return Request{}, fmt.Errorf("%w: principal, agent, grants, wait and approvers are required", ErrInvalid)
+	}
+	id, err := captoken.NewID(nil, IDPrefix)
+	if err != nil {
+		return Request{}, err
+	}
+	now := d.opts.Now()
+	r.ID, r.Status, r.CreatedAt, r.Deadline = id, StatusPending, now, now.Add(r.Wait)
+	r.DecidedBy, r.DecidedAt, r.Reason, r.RedeemedAt = "", time.Time{}, "", time.Time{}
+	if err := d.b.Put(ctx, r); err != nil {
+		return Request{}, err
+	}
+	d.audit(ctx, EventRequested, &r, "")
+	if d.opts.Notifier != nil {
+		d.opts.Notifier.Notify(ctx, r.Public())
+	}
+	return r, nil
+}
+
+// Get returns the request with id as of now.
+func (d *Desk) Get(ctx context.Context, id string) (Request, error) {
+	r, err := d.b.Get(ctx, id)
+	if err != nil {
+		return Request{}, err
+	}
+	return r.effective(d.opts.Now()), nil
+}
+
+// List returns the requests f selects, as of now, newest first.
+func (d *Desk) List(ctx context.Context, f Filter) ([]Request, error) {
+	now := d.opts.Now()
+	rs, err := d.b.List(ctx, func(r *Request) bool {
+		e := r.effective(now)
+		return f.keeps(&e)
+	}, f.limit())
+	for i := range rs {
+		rs[i] = rs[i].effective(now)
+	}
+	return rs, err
+}
+
+// Approve approves a pending request.
+func (d *Desk) Approve(ctx context.Context, id string, approver policy.Principal, reason string) (Request, error) {
+	return d.decide(ctx, id, approver, reason, StatusApproved, EventApproved)
+}
+
+// Deny denies a pending request.
+func (d *Desk) Deny(ctx context.Context, id string, approver policy.Principal, reason string) (Request, error) {
+	return d.decide(ctx, id, approver, reason, StatusDenied, EventDenied)
+}
+
+func (d *Desk) decide(ctx context.Context, id string, approver policy.Principal, reason string, to Status, event string) (Request, error) {
+	now := d.opts.Now()
+	r, err := d.b.Update(ctx, id, func(r *Request) (bool, error) {
+		if err := r.MayDecide(approver); err != nil {
+			return false, err
+		}
+		if expired := expire(r, now); expired != nil {
+			return expired == errExpiring, expired
+		}
+		if r.Status != StatusPending {
+			return false, ErrNotPending
+		}
+		r.Status, r.DecidedBy, r.DecidedAt, r.Reason = to, approver.ID, now, reason
+		if to == StatusApproved {
+			r.Deadline = now.Add(r.Wait)
+		}
+		return true, nil
+	})
+	d.after(ctx, &r, err, event, approver.ID)
+	return r, err
+}
+
+// Redeem uses the approval of principal's request id, once.
+func (d *Desk) Redeem(ctx context.Context, id, principal string) (Request, error) {
+	now := d.opts.Now()
+	r, err := d.b.Update(ctx, id, func(r *Request) (bool, error) {
+		if r.Principal != principal {
+			return false, ErrNotFound
+		}
+		if expired := expire(r, now); expired != nil {
+			return expired == errExpiring, expired
+		}
+		switch r.Status {
+		case StatusPending:
+			return false, ErrPending
+		case StatusDenied:
+			return false, ErrDenied
+		case StatusRedeemed:
+			return false, ErrRedeemed
+		}
+		r.Status, r.RedeemedAt = StatusRedeemed, now
+		return true, nil
+	})
+	if errors.Is(err, ErrNotFound) {
+		return Request{}, err
+	}
+	d.after(ctx, &r, err, EventRedeemed, "")
+	return r, err
+}
+
+// expire turns a request past its deadline into an expired one. It returns
+// errExpiring on the transition, ErrExpired when it had already happened.
+func expire(r *Request, now time.Time) error {
+	switch {
+	case r.Status == StatusExpired:
+		return ErrExpired
+	case (r.Status == StatusPending || r.Status == StatusApproved) && !now.Before(r.Deadline):
+		r.Status = StatusExpired
+		return errExpiring
+	}
+	return nil
+}
+
+// after audits a transition: event on success, the expiry when this call
+// made it.
+func (d *Desk) after(ctx context.Context, r *Request, err error, event, actor string) {
+	switch {
+	case err == nil:
+		d.audit(ctx, event, r, actor)
+	case errors.Is(err, errExpiring):
+		d.audit(ctx, EventExpired, r, actor)
+	}
+}
+
+func (d *Desk) audit(ctx context.Context, event string, r *Request, actor string) {
+	if d.opts.Audit == nil {
+		return
+	}
+	grants := make([]string, 0, len(r.Grants))
+	for _, g := range r.Grants {
+		grants = append(grants, g.Grant)
+	}
+	d.opts.Audit.LogAttrs(ctx, slog.LevelInfo, event,
+		slog.String("approval_id", r.ID), slog.String("status", string(r.Status)),
+		slog.String("principal", r.Principal), slog.String("agent", r.Agent),
+		slog.Any("grants", grants), slog.String("purpose", r.Purpose),
+		slog.String("approver", r.DecidedBy), slog.String("actor", actor),
+		slog.String("reason", r.Reason), slog.String("policy_revision", r.PolicyRevision))
+}
