@@ -79,6 +79,11 @@ policy: {file: p.yaml}
 		{"a2e host requiring credentials", base + "a2e_hosts: [{name: lab, url: 'http://127.0.0.1:2/', capabilities: [tools], auth_token_env: LAB, require_credentials: true}]\n", nil, ""},
 		{"limits checked by jsonrpc", base + "limits: {max_depth: 2000, max_batch: -1}\n", ErrInvalid, "limits.max_depth: 2000 is outside 3..1000"},
 		{"limits keys are jsonrpc's", base + "limits: {max_body_bytes: 4096, upstream_timeout: 5s}\n", nil, ""},
+		{"console with dev keys", base + "admin: {addr: '127.0.0.1:0'}\nadmin_access: {groups: [ops]}\nconsole: {approvers: {groups: [security]}}\n", nil, ""},
+		{"console without admin listener", base + "console: {}\n", ErrInvalid, "console: needs the admin listener"},
+		{"console oidc of an unknown issuer", base + "admin: {addr: '127.0.0.1:0'}\nadmin_access: {groups: [ops]}\nconsole: {oidc: {issuer: 'https://idp.example', client_id: c, redirect_url: 'http://127.0.0.1:9090/console/callback'}}\n", ErrInvalid, "console.oidc.issuer"},
+		{"console oidc", base + "admin: {addr: '127.0.0.1:0'}\nadmin_access: {groups: [ops]}\noidc: [{issuer: 'https://idp.example', audience: c}]\nconsole: {oidc: {issuer: 'https://idp.example', client_id: c, redirect_url: 'http://127.0.0.1:9090/console/callback'}}\n", nil, ""},
+		{"console approver not a principal", base + "admin: {addr: '127.0.0.1:0'}\nadmin_access: {groups: [ops]}\nconsole: {approvers: {principals: [carol]}}\n", ErrInvalid, "console.approvers.principals[0]"},
 		{"secret env and file", strings.Replace(base, `url: "http://127.0.0.1:1/"`, `url: "http://127.0.0.1:1/", upstream_auth: {token_url: "https://idp.example/token", client_id: gw}`, 1), ErrInvalid, "exactly one of client_secret_env"},
 	}
 	for _, tt := range tests {
