@@ -33,8 +33,9 @@ type node struct {
 	State      string // live, revoked, invalid or unknown
 	parent     string
 	children   []*node
-	// X, Y place the box; PX, PY are the parent's connector point.
-	X, Y, PX, PY int
+	// X, Y place the box; an edge runs from the parent's PX, PY down to
+	// MidY, the box's middle, then right to the box.
+	X, Y, PX, PY, MidY int
 	HasParent    bool
 }
 
@@ -99,6 +100,7 @@ func layout(root *node) tree {
 	var walk func(n *node, gen int, parent *node)
 	walk = func(n *node, gen int, parent *node) {
 		n.X, n.Y = pad+gen*colW, pad+len(t.Nodes)*rowH
+		n.MidY = n.Y + boxH/2
 		if parent != nil {
 			n.HasParent, n.PX, n.PY = true, parent.X+20, parent.Y+boxH
 		}
