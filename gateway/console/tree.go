@@ -36,7 +36,7 @@ type node struct {
 	// X, Y place the box; an edge runs from the parent's PX, PY down to
 	// MidY, the box's middle, then right to the box.
 	X, Y, PX, PY, MidY int
-	HasParent    bool
+	HasParent          bool
 }
 
 // tree is one root capability and its descendants, laid out for SVG.
