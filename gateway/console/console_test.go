@@ -1,11 +1,13 @@
 package console_test
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -231,4 +233,21 @@ func (f *fixture) state(t *testing.T, i int) string {
 		return "revoked"
 	}
 	return "live"
+}
+
+// TestAuditPageShowsBrokenChain: a changed event is reported at its line.
+func TestAuditPageShowsBrokenChain(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	data, err := os.ReadFile(f.auditFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(f.auditFile, bytes.Replace(data, []byte("quarterly review"), []byte("quarterly reviev"), 1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b := newBrowser(t, f)
+	b.signIn(adminKey)
+	if _, page := b.get("/console/audit"); !strings.Contains(page, "0 events verified, then broken at line 1") {
+		t.Errorf("audit page:\n%s", page)
+	}
 }
