@@ -20,6 +20,7 @@ import (
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/console"
 	"github.com/capgate/capgate/gateway/metrics"
 	"github.com/capgate/capgate/gateway/ratelimit"
 	"github.com/capgate/capgate/gateway/taskindex"
@@ -79,6 +80,9 @@ type Options struct {
 	// Ready are readiness checks (the shared store reachable, say);
 	// /readyz fails while any fails.
 	Ready []func(context.Context) error
+	// Approvals is the approval store the console's approvals page shows;
+	// nil shows none.
+	Approvals console.Approvals
 }
 
 // Gateway is capgate's public HTTP surface: the A2A front, the A2E front,
@@ -96,6 +100,7 @@ type Gateway struct {
 	a2a      *a2afront.Front
 	a2e      *a2efront.Front
 	draining atomic.Bool
+	admin    http.Handler
 }
 
 // New builds a gateway from its config. It performs no network I/O: agent
@@ -129,6 +134,9 @@ func New(ctx context.Context, opts Options) (*Gateway, error) {
 	}
 	g.a2a = front
 	g.router = g.routes()
+	if g.admin, err = g.adminHandler(opts); err != nil {
+		return nil, err
+	}
 	return g, nil
 }
 
@@ -159,11 +167,22 @@ func (g *Gateway) Handler() http.Handler { return g.router }
 // that load balancers stop sending new traffic.
 func (g *Gateway) SetDraining() { g.draining.Store(true) }
 
-// AdminHandler returns the admin API, for its own listener.
-func (g *Gateway) AdminHandler() http.Handler {
-	return admin.New(admin.Config{Access: g.cfg.AdminAccess, MaxTTL: g.cfg.Capabilities.MaxTTL.D()}, admin.Deps{
+// AdminHandler returns the admin API, for its own listener, with the
+// operator console under /console/ when it is configured.
+func (g *Gateway) AdminHandler() http.Handler { return g.admin }
+
+func (g *Gateway) adminHandler(opts Options) (http.Handler, error) {
+	api := admin.New(admin.Config{Access: g.cfg.AdminAccess, MaxTTL: g.cfg.Capabilities.MaxTTL.D()}, admin.Deps{
 		Authenticator: g.authn, Index: g.caps.Index, Verifier: g.caps.Verifier,
 		Revocations: g.caps.Revocations, Policy: g.caps.Policy, Audit: g.caps.Audit,
 		Approvals: g.caps.Approvals, Logger: g.logger, Now: g.now,
-	}).Handler()
+	})
+	c, err := g.newConsole(opts, api)
+	if err != nil || c == nil {
+		return api.Handler(), err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/console/", c)
+	mux.Handle("/", api.Handler())
+	return mux, nil
 }

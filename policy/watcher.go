@@ -52,6 +52,7 @@ type Watcher struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	closed atomic.Bool
+	status atomic.Pointer[ReloadStatus] // the last reload attempt, for Status
 }
 
 // NewWatcher loads path against cat and starts polling it. The initial load
@@ -210,6 +211,7 @@ func (w *Watcher) apply(ctx context.Context, data []byte, sum [32]byte) error {
 }
 
 func (w *Watcher) report(rev string, err error) {
+	w.record(rev, err)
 	if w.opts.OnReload != nil {
 		w.opts.OnReload(rev, err)
 	}

@@ -113,10 +113,8 @@ func (a *API) adminRevoke(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	res, err := a.revokeAdmin(ctx, req)
 	admin, _ := authn.PrincipalFrom(ctx)
-	a.audit(ctx, EventAdminRevoke, slog.String("admin", admin.ID), slog.Any("request", req),
-		slog.Any("result", res), slog.String("decision", decisionWord(err)))
+	res, err := a.revokeAudited(ctx, admin.ID, req)
 	switch {
 	case errors.Is(err, capindex.ErrNotFound):
 		writeJSONStatus(w, http.StatusNotFound, map[string]string{"error": "unknown capability"})

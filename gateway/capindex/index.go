@@ -42,6 +42,9 @@ type Index interface {
 	// ListByPrincipal returns the live records whose principal or holder
 	// is p, in issue order.
 	ListByPrincipal(ctx context.Context, p string) ([]Record, error)
+	// List returns the live records matching f, in issue order, at most
+	// f's limit (see Filter.Max).
+	List(ctx context.Context, f Filter) ([]Record, error)
 	// Close releases the index's resources.
 	Close() error
 }

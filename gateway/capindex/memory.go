@@ -2,7 +2,7 @@ package capindex
 
 import (
 	"context"
-	"sort"
+	"math"
 	"sync"
 	"time"
 )
@@ -48,23 +48,26 @@ func (m *Memory) Get(_ context.Context, id string) (Record, error) {
 }
 
 // ListByPrincipal returns the live records of principal or holder p.
-func (m *Memory) ListByPrincipal(_ context.Context, p string) ([]Record, error) {
+func (m *Memory) ListByPrincipal(ctx context.Context, p string) ([]Record, error) {
+	return m.list(Filter{Principal: p}, math.MaxInt)
+}
+
+// List returns the live records matching f, the newest f.Max() of them.
+func (m *Memory) List(_ context.Context, f Filter) ([]Record, error) {
+	return m.list(f, f.Max())
+}
+
+func (m *Memory) list(f Filter, max int) ([]Record, error) {
 	now := m.now()
 	m.mu.RLock()
 	var out []Record
 	for _, r := range m.records {
-		if (r.Principal == p || r.Holder == p) && now.Before(r.Expires) {
+		if f.Match(r) && now.Before(r.Expires) {
 			out = append(out, r)
 		}
 	}
 	m.mu.RUnlock()
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].IssuedAt.Equal(out[j].IssuedAt) {
-			return out[i].CapabilityID < out[j].CapabilityID
-		}
-		return out[i].IssuedAt.Before(out[j].IssuedAt)
-	})
-	return out, nil
+	return sortAndCut(out, max), nil
 }
 
 // Len returns the number of records held, live or not yet pruned.

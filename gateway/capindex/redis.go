@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
+	"math"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -18,7 +18,8 @@ import (
 // A record lives under PREFIX cap:{id} until the capability expires. A
 // sorted set per principal (and per holder), PREFIX capsby:{principal},
 // scored by expiry, lists them for the admin API; members past their
-// expiry are trimmed when the set is written.
+// expiry are trimmed when the set is written. PREFIX capsall, scored the
+// same way, lists every live capability for List.
 type Redis struct {
 	c       redis.UniversalClient
 	prefix  string
@@ -36,6 +37,7 @@ func NewRedis(c redis.UniversalClient, prefix string, timeout time.Duration, now
 
 func (r *Redis) recordKey(id string) string { return r.prefix + "cap:" + id }
 func (r *Redis) byKey(p string) string      { return r.prefix + "capsby:" + p }
+func (r *Redis) allKey() string             { return r.prefix + "capsall" }
 
 // Put stores rec until it expires.
 func (r *Redis) Put(ctx context.Context, rec Record) error {
@@ -52,8 +54,7 @@ func (r *Redis) Put(ctx context.Context, rec Record) error {
 	nowScore := fmt.Sprint(r.now().UnixMilli())
 	_, err = r.c.Pipelined(ctx, func(p redis.Pipeliner) error {
 		p.Set(ctx, r.recordKey(rec.CapabilityID), b, ttl)
-		for _, who := range uniq(rec.Principal, rec.Holder) {
-			k := r.byKey(who)
+		for _, k := range []string{r.byKey(rec.Principal), r.byKey(rec.Holder), r.allKey()} {
 			p.ZAdd(ctx, k, redis.Z{Score: float64(rec.Expires.UnixMilli()), Member: rec.CapabilityID})
 			p.ZRemRangeByScore(ctx, k, "-inf", "("+nowScore)
 			p.ExpireGT(ctx, k, ttl)
@@ -91,10 +92,29 @@ func (r *Redis) Get(ctx context.Context, id string) (Record, error) {
 
 // ListByPrincipal returns the live records of principal or holder p.
 func (r *Redis) ListByPrincipal(ctx context.Context, p string) ([]Record, error) {
+	return r.list(ctx, r.byKey(p), Filter{Principal: p}, 0, math.MaxInt)
+}
+
+// maxScan bounds the ids one List reads before filtering.
+const maxScan = 10 * MaxList
+
+// List returns the live records matching f, the newest f.Max() of them
+// among the maxScan latest to expire (of f.Principal's, when set).
+func (r *Redis) List(ctx context.Context, f Filter) ([]Record, error) {
+	key := r.allKey()
+	if f.Principal != "" {
+		key = r.byKey(f.Principal)
+	}
+	return r.list(ctx, key, f, maxScan, f.Max())
+}
+
+// list reads the ids of the sorted set key, at most scan of them (0: all),
+// and returns the newest max of their live records that match f.
+func (r *Redis) list(ctx context.Context, key string, f Filter, scan int64, max int) ([]Record, error) {
 	ctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
-	ids, err := r.c.ZRangeByScore(ctx, r.byKey(p), &redis.ZRangeBy{
-		Min: fmt.Sprint(r.now().UnixMilli()), Max: "+inf",
+	ids, err := r.c.ZRevRangeByScore(ctx, key, &redis.ZRangeBy{
+		Min: fmt.Sprint(r.now().UnixMilli()), Max: "+inf", Count: scan,
 	}).Result()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
@@ -112,25 +132,12 @@ func (r *Redis) ListByPrincipal(ctx context.Context, p string) ([]Record, error)
 	var out []Record
 	for _, cmd := range cmds {
 		var rec Record
-		if b, err := cmd.Bytes(); err == nil && json.Unmarshal(b, &rec) == nil && r.now().Before(rec.Expires) {
+		if b, err := cmd.Bytes(); err == nil && json.Unmarshal(b, &rec) == nil && r.now().Before(rec.Expires) && f.Match(rec) {
 			out = append(out, rec)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].IssuedAt.Equal(out[j].IssuedAt) {
-			return out[i].CapabilityID < out[j].CapabilityID
-		}
-		return out[i].IssuedAt.Before(out[j].IssuedAt)
-	})
-	return out, nil
+	return sortAndCut(out, max), nil
 }
 
 // Close does not close the client, which the caller owns.
 func (r *Redis) Close() error { return nil }
-
-func uniq(a, b string) []string {
-	if a == b {
-		return []string{a}
-	}
-	return []string{a, b}
-}

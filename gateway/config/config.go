@@ -18,6 +18,9 @@ type Config struct {
 	// AdminAccess names who may use the admin listener: principals or
 	// members of groups, authenticated like any caller.
 	AdminAccess AdminAccess `yaml:"admin_access,omitempty"`
+	// Console, when set, serves the operator console on the admin
+	// listener.
+	Console *Console `yaml:"console,omitempty"`
 	// Redis holds the shared state of several replicas: revocations, the
 	// capability index and A2E sessions. Absent means the embedded
 	// in-memory stores, for a single replica.

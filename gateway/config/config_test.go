@@ -85,6 +85,11 @@ policy: {file: p.yaml}
 		{"task ownership off", strings.Replace(base, `url: "http://127.0.0.1:1/"`, `url: "http://127.0.0.1:1/", task_ownership: off`, 1), nil, ""},
 		{"task ownership unknown", strings.Replace(base, `url: "http://127.0.0.1:1/"`, `url: "http://127.0.0.1:1/", task_ownership: "lax"`, 1), ErrInvalid, "task_ownership: \"lax\" must be enforce, allow_unknown or off"},
 		{"task bounds negative", base + "limits: {max_tasks: -1}\n", ErrInvalid, "limits.max_tasks"},
+		{"console with dev keys", base + "admin: {addr: '127.0.0.1:0'}\nadmin_access: {groups: [ops]}\nconsole: {approvers: {groups: [security]}}\n", nil, ""},
+		{"console without admin listener", base + "console: {}\n", ErrInvalid, "console: needs the admin listener"},
+		{"console oidc of an unknown issuer", base + "admin: {addr: '127.0.0.1:0'}\nadmin_access: {groups: [ops]}\nconsole: {oidc: {issuer: 'https://idp.example', client_id: c, redirect_url: 'http://127.0.0.1:9090/console/callback'}}\n", ErrInvalid, "console.oidc.issuer"},
+		{"console oidc", base + "admin: {addr: '127.0.0.1:0'}\nadmin_access: {groups: [ops]}\noidc: [{issuer: 'https://idp.example', audience: c}]\nconsole: {oidc: {issuer: 'https://idp.example', client_id: c, redirect_url: 'http://127.0.0.1:9090/console/callback'}}\n", nil, ""},
+		{"console approver not a principal", base + "admin: {addr: '127.0.0.1:0'}\nadmin_access: {groups: [ops]}\nconsole: {approvers: {principals: [carol]}}\n", ErrInvalid, "console.approvers.principals[0]"},
 		{"secret env and file", strings.Replace(base, `url: "http://127.0.0.1:1/"`, `url: "http://127.0.0.1:1/", upstream_auth: {token_url: "https://idp.example/token", client_id: gw}`, 1), ErrInvalid, "exactly one of client_secret_env"},
 	}
 	for _, tt := range tests {

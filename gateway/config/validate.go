@@ -131,6 +131,7 @@ func (c *Config) validate() []error {
 		}
 	}
 	c.CORS.validate(add)
+	c.validateConsole(add)
 	if c.Audit.StreamMaxLen < 0 {
 		add("audit.stream_max_len", "must not be negative")
 	}

@@ -30,6 +30,7 @@ type Issuer struct {
 	down         bool
 	jwksRequests int
 	discoveries  int
+	flow         codeFlow
 }
 
 // New starts an RS256 issuer, closed when the test ends.
@@ -44,6 +45,8 @@ func NewWithAlgorithm(t testing.TB, alg jose.SignatureAlgorithm) *Issuer {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /.well-known/openid-configuration", i.serveDiscovery)
 	mux.HandleFunc("GET /jwks", i.serveJWKS)
+	mux.HandleFunc("GET /authorize", i.serveAuthorize)
+	mux.HandleFunc("POST /token", i.serveToken)
 	i.srv = httptest.NewServer(mux)
 	t.Cleanup(i.srv.Close)
 	return i

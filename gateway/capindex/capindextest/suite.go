@@ -72,6 +72,42 @@ func Run(t *testing.T, newIndex func(t *testing.T) capindex.Index) {
 			t.Errorf("agent:s: %s", got)
 		}
 	})
+	t.Run("list filtered and bounded", func(t *testing.T) {
+		ix := newIndex(t)
+		for i, r := range []capindex.Record{
+			rec("cap_1", "user:a", "user:a", time.Hour),
+			rec("cap_2", "user:a", "agent:s", time.Hour),
+			rec("cap_3", "user:b", "user:b", time.Hour),
+			rec("cap_4", "user:a", "user:a", -time.Minute),
+		} {
+			r.IssuedAt = r.IssuedAt.Add(time.Duration(i) * time.Second)
+			if i == 2 {
+				r.Agent, r.Grant = "calendar", "calendar:read"
+			}
+			if err := ix.Put(ctx, r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, tc := range []struct {
+			f    capindex.Filter
+			want string
+		}{
+			{capindex.Filter{}, "[cap_1 cap_2 cap_3]"},
+			{capindex.Filter{Principal: "agent:s"}, "[cap_2]"},
+			{capindex.Filter{Agent: "documents"}, "[cap_1 cap_2]"},
+			{capindex.Filter{Grant: "calendar:read"}, "[cap_3]"},
+			{capindex.Filter{Principal: "user:a", Grant: "calendar:read"}, "[]"},
+			{capindex.Filter{Limit: 2}, "[cap_2 cap_3]"},
+		} {
+			rs, err := ix.List(ctx, tc.f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := idsOf(rs); got != tc.want {
+				t.Errorf("List(%+v) = %s, want %s", tc.f, got, tc.want)
+			}
+		}
+	})
 	t.Run("concurrent puts and gets", func(t *testing.T) {
 		ix := newIndex(t)
 		var wg sync.WaitGroup
@@ -102,6 +138,10 @@ func ids(t *testing.T, ix capindex.Index, p string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return idsOf(rs)
+}
+
+func idsOf(rs []capindex.Record) string {
 	out := make([]string, 0, len(rs))
 	for _, r := range rs {
 		out = append(out, r.CapabilityID)

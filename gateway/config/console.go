@@ -1,0 +1,70 @@
+package config
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/capgate/capgate/gateway/authn"
+)
+
+// Console configures the operator console served on the admin listener
+// under /console/. Operators sign in with OIDC (when OIDC is set) or, in
+// the quickstart, with a dev key (when dev keys are configured); only
+// admin_access principals and the approvers may enter.
+type Console struct {
+	// OIDC, when set, signs operators in with the authorization-code flow
+	// and PKCE.
+	OIDC *ConsoleOIDC `yaml:"oidc,omitempty"`
+	// Approvers may also enter, to see and decide pending approvals only.
+	Approvers AdminAccess `yaml:"approvers,omitempty"`
+	// SessionKeyEnv names the environment variable holding the session key
+	// (at least 32 bytes), shared by replicas behind one address. Empty
+	// means a random key per process: sessions end when it restarts.
+	SessionKeyEnv string `yaml:"session_key_env,omitempty"`
+}
+
+// ConsoleOIDC is the console's OIDC client.
+type ConsoleOIDC struct {
+	// Issuer is one of the configured oidc issuers, byte for byte. The ID
+	// token it returns must satisfy that issuer's audience.
+	Issuer string `yaml:"issuer"`
+	// ClientID is the console's client id at the issuer.
+	ClientID string `yaml:"client_id"`
+	// ClientSecretEnv names the environment variable holding the client
+	// secret; empty for a public client (PKCE alone).
+	ClientSecretEnv string `yaml:"client_secret_env,omitempty"`
+	// RedirectURL is the console's callback as the browser reaches it:
+	// the admin listener's address followed by /console/callback.
+	RedirectURL string `yaml:"redirect_url"`
+}
+
+func (c *Config) validateConsole(add addFunc) {
+	cs := c.Console
+	if cs == nil {
+		return
+	}
+	if c.Admin == nil {
+		add("console", "needs the admin listener it is served on")
+	}
+	for i, p := range cs.Approvers.Principals {
+		if !validPrincipal(p) {
+			add(fmt.Sprintf("console.approvers.principals[%d]", i), "%q must start with user: or agent:", p)
+		}
+	}
+	if cs.OIDC == nil {
+		if len(c.DevKeys) == 0 {
+			add("console", "needs oidc: without dev keys nobody could sign in")
+		}
+		return
+	}
+	o := cs.OIDC
+	if !slices.ContainsFunc(c.OIDC, func(ic authn.IssuerConfig) bool { return ic.Issuer == o.Issuer }) {
+		add("console.oidc.issuer", "%q is not one of the configured oidc issuers", o.Issuer)
+	}
+	if o.ClientID == "" {
+		add("console.oidc.client_id", "is required")
+	}
+	if err := checkURL(o.RedirectURL); err != nil {
+		add("console.oidc.redirect_url", "%v", err)
+	}
+}

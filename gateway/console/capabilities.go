@@ -1,0 +1,115 @@
+package console
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/capindex"
+)
+
+// maxFilter bounds a filter field taken from the query.
+const maxFilter = 256
+
+type capabilitiesView struct {
+	Filter    capindex.Filter
+	Trees     []tree
+	Count     int
+	Truncated bool
+	Done      string
+	Error     string
+}
+
+// capabilitiesPage lists the live capabilities matching the filter, each
+// root drawn with its delegation tree.
+func (c *Console) capabilitiesPage(w http.ResponseWriter, r *http.Request, op operator) {
+	q := r.URL.Query()
+	f := capindex.Filter{Principal: clip(q.Get("principal")), Agent: clip(q.Get("agent")), Grant: clip(q.Get("grant"))}
+	v := capabilitiesView{Filter: f, Done: doneMessage(q.Get("done"))}
+	status := http.StatusOK
+	roots, n, err := c.forestOf(r.Context(), f)
+	if err != nil {
+		c.deps.Logger.ErrorContext(r.Context(), "console: listing capabilities failed", "error", err)
+		v.Error, status = "The capability index is unavailable.", http.StatusServiceUnavailable
+	}
+	v.Count, v.Truncated = n, n >= f.Max()
+	for _, root := range roots {
+		v.Trees = append(v.Trees, layout(root))
+	}
+	c.render(w, status, "capabilities", view{Title: "Live capabilities", Nav: "capabilities", Op: &op, Page: v})
+}
+
+// forestOf lists the capabilities matching f and links them into trees.
+func (c *Console) forestOf(ctx context.Context, f capindex.Filter) ([]*node, int, error) {
+	recs, err := c.deps.Index.List(ctx, f)
+	if err != nil {
+		return nil, 0, err
+	}
+	nodes := make([]*node, 0, len(recs))
+	for _, rec := range recs {
+		nodes = append(nodes, c.describe(ctx, rec))
+	}
+	return forest(nodes), len(recs), nil
+}
+
+type revokeView struct {
+	Node        *node
+	Descendants int
+	// AtLeast says the count may be short: the listing hit its bound.
+	AtLeast bool
+	CSRF    string
+}
+
+// revokeConfirm shows what a revocation will kill before it is done.
+func (c *Console) revokeConfirm(w http.ResponseWriter, r *http.Request, op operator) {
+	id := clip(r.URL.Query().Get("id"))
+	rec, err := c.deps.Index.Get(r.Context(), id)
+	if err != nil {
+		c.indexError(w, r, err)
+		return
+	}
+	f := capindex.Filter{Principal: rec.Principal}
+	roots, n, err := c.forestOf(r.Context(), f)
+	if err != nil {
+		c.indexError(w, r, err)
+		return
+	}
+	target := find(roots, id)
+	if target == nil {
+		target = c.describe(r.Context(), rec)
+	}
+	v := revokeView{Node: target, Descendants: descendants(target), AtLeast: n >= f.Max(), CSRF: op.CSRF}
+	c.render(w, http.StatusOK, "revoke", view{Title: "Revoke a capability", Nav: "capabilities", Op: &op, Page: v})
+}
+
+// revoke revokes through the admin API's path, so the effect and the
+// audit event are the same as POST /admin/revoke.
+func (c *Console) revoke(w http.ResponseWriter, r *http.Request, op operator) {
+	err := c.deps.Revoker.RevokeCapability(r.Context(), op.Principal, clip(r.PostFormValue("id")))
+	if err != nil {
+		c.indexError(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/console/capabilities?done=revoke", http.StatusSeeOther)
+}
+
+func (c *Console) indexError(w http.ResponseWriter, r *http.Request, err error) {
+	switch {
+	case errors.Is(err, capindex.ErrNotFound):
+		c.fail(w, http.StatusNotFound, "No live capability has that id.")
+	case errors.Is(err, captoken.ErrInvalid):
+		c.fail(w, http.StatusUnprocessableEntity, "The indexed token does not verify.")
+	default:
+		c.deps.Logger.ErrorContext(r.Context(), "console: capability store failed", "error", err)
+		c.fail(w, http.StatusServiceUnavailable, "The capability stores are unavailable; nothing was revoked.")
+	}
+}
+
+// clip bounds a value taken from a request.
+func clip(s string) string {
+	if len(s) > maxFilter {
+		return s[:maxFilter]
+	}
+	return s
+}

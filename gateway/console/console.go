@@ -1,0 +1,221 @@
+package console
+
+import (
+	"context"
+	"crypto/rand"
+	"embed"
+	"errors"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/authn"
+	"github.com/capgate/capgate/gateway/capindex"
+	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/policy"
+	"github.com/capgate/capgate/revocation"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed static
+var staticFS embed.FS
+
+// contentSecurityPolicy allows the console's own stylesheet and nothing
+// else: no script at all, no inline style, no frame, no foreign form
+// target.
+const contentSecurityPolicy = "default-src 'none'; style-src 'self'; img-src 'self'; " +
+	"script-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+
+// Config says who may enter the console and how they sign in.
+type Config struct {
+	// Access lists the admins: every page.
+	Access config.AdminAccess
+	// Approvers may see and decide pending approvals only.
+	Approvers config.AdminAccess
+	// DevLogin shows the dev-key sign-in form; set it only when dev keys
+	// are configured.
+	DevLogin bool
+	// OIDC, when set, signs operators in with the authorization-code flow
+	// and PKCE; ClientSecret is its secret (empty for a public client).
+	OIDC         *config.ConsoleOIDC
+	ClientSecret string
+	// SessionKey seals the cookies and derives the CSRF key; at least 32
+	// bytes. Nil means a random key: sessions end with the process.
+	SessionKey []byte
+	// AuditFile is the audit trail the audit page reads; empty when the
+	// trail goes to standard output.
+	AuditFile string
+}
+
+// Revoker revokes a capability and its descendants for an operator; the
+// admin API's RevokeCapability is one.
+type Revoker interface {
+	RevokeCapability(ctx context.Context, admin, id string) error
+}
+
+// PolicySource is the policy in force. When it also has
+// Status() policy.ReloadStatus (a policy.Watcher), the policy page shows
+// the last reload attempt.
+type PolicySource interface {
+	Current() *policy.Policy
+}
+
+// Deps are the console's collaborators. Approvals may be nil: the page
+// then says that no approval store is configured.
+type Deps struct {
+	Authenticator *authn.Authenticator
+	Index         capindex.Index
+	Verifier      *captoken.Verifier
+	Revocations   revocation.Store
+	Revoker       Revoker
+	Policy        PolicySource
+	Approvals     Approvals
+	// HTTPClient talks to the OIDC issuer; nil means http.DefaultClient.
+	HTTPClient *http.Client
+	Logger     *slog.Logger
+	Now        func() time.Time
+}
+
+// Console is the operator console.
+type Console struct {
+	cfg   Config
+	deps  Deps
+	seal  *sealer
+	pages map[string]*template.Template
+	oidc  *oidcClient
+}
+
+// New returns the console. deps.Logger and deps.Now must be set.
+func New(cfg Config, deps Deps) (*Console, error) {
+	key := cfg.SessionKey
+	if key == nil {
+		key = make([]byte, 32)
+		_, _ = rand.Read(key)
+	}
+	s, err := newSealer(key)
+	if err != nil {
+		return nil, err
+	}
+	if deps.Logger == nil || deps.Now == nil || deps.Authenticator == nil {
+		return nil, errors.New("console: Logger, Now and Authenticator are required")
+	}
+	pages, err := parsePages()
+	if err != nil {
+		return nil, err
+	}
+	c := &Console{cfg: cfg, deps: deps, seal: s, pages: pages}
+	if cfg.OIDC != nil {
+		c.oidc = newOIDCClient(*cfg.OIDC, cfg.ClientSecret, deps.HTTPClient)
+	}
+	return c, nil
+}
+
+// Handler serves the console under /console/.
+func (c *Console) Handler() http.Handler {
+	mux := http.NewServeMux()
+	static, _ := fs.Sub(staticFS, "static")
+	mux.Handle("GET /console/static/", http.StripPrefix("/console/static/", http.FileServerFS(static)))
+	mux.HandleFunc("GET /console/login", c.loginPage)
+	mux.HandleFunc("POST /console/login", c.devLogin)
+	mux.HandleFunc("GET /console/login/oidc", c.oidcStart)
+	mux.HandleFunc("GET /console/callback", c.oidcCallback)
+	mux.Handle("POST /console/logout", c.signedIn(roleApprover, c.logout))
+	mux.Handle("GET /console/{$}", c.signedIn(roleApprover, c.home))
+	mux.Handle("GET /console/approvals", c.signedIn(roleApprover, c.approvalsPage))
+	mux.Handle("POST /console/approvals", c.signedIn(roleApprover, c.decide))
+	mux.Handle("GET /console/capabilities", c.signedIn(roleAdmin, c.capabilitiesPage))
+	mux.Handle("GET /console/revoke", c.signedIn(roleAdmin, c.revokeConfirm))
+	mux.Handle("POST /console/revoke", c.signedIn(roleAdmin, c.revoke))
+	mux.Handle("GET /console/policy", c.signedIn(roleAdmin, c.policyPage))
+	mux.Handle("GET /console/audit", c.signedIn(roleAdmin, c.auditPage))
+	return headers(mux)
+}
+
+// headers sets the security headers of every console response.
+func headers(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", contentSecurityPolicy)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("Cache-Control", "no-store")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// role is what a signed-in operator may do.
+type role int
+
+const (
+	roleNone role = iota
+	roleApprover
+	roleAdmin
+)
+
+// roleOf places a principal by the configured sets, on every request.
+func (c *Console) roleOf(id string, groups []string) role {
+	in := func(a config.AdminAccess) bool {
+		return slices.Contains(a.Principals, id) || slices.ContainsFunc(a.Groups, func(g string) bool {
+			return slices.Contains(groups, g)
+		})
+	}
+	switch {
+	case in(c.cfg.Access):
+		return roleAdmin
+	case in(c.cfg.Approvers):
+		return roleApprover
+	}
+	return roleNone
+}
+
+// operator is the signed-in operator of one request.
+type operator struct {
+	session
+	Role role
+	CSRF string
+}
+
+// IsAdmin reports whether the operator sees every page.
+func (o operator) IsAdmin() bool { return o.Role == roleAdmin }
+
+type handlerFunc func(w http.ResponseWriter, r *http.Request, op operator)
+
+// signedIn runs next for an operator holding at least min, and checks the
+// CSRF token of every POST before next sees the form.
+func (c *Console) signedIn(min role, next handlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var s session
+		if err := c.seal.open(r, sessionCookie, &s); err != nil || c.deps.Now().Unix() >= s.Expires {
+			http.Redirect(w, r, "/console/login", http.StatusSeeOther)
+			return
+		}
+		op := operator{session: s, Role: c.roleOf(s.Principal, s.Groups), CSRF: c.seal.token("session", s.SID)}
+		if op.Role < min {
+			c.fail(w, http.StatusForbidden, "This page is for capgate admins.")
+			return
+		}
+		if r.Method == http.MethodPost {
+			r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+			if !c.seal.checkToken("session", s.SID, r.PostFormValue("csrf")) {
+				c.fail(w, http.StatusForbidden, "The form's CSRF token is missing or wrong; nothing was done.")
+				return
+			}
+		}
+		next(w, r, op)
+	})
+}
+
+func (c *Console) home(w http.ResponseWriter, r *http.Request, op operator) {
+	to := "/console/approvals"
+	if op.IsAdmin() && c.deps.Approvals == nil {
+		to = "/console/capabilities"
+	}
+	http.Redirect(w, r, to, http.StatusSeeOther)
+}

@@ -1,0 +1,38 @@
+// Package console is capgate's operator console, served on the admin
+// listener under /console/: server-rendered HTML (html/template) with its
+// one stylesheet embedded in the binary, no script, no CDN and no build
+// step.
+//
+// # Pages
+//
+//   - Pending approvals: who asks, the purpose, exactly what would be
+//     issued (resources by display name), the policy rule and revision;
+//     approve or deny with a reason.
+//   - Live capabilities: filtered by principal, agent or grant; each root
+//     drawn with its delegation tree as SVG (holders, operations, depth,
+//     expiry, state). Revoking first shows how many descendants die with
+//     it, then revokes through the admin API's own path.
+//   - Policy: the revision in force, the last reload and its error, and an
+//     explain form.
+//   - Audit: the newest events of the audit file and the chain status,
+//     verified on every view.
+//
+// # Sign-in and protection
+//
+// Operators sign in with OIDC (authorization code with PKCE, through
+// golang.org/x/oauth2 and go-oidc) or, only when dev keys are configured,
+// with a dev key. The ID token must verify for the console's client with
+// the sign-in's nonce, then authenticate like any caller's token. Only
+// admin_access principals and groups enter, plus the configured approvers,
+// who see the approvals page only; the role is re-read from the
+// configuration on every request.
+//
+// The session is an AES-256-GCM sealed cookie (HttpOnly, SameSite=Lax,
+// Secure unless the console is reached on a loopback address) under a key
+// derived from the session key. Every state-changing form carries a CSRF
+// token bound to the session (or, for the login form, to the sign-in
+// cookie); a post without it is refused before anything is done. Every
+// response carries a Content-Security-Policy that allows no script and no
+// inline style. Pages never render a capability token or a real resource
+// id: resources appear by display name only.
+package console
