@@ -1,0 +1,63 @@
+package interop_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/capgate/capgate/deploy/examples/quickstart"
+	"github.com/capgate/capgate/gateway/config"
+)
+
+// Agent names under /a2a/ in the interop world.
+const (
+	// v03Agent is a stock a2a-go agent (goagent_test.go) that serves
+	// A2A v0.3 only.
+	v03Agent = "go03"
+	// sepAgent is the quickstart's documents agent, built on a2a-go: it
+	// serves the capability extension's methods and declares versions 0.1
+	// to 1.0.
+	sepAgent = "documents"
+	// delegateAgent is the quickstart's summarizer, built on a2a-go: it
+	// receives delegated capabilities.
+	delegateAgent = "summarizer"
+	// v1Agent is js/agent.mjs serving A2A v1.0 only.
+	v1Agent = "jsv1"
+	// bothAgent is js/agent.mjs serving v1.0 and v0.3.
+	bothAgent = "jsboth"
+)
+
+// world is the quickstart world with the two @a2a-js/sdk agents added.
+type world struct {
+	*quickstart.World
+	kit string
+}
+
+// startWorld starts the JS agents, then the quickstart world (the real
+// gateway, built by gateway.FromConfig) with them configured as agents.
+func startWorld(t *testing.T) *world {
+	t.Helper()
+	kit := jsKit(t)
+	v1URL := startJSAgent(t, kit, "v1")
+	bothURL := startJSAgent(t, kit, "both")
+	goURL := startGoAgent(t)
+	// The world serves until Close; its context must outlive this function.
+	w, err := quickstart.Start(context.Background(), quickstart.Options{
+		Configure: func(cfg *config.Config) {
+			refresh := config.Duration(time.Minute)
+			cfg.Agents = append(cfg.Agents,
+				config.Agent{Name: v1Agent, URL: v1URL, Principal: "agent:" + v1Agent, CardRefresh: refresh},
+				config.Agent{Name: v03Agent, URL: goURL, Principal: "agent:" + v03Agent, CardRefresh: refresh},
+				config.Agent{Name: bothAgent, URL: bothURL, Principal: "agent:" + bothAgent, CardRefresh: refresh},
+			)
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = w.Close() })
+	return &world{World: w, kit: kit}
+}
+
+// base is the agent's base URL under the gateway, as a client resolves it.
+func (w *world) base(agent string) string { return w.URL + "/a2a/" + agent + "/" }
