@@ -59,7 +59,7 @@ var basicsNeed = map[string]string{
 // through the gateway to each kind of upstream: card resolution,
 // SendMessage, SendStreamingMessage and GetTask.
 func TestJSClientBasics(t *testing.T) {
-	w := startWorld(t)
+	w := startWorld(t, true)
 	for _, agent := range []string{v03Agent, sepAgent, v1Agent, bothAgent} {
 		t.Run(agent, func(t *testing.T) {
 			var out basicOut

@@ -33,23 +33,27 @@ type world struct {
 	kit string
 }
 
-// startWorld starts the JS agents, then the quickstart world (the real
+// startWorld starts the agents, then the quickstart world (the real
 // gateway, built by gateway.FromConfig) with them configured as agents.
-func startWorld(t *testing.T) *world {
+// Without withJS only the Go agents are started, and node is not needed.
+func startWorld(t *testing.T, withJS bool) *world {
 	t.Helper()
-	kit := jsKit(t)
-	v1URL := startJSAgent(t, kit, "v1")
-	bothURL := startJSAgent(t, kit, "both")
 	goURL := startGoAgent(t)
+	agents := []config.Agent{{Name: v03Agent, URL: goURL, Principal: "agent:" + v03Agent}}
+	kit := ""
+	if withJS {
+		kit = jsKit(t)
+		agents = append(agents,
+			config.Agent{Name: v1Agent, URL: startJSAgent(t, kit, "v1"), Principal: "agent:" + v1Agent},
+			config.Agent{Name: bothAgent, URL: startJSAgent(t, kit, "both"), Principal: "agent:" + bothAgent})
+	}
 	// The world serves until Close; its context must outlive this function.
 	w, err := quickstart.Start(context.Background(), quickstart.Options{
 		Configure: func(cfg *config.Config) {
-			refresh := config.Duration(time.Minute)
-			cfg.Agents = append(cfg.Agents,
-				config.Agent{Name: v1Agent, URL: v1URL, Principal: "agent:" + v1Agent, CardRefresh: refresh},
-				config.Agent{Name: v03Agent, URL: goURL, Principal: "agent:" + v03Agent, CardRefresh: refresh},
-				config.Agent{Name: bothAgent, URL: bothURL, Principal: "agent:" + bothAgent, CardRefresh: refresh},
-			)
+			for _, a := range agents {
+				a.CardRefresh = config.Duration(time.Minute)
+				cfg.Agents = append(cfg.Agents, a)
+			}
 		},
 	})
 	if err != nil {
