@@ -1,0 +1,145 @@
+// A stock @a2a-js/sdk client for the interop tests, with the SDK's default
+// ClientFactory, card resolver and transports: no compatibility options.
+//
+//   node client.mjs SCENARIO ARGS_JSON
+//
+// ARGS_JSON carries the agent's base URL under the gateway (ending in "/"),
+// the bearer credential, and the scenario's inputs. The script prints one
+// JSON object: each step's result or its error ({error:{name,code,message,
+// data}}), for the Go test to assert on. It exits 0 whenever it could print.
+import { ClientFactory } from "@a2a-js/sdk/client";
+import { Role } from "@a2a-js/sdk";
+
+const EXT = "https://github.com/a2aproject/A2A/sep/capability-negotiation";
+
+const [scenario, rawArgs] = process.argv.slice(2);
+const args = JSON.parse(rawArgs ?? "{}");
+const auth = { serviceParameters: { Authorization: `Bearer ${args.bearer}` } };
+
+function errorOf(e) {
+  return { error: { name: e?.name ?? "Error", code: e?.envelopeCode ?? null, message: String(e?.message ?? e) + (e?.cause ? `: ${e.cause.message ?? e.cause}` : ""), data: e?.data ?? null } };
+}
+
+async function step(fn) {
+  try {
+    return await fn();
+  } catch (e) {
+    return errorOf(e);
+  }
+}
+
+function message(text, metadata) {
+  return {
+    messageId: `m-${Math.random().toString(36).slice(2)}`, contextId: "", taskId: "",
+    role: Role.ROLE_USER, extensions: [], referenceTaskIds: [], metadata,
+    parts: [{ content: { $case: "text", value: text }, metadata: undefined, filename: "", mediaType: "text/plain" }],
+  };
+}
+
+// summary is what the test needs of a SendMessage result or stream event.
+function summary(v) {
+  if (v?.payload) return { kind: v.payload.$case, ...summary(v.payload.value) };
+  if (v && "messageId" in v && !("status" in v)) return { kind: "message", text: partsText(v.parts) };
+  const out = { taskId: v?.taskId ?? v?.id, state: v?.status?.state };
+  const art = v?.artifact ?? v?.artifacts?.[0];
+  if (art) out.artifact = art.parts?.map((p) => p.content?.value);
+  return out;
+}
+
+function partsText(parts) {
+  return (parts ?? []).filter((p) => p.content?.$case === "text").map((p) => p.content.value).join("");
+}
+
+async function resolve(base) {
+  const client = await new ClientFactory().createFromUrl(base);
+  const card = await client.getAgentCard();
+  return { client, card: { name: card.name, protocolVersion: client.protocolVersion, supportedInterfaces: card.supportedInterfaces, securitySchemes: card.securitySchemes } };
+}
+
+// basic: card resolution, SendMessage, SendStreamingMessage, GetTask.
+async function basic() {
+  const out = {};
+  let client;
+  out.card = await step(async () => {
+    const r = await resolve(args.base);
+    client = r.client;
+    return r.card;
+  });
+  if (!client) return out;
+  let taskId;
+  out.send = await step(async () => {
+    const s = summary(await client.sendMessage({ message: message("hello"), metadata: undefined }, auth));
+    taskId = s.taskId;
+    return s;
+  });
+  out.stream = await step(async () => {
+    const events = [];
+    for await (const ev of client.sendMessageStream({ message: message("stream me"), metadata: undefined }, auth)) {
+      events.push(summary(ev));
+    }
+    return { events };
+  });
+  out.get = await step(async () => {
+    if (!taskId) throw new Error("no task id from send");
+    return summary(await client.getTask({ id: taskId, historyLength: undefined, tenant: "" }, auth));
+  });
+  return out;
+}
+
+// ext calls one of the capability extension's methods through the SDK's
+// JSON-RPC transport, the SDK's way to call a method it does not model.
+function ext(client, method, params) {
+  return client.transport.callExtensionMethod(method, params, {
+    serviceParameters: { ...auth.serviceParameters, "A2A-Extensions": EXT, "A2A-Version": client.protocolVersion },
+  }).then((r) => r.result);
+}
+
+async function requestCapability(client) {
+  const res = await ext(client, "a2a/capabilities/request", args.request);
+  return res.capabilities[0];
+}
+
+// invoke: a skill invocation without a capability, then with one.
+async function invoke() {
+  const { client } = await resolve(args.base);
+  const out = {};
+  out.without = await step(() => ext(client, "a2a/skill/invoke", { skill: args.skill, arguments: args.arguments ?? {} }));
+  let cap;
+  out.request = await step(async () => {
+    cap = await requestCapability(client);
+    return { id: cap.id, handles: cap.resourceHandles?.length ?? 0 };
+  });
+  if (!cap) return out;
+  out.with = await step(() => ext(client, "a2a/skill/invoke", {
+    skill: args.skill, capabilityId: cap.id,
+    arguments: { ...(args.arguments ?? {}), resourceHandle: cap.resourceHandles?.[0]?.handle },
+  }));
+  return out;
+}
+
+// delegate: a capability requested from the source agent is delegated to
+// the target agent by the SDK's own sendMessage, with the capability named
+// in message.metadata under the extension's URI.
+async function delegate() {
+  const out = {};
+  const { client: source } = await resolve(args.source);
+  let cap;
+  out.request = await step(async () => {
+    cap = await requestCapability(source);
+    return { id: cap.id };
+  });
+  if (!cap) return out;
+  const { client: target } = await resolve(args.base);
+  out.send = await step(async () => summary(await target.sendMessage({
+    message: message(args.text ?? "summarize", { [EXT]: { capabilities: [cap.id] } }), metadata: undefined,
+  }, auth)));
+  return out;
+}
+
+const scenarios = { basic, invoke, delegate };
+if (!scenarios[scenario]) {
+  console.error(`usage: node client.mjs ${Object.keys(scenarios).join("|")} ARGS_JSON`);
+  process.exit(2);
+}
+const result = await step(scenarios[scenario]);
+process.stdout.write(JSON.stringify(result) + "\n");
