@@ -52,7 +52,7 @@ const taskCompleted = 3
 // for a stock v1.0 JS client's send, stream and get to succeed.
 var basicsNeed = map[string]string{
 	v03Agent: "needs: the gateway translating v1.0 calls for a v0.3-only upstream (today refused with -32009)",
-	sepAgent: "needs: the documents example agent answering v1.0 calls in v1.0 shape",
+	sepAgent: "needs: the documents example agent to start a task (it answers v1.0 calls in v1.0 shape, with a message)",
 }
 
 // TestJSClientBasics drives the stock JS client, with default options,
