@@ -63,7 +63,12 @@ func (f *Front) send(ctx context.Context, c *call) outcome {
 		if x.Has(memberAttenuations) {
 			return fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, "attenuations without capabilities", nil))
 		}
-		return forwardAs(c)
+		if len(x.Members) == 0 {
+			return forwardAs(c)
+		}
+		// A capability named on a plain send authorises nothing here, and
+		// its token is a bearer credential: it never reaches the agent.
+		return outcome{forward: encodeRequest(c.req.ID, c.req.Method, delegatedParams(params, "", nil)), cc: callerContext(c)}
 	}
 	children, e := f.delegateAll(ctx, c, x.Members)
 	if e != nil {

@@ -15,7 +15,8 @@ import (
 // put where the caller put its capabilities, so an agent reading the
 // extension's data from metadata finds them there, and one reading
 // params.capabilities finds them there. Nothing else of the caller's
-// extension entry reaches the agent.
+// extension entry reaches the agent. With no place (where == "") nothing
+// is put back: the extension's data is only removed.
 func delegatedParams(params map[string]json.RawMessage, where string, children []sep.Capability) map[string]json.RawMessage {
 	entry := encodeChildren(children)
 	for _, m := range extensionMembers() {
