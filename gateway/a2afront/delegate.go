@@ -59,16 +59,29 @@ func (f *Front) send(ctx context.Context, c *call) outcome {
 	if e := f.hopCheck(ctx, c, delegated); e != nil {
 		return fail(c.req.ID, e)
 	}
+	if !delegated && x.Has(memberAttenuations) {
+		return fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, "attenuations without capabilities", nil))
+	}
+	if gated(c.agent) {
+		if e := f.gateSend(ctx, c, x); e != nil {
+			return fail(c.req.ID, e)
+		}
+	}
+	if len(x.Members) == 0 && c.scope == nil {
+		return forwardAs(c)
+	}
+	// The extension's data never reaches the agent as sent: a capability
+	// named on a send authorises nothing there, and a token is a bearer
+	// credential. A delegation's children are put back in its place.
+	params = delegatedParams(params, "", nil)
+	if c.scope != nil {
+		if e := scopeMessage(c, params); e != nil {
+			f.auditMessage(ctx, c, "", "", e)
+			return fail(c.req.ID, e)
+		}
+	}
 	if !delegated {
-		if x.Has(memberAttenuations) {
-			return fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, "attenuations without capabilities", nil))
-		}
-		if len(x.Members) == 0 {
-			return forwardAs(c)
-		}
-		// A capability named on a plain send authorises nothing here, and
-		// its token is a bearer credential: it never reaches the agent.
-		return outcome{forward: encodeRequest(c.req.ID, c.req.Method, delegatedParams(params, "", nil)), cc: callerContext(c)}
+		return outcome{forward: encodeRequest(c.req.ID, c.req.Method, params), cc: callerContext(c)}
 	}
 	children, e := f.delegateAll(ctx, c, x.Members)
 	if e != nil {

@@ -15,11 +15,13 @@ const (
 	memberCapabilityToken = "capabilityToken"
 	memberCapabilities    = "capabilities"
 	memberAttenuations    = "attenuations"
+	// memberSkill names the skill a message to a gated agent asks for.
+	memberSkill = "skill"
 )
 
 // extensionMembers are the members extensionData collects.
 func extensionMembers() []string {
-	return []string{memberCapabilityID, memberCapabilityToken, memberCapabilities, memberAttenuations}
+	return []string{memberCapabilityID, memberCapabilityToken, memberCapabilities, memberAttenuations, memberSkill}
 }
 
 // Where a member was found. A stock A2A SDK cannot add members to params,

@@ -52,6 +52,9 @@ type fixture struct {
 type recorder struct {
 	mu       sync.Mutex
 	received []recorded
+	// answer, when set, answers a call itself (returning true) instead of
+	// the empty result.
+	answer func(w http.ResponseWriter, r *http.Request, method string, id json.RawMessage, body []byte) bool
 }
 
 type recorded struct {
@@ -77,6 +80,9 @@ func (rec *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec.mu.Lock()
 	rec.received = append(rec.received, recorded{method: env.Method, header: r.Header.Clone(), body: body})
 	rec.mu.Unlock()
+	if rec.answer != nil && rec.answer(w, r, env.Method, env.ID, body) {
+		return
+	}
 	if env.Method == sep.MethodResolve {
 		_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{"resources":[`+
 			`{"id":"reports/q1-financial","collection":"reports","displayName":"Q1 Financial Summary","attributes":{"quarter":"2025-Q1"}},`+
@@ -119,10 +125,27 @@ policy: {file: policy.yaml}
 
 func newFixture(tb testing.TB) *fixture {
 	tb.Helper()
-	fx := &fixture{upstream: &recorder{}, now: time.Now()}
+	data, err := readQuickstartPolicy()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return newFixtureWith(tb, fixtureConfig, data, quickstartCatalog(), &recorder{})
+}
+
+func readQuickstartPolicy() ([]byte, error) {
+	return os.ReadFile("../../deploy/examples/quickstart/policy.yaml")
+}
+
+func quickstartCatalog() policy.Catalog { return policytest.QuickstartCatalog() }
+
+// newFixtureWith builds a fixture from a config (whose agents' URLs are
+// %[1]s, the upstream's), a policy and its catalog, over upstream.
+func newFixtureWith(tb testing.TB, cfgText string, policyData []byte, catalog policy.Catalog, upstream *recorder) *fixture {
+	tb.Helper()
+	fx := &fixture{upstream: upstream, now: time.Now()}
 	up := httptest.NewServer(fx.upstream)
 	tb.Cleanup(up.Close)
-	cfg, err := config.Parse(fmt.Appendf(nil, fixtureConfig, up.URL), "fixture.yaml")
+	cfg, err := config.Parse(fmt.Appendf(nil, cfgText, up.URL), "fixture.yaml")
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -134,11 +157,7 @@ func newFixture(tb testing.TB) *fixture {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	data, err := os.ReadFile("../../deploy/examples/quickstart/policy.yaml")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	pol, problems, err := policy.Load(ctx, data, "policy.yaml", policytest.QuickstartCatalog())
+	pol, problems, err := policy.Load(ctx, policyData, "policy.yaml", catalog)
 	if err != nil {
 		tb.Fatal(err, problems)
 	}

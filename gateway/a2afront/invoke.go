@@ -43,7 +43,7 @@ func (f *Front) skillInvoke(ctx context.Context, c *call) outcome {
 	}
 	var args map[string]json.RawMessage
 	if e == nil {
-		args, e = f.rewrite(claims, p.Arguments)
+		args, e = f.rewrite(c, claims, p.Arguments)
 	}
 	if e != nil {
 		f.auditInvoke(ctx, c, p, claims, reasonOf(e))
@@ -70,12 +70,15 @@ type forwardedParams struct {
 
 // rewrite opens the capability's resource map (once per capability, from
 // the cache) and rewrites the call's handles with it.
-func (f *Front) rewrite(c *captoken.Claims, args map[string]json.RawMessage) (map[string]json.RawMessage, *jsonrpc.Error) {
-	resources, err := f.unsealed.open(f.deps.Verifier, c)
+// The call is then scoped to the capability, so that its answer is mapped
+// back to the caller's handles.
+func (f *Front) rewrite(c *call, claims *captoken.Claims, args map[string]json.RawMessage) (map[string]json.RawMessage, *jsonrpc.Error) {
+	resources, err := f.unsealed.open(f.deps.Verifier, claims)
 	if err != nil {
 		return nil, capErr(jsonrpc.CodeCapabilityInvalid, "capability invalid", nil)
 	}
-	return rewriteHandles(c, resources, args)
+	c.scope = &capScope{claims: claims, resources: resources}
+	return rewriteHandles(claims, resources, args)
 }
 
 // ambient handles an invocation that names no capability. Only an agent

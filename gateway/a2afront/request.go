@@ -43,12 +43,10 @@ func (f *Front) capabilitiesRequest(ctx context.Context, c *call) outcome {
 		f.auditIssue(ctx, c, p, d, nil, "grant_denied")
 		return fail(c.req.ID, denial(d))
 	}
-	found, err := f.resolve(ctx, c, in.Resource)
-	if err != nil {
-		f.deps.Logger.WarnContext(ctx, "resource resolution failed", "agent", c.agent.cfg.Name, "error", err)
-		f.auditIssue(ctx, c, p, d, nil, "resolution_failed")
-		return fail(c.req.ID, &jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: "the agent could not resolve the resource query",
-			Data: map[string]string{"reason": "resolution_failed"}})
+	found, e := f.resolveFor(ctx, c, in.Resource, d)
+	if e != nil {
+		f.auditIssue(ctx, c, p, d, nil, reasonOf(e))
+		return fail(c.req.ID, e)
 	}
 	if d.NeedsApproval() {
 		return f.holdForApproval(ctx, c, p, in, d, found)
@@ -108,6 +106,13 @@ func denial(d policy.Decision) *jsonrpc.Error {
 // the query resolved to that this grant's decision permits. Its expiry is
 // the decision's, which already holds the gateway's ceiling.
 func (f *Front) issue(ctx context.Context, c *call, in policy.Input, found []resolvedResource, gd policy.GrantDecision, rev string) (sep.Capability, *jsonrpc.Error) {
+	whole := c.agent.wholeAgent(gd.Grant)
+	if whole {
+		if e := wholeAgentAllowed(in, gd, rev); e != nil {
+			return sep.Capability{}, e
+		}
+		found = nil
+	}
 	resources, names := map[string]string{}, map[string]string{}
 	var handles []string
 	for _, r := range found {
@@ -119,7 +124,7 @@ func (f *Front) issue(ctx context.Context, c *call, in policy.Input, found []res
 		handles = append(handles, h)
 		resources[h], names[h] = r.ID, r.DisplayName
 	}
-	if len(handles) == 0 {
+	if len(handles) == 0 && !whole {
 		return sep.Capability{}, capErr(jsonrpc.CodeGrantDenied, "grant denied: no resource matches the query within policy",
 			map[string]any{"grant": gd.Grant, "rule": gd.Rule, "policyRevision": rev})
 	}

@@ -6,12 +6,19 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/sep"
 	"github.com/capgate/capgate/policy"
 )
 
 // ErrResolve is wrapped when an agent cannot resolve a resource query.
 var ErrResolve = errors.New("a2a front: resource resolution failed")
+
+// ErrNoResolver is wrapped when the agent does not serve the resolution
+// hook at all (it answers method not found): it has no resources the
+// gateway can learn, unless the config gives a catalog or a whole-agent
+// grant.
+var ErrNoResolver = errors.New("a2a front: the agent serves no a2a/resources/resolve")
 
 // maxResolveResponse bounds an agent's answer to a resolution.
 const maxResolveResponse = 1 << 20
@@ -61,11 +68,15 @@ func decodeResolve(status int, b []byte) ([]resolvedResource, error) {
 			Resources []resolvedResource `json:"resources"`
 		} `json:"result"`
 		Error *struct {
+			Code    int    `json:"code"`
 			Message string `json:"message"`
 		} `json:"error"`
 	}
 	if err := json.Unmarshal(b, &env); err != nil {
 		return nil, fmt.Errorf("%w: status %d: %w", ErrResolve, status, err)
+	}
+	if env.Error != nil && env.Error.Code == jsonrpc.CodeMethodNotFound {
+		return nil, fmt.Errorf("%w: %w", ErrResolve, ErrNoResolver)
 	}
 	if env.Error != nil || env.Result == nil {
 		return nil, fmt.Errorf("%w: agent refused the query: %s", ErrResolve, b)

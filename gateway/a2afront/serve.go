@@ -22,6 +22,10 @@ type call struct {
 	req       jsonrpc.Request
 	canonical string
 	http      *http.Request
+	// scope is the capability the call was allowed under, once a check
+	// has scoped it (an invocation, or a gated agent's message); its
+	// answer is then mapped back to the caller's handles.
+	scope *capScope
 }
 
 // outcome is what the front decided for one call: either a response
@@ -131,6 +135,11 @@ func (f *Front) decide(ctx context.Context, c *call) outcome {
 	if e := f.taskGate(ctx, c); e != nil {
 		return fail(c.req.ID, e)
 	}
+	if gated(c.agent) && followUp(canonical) {
+		if e := f.gateFollowUp(ctx, c); e != nil {
+			return fail(c.req.ID, e)
+		}
+	}
 	if h, ok := f.methods[canonical]; ok {
 		return h(ctx, c)
 	}
@@ -142,8 +151,13 @@ func (f *Front) decide(ctx context.Context, c *call) outcome {
 
 // callerContext is the context vouched for on a call forwarded on the
 // caller's own authority: who the caller is, so the agent can keep each
-// principal's tasks apart.
+// principal's tasks apart, and, on a call scoped to a capability, that
+// capability.
 func callerContext(c *call) *proxy.Context {
+	if s := c.scope; s != nil {
+		return &proxy.Context{CapabilityID: s.claims.CapabilityID, Principal: s.claims.Principal,
+			Holder: s.claims.Holder, Operations: s.claims.Operations}
+	}
 	return &proxy.Context{Principal: c.principal.ID, Holder: c.principal.ID}
 }
 

@@ -28,6 +28,9 @@ type Grant struct {
 	Attenuable  bool     `json:"attenuable"`
 	Requires    []string `json:"requires,omitempty"`
 	Legacy      bool     `json:"legacy,omitempty"`
+	// WholeAgent marks a grant over the agent as a whole: its capabilities
+	// name no resources, and a request for it carries no resourceQuery.
+	WholeAgent bool `json:"wholeAgent,omitempty"`
 }
 
 // Config describes one agent's card source and what the gateway adds.

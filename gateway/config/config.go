@@ -196,6 +196,13 @@ type Agent struct {
 	Catalog []Resource `yaml:"catalog,omitempty"`
 	// UpstreamAuth is the gateway's own credential for this agent.
 	UpstreamAuth *UpstreamAuth `yaml:"upstream_auth,omitempty"`
+	// Messages, when set, requires a capability for every message to the
+	// agent and every follow-up on its tasks.
+	Messages *Messages `yaml:"messages,omitempty"`
+	// UnmappedIDs says what happens to a real resource id in an answer
+	// that maps to no handle the caller holds: UnmappedRedact (default)
+	// or UnmappedRefuse.
+	UnmappedIDs string `yaml:"unmapped_ids,omitempty"`
 }
 
 // A2EHost is one upstream A2E environment host.
@@ -225,6 +232,10 @@ type Grant struct {
 	Attenuable  bool     `yaml:"attenuable"`
 	Requires    []string `yaml:"requires,omitempty"`
 	Legacy      bool     `yaml:"legacy,omitempty"`
+	// WholeAgent marks a grant over the agent as a whole: its capabilities
+	// name no resources, so issuing one needs no resolution. It is issued
+	// only under a policy rule that constrains no resources.
+	WholeAgent bool `yaml:"whole_agent,omitempty"`
 }
 
 // Resource is one entry of a legacy agent's resource catalog.

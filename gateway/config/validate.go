@@ -208,6 +208,7 @@ func (c *Config) validateAgents(add addFunc) {
 			add(p+".task_ownership", "%q must be enforce, allow_unknown or off", a.TaskOwnership)
 		}
 		a.validateGrants(p, add)
+		a.validateMessages(p, add)
 		if a.UpstreamAuth != nil {
 			a.UpstreamAuth.validate(p+".upstream_auth", add)
 		}

@@ -1,0 +1,152 @@
+package a2afront
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+
+	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/jsonrpc"
+)
+
+// Capability-gated messaging. An agent configured with messages:
+// {require_capability: true} is one that never heard of capabilities but
+// whose messages the gateway scopes anyway: every send and every
+// follow-up on one of its tasks must present a capability for that agent
+// (by id or token, in the A2A-Capability header, in params, or in
+// metadata under the extension's URI), held by the caller and live. A
+// send must also be within the capability's operations: the operation of
+// the skill it names (metadata "skill"), or the agent's messaging
+// operation. The call then goes upstream scoped to that capability: its
+// context in the trusted headers, handles in the message rewritten to the
+// real ids, and every answer mapped back (idmap.go).
+
+// EventMessage is the audit event of a decision on a gated message or
+// follow-up.
+const EventMessage = "capability.message"
+
+// capScope is the capability a call was allowed under, with its opened
+// resource map (handle → real id).
+type capScope struct {
+	claims    *captoken.Claims
+	resources map[string]string
+}
+
+// gated reports whether messages to a must present a capability.
+func gated(a *agent) bool {
+	return a.cfg.Messages != nil && a.cfg.Messages.RequireCapability
+}
+
+// followUp reports whether canonical is a call on existing tasks, which a
+// gated agent scopes like a message.
+func followUp(canonical string) bool {
+	switch canonical {
+	case jsonrpc.MethodGetTask, jsonrpc.MethodCancelTask, jsonrpc.MethodSubscribeToTask, jsonrpc.MethodListTasks,
+		jsonrpc.MethodSetTaskPushNotificationConfig, jsonrpc.MethodGetTaskPushNotificationConfig,
+		jsonrpc.MethodListTaskPushNotificationConfig, jsonrpc.MethodDeleteTaskPushNotificationConfig:
+		return true
+	}
+	return false
+}
+
+// messageOperation is the operation a gated send needs: the one its named
+// skill performs, or the agent's messaging operation when it names none.
+func messageOperation(a *agent, x extData) (skill, op string, e *jsonrpc.Error) {
+	if skill, e = x.String(memberSkill); e != nil || skill == "" {
+		return "", a.cfg.Messages.Operation, e
+	}
+	op, ok := a.cfg.Skills[skill]
+	if !ok {
+		return skill, "", capErr(jsonrpc.CodeInvalidParams, "unknown skill: "+skill, map[string]any{"detail": "unknown_skill"})
+	}
+	return skill, op, nil
+}
+
+// gate checks the capability a call to a gated agent presents and, when
+// it is usable for op ("" for any), scopes the call to it.
+func (f *Front) gate(ctx context.Context, c *call, x extData, op string) *jsonrpc.Error {
+	id, e := x.String(memberCapabilityID)
+	if e != nil {
+		return e
+	}
+	token, e := x.String(memberCapabilityToken)
+	if e != nil {
+		return e
+	}
+	if token, e = presentedToken(c.http, token); e != nil {
+		return e
+	}
+	if id == "" && token == "" {
+		return capErr(jsonrpc.CodeCapabilityRequired,
+			"messages to agent "+c.agent.cfg.Name+" need a capability (capabilityId, or a token in the A2A-Capability header)", nil)
+	}
+	claims, _, e := f.checks.usable(ctx, c.principal, c.agent.cfg.Name, id, token)
+	if e != nil {
+		return e
+	}
+	if op != "" {
+		if e := checkOperation(claims, op); e != nil {
+			c.scope = &capScope{claims: claims}
+			return e
+		}
+	}
+	resources, err := f.unsealed.open(f.deps.Verifier, claims)
+	if err != nil {
+		return capErr(jsonrpc.CodeCapabilityInvalid, "capability invalid", nil)
+	}
+	c.scope = &capScope{claims: claims, resources: resources}
+	return nil
+}
+
+// gateSend checks the capability a send to a gated agent presents: it
+// must cover the operation of the skill the message names, or the
+// agent's messaging operation. The handles in the message are rewritten
+// later, once the extension's data is removed (scopeMessage).
+func (f *Front) gateSend(ctx context.Context, c *call, x extData) *jsonrpc.Error {
+	skill, op, e := messageOperation(c.agent, x)
+	if e == nil {
+		e = f.gate(ctx, c, x, op)
+	}
+	f.auditMessage(ctx, c, skill, op, e)
+	return e
+}
+
+// gateFollowUp scopes a follow-up on a gated agent's task to a usable
+// capability for the agent. The capability's members are removed from
+// the forwarded call: a token is a bearer credential.
+func (f *Front) gateFollowUp(ctx context.Context, c *call) *jsonrpc.Error {
+	var params map[string]json.RawMessage
+	if len(c.req.Params) > 0 && json.Unmarshal(c.req.Params, &params) != nil {
+		return capErr(jsonrpc.CodeInvalidParams, "params must be an object", nil)
+	}
+	x, e := extensionData(params)
+	if e == nil && (x.Has(memberCapabilities) || x.Has(memberAttenuations)) {
+		e = capErr(jsonrpc.CodeInvalidParams, "capabilities are delegated with a send", nil)
+	}
+	if e == nil {
+		e = f.gate(ctx, c, x, "")
+	}
+	f.auditMessage(ctx, c, "", "", e)
+	if e != nil {
+		return e
+	}
+	if len(x.Members) > 0 {
+		c.req.Raw = encodeRequest(c.req.ID, c.req.Method, delegatedParams(params, "", nil))
+	}
+	return nil
+}
+
+// auditMessage records the decision on a gated call.
+func (f *Front) auditMessage(ctx context.Context, c *call, skill, op string, e *jsonrpc.Error) {
+	decision := "allowed"
+	if e != nil {
+		decision = reasonOf(e)
+	}
+	attrs := []slog.Attr{slog.String("caller", c.principal.ID), slog.String("agent", c.agent.cfg.Name),
+		slog.String("method", c.req.Method), slog.String("skill", skill), slog.String("operation", op),
+		slog.String("decision", decision)}
+	if c.scope != nil {
+		attrs = append(attrs, claimAttrs(c.scope.claims)...)
+	}
+	f.audit(ctx, EventMessage, attrs...)
+}

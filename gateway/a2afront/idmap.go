@@ -1,0 +1,215 @@
+package a2afront
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/jsonrpc"
+)
+
+// Ids never leak. A caller names resources only by the opaque handles of
+// its capability; the agent acts on real ids. On the way in, the gateway
+// rewrites handles to real ids (rewrite.go for invocations, scopeMessage
+// for gated messages); on the way out, mapIDs rewrites every real id of
+// the capability's resources that appears in any string of the answer
+// (results, artifacts, status messages, every stream event) back to the
+// caller's handle. A real id the gateway knows (from the agent's catalog)
+// that maps to no handle of the caller's capability is redacted or, by
+// config, refuses the answer. Ids are matched as whole words: an id
+// preceded or followed by a letter, digit, '_', '-' or '/' is part of
+// something else and left alone.
+
+// handleWord finds handle-shaped words in what a caller sends.
+var handleWord = regexp.MustCompile(captoken.HandlePrefix + `[A-Za-z0-9_-]+`)
+
+// errUnmappedID refuses an answer carrying a real id the caller holds no
+// handle for, on an agent configured to refuse rather than redact.
+var errUnmappedID = capErr(jsonrpc.CodeResourceNotPermitted,
+	"the agent answered with a resource the capability does not designate", nil)
+
+// idPair is one real id and what it becomes in an answer.
+type idPair struct {
+	old, new string
+	refuse   bool
+}
+
+// idChar reports whether b may continue an id, so that a match next to it
+// is part of a longer word.
+func idChar(b byte) bool {
+	return b == '_' || b == '-' || b == '/' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+// replaceWords replaces every whole-word occurrence of each pair's old in
+// s, longest first. It reports whether a refusing pair was found.
+func replaceWords(s string, pairs []idPair) (string, bool) {
+	var hits []idPair
+	for _, p := range pairs {
+		if strings.Contains(s, p.old) {
+			hits = append(hits, p)
+		}
+	}
+	if len(hits) == 0 {
+		return s, false
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		p, ok := wordAt(s, i, hits)
+		if !ok {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		if p.refuse {
+			return "", true
+		}
+		b.WriteString(p.new)
+		i += len(p.old)
+	}
+	return b.String(), false
+}
+
+// wordAt returns the pair whose old is a whole word at s[i:].
+func wordAt(s string, i int, pairs []idPair) (idPair, bool) {
+	if i > 0 && idChar(s[i-1]) {
+		return idPair{}, false
+	}
+	for _, p := range pairs {
+		end := i + len(p.old)
+		if strings.HasPrefix(s[i:], p.old) && (end == len(s) || !idChar(s[end])) {
+			return p, true
+		}
+	}
+	return idPair{}, false
+}
+
+// answerPairs are the rewrites of an answer to a call scoped to s: each of
+// the capability's real ids to its handle, then every other id of the
+// agent's catalog to the placeholder (or a refusal). Longest first, so a
+// longer id wins over an id it contains.
+func answerPairs(a *agent, s *capScope) []idPair {
+	pairs := make([]idPair, 0, len(s.resources)+len(a.cfg.Catalog))
+	mapped := make(map[string]bool, len(s.resources))
+	for h, id := range s.resources {
+		pairs, mapped[id] = append(pairs, idPair{old: id, new: h}), true
+	}
+	refuse := a.cfg.UnmappedIDs == config.UnmappedRefuse
+	for _, r := range a.cfg.Catalog {
+		if !mapped[r.ID] && r.ID != "" {
+			pairs = append(pairs, idPair{old: r.ID, new: config.UnmappedPlaceholder, refuse: refuse})
+		}
+	}
+	slices.SortFunc(pairs, func(x, y idPair) int { return cmp.Compare(len(y.old), len(x.old)) })
+	return pairs
+}
+
+// mapIDs is the answer processor of the id rule. Answers to calls not
+// scoped to a capability pass untouched. On a stream, every event first
+// re-checks that the capability is live, so a revocation ends the stream
+// at its next event.
+func (f *Front) mapIDs(ctx context.Context, c *call, resp json.RawMessage) (json.RawMessage, error) {
+	if c.scope == nil {
+		return resp, nil
+	}
+	if jsonrpc.IsStreaming(c.req.Method) {
+		if e := f.checks.live(ctx, c.scope.claims); e != nil {
+			return nil, e
+		}
+	}
+	pairs := answerPairs(c.agent, c.scope)
+	if !mentionsAny(resp, pairs) {
+		return resp, nil
+	}
+	out, err := mapStrings(resp, func(s string) (string, error) {
+		out, refused := replaceWords(s, pairs)
+		if refused {
+			return "", errUnmappedID
+		}
+		return out, nil
+	})
+	if errors.Is(err, errUnmappedID) {
+		return nil, errUnmappedID
+	}
+	if err != nil {
+		return nil, errNotJSONRPC
+	}
+	return out, nil
+}
+
+// mentionsAny is mapIDs' fast path: an answer with no escape sequence
+// that contains none of the ids cannot carry one. An answer with escapes
+// is always decoded, since "a\/b" is "a/b".
+func mentionsAny(resp json.RawMessage, pairs []idPair) bool {
+	if bytes.IndexByte(resp, '\\') >= 0 {
+		return len(pairs) > 0
+	}
+	for _, p := range pairs {
+		if bytes.Contains(resp, []byte(p.old)) {
+			return true
+		}
+	}
+	return false
+}
+
+// scopeMessage rewrites, in everything a gated send carries, each handle
+// of the capability to its real id. A handle-shaped word that is not one
+// of the capability's handles, or a real id the gateway knows, is refused:
+// the caller names resources only by the handles it holds.
+func scopeMessage(c *call, params map[string]json.RawMessage) *jsonrpc.Error {
+	known := answerPairs(c.agent, c.scope)
+	for k, raw := range params {
+		out, err := mapStrings(raw, func(s string) (string, error) {
+			if hasWord(s, known) {
+				return "", errRealID
+			}
+			var bad bool
+			s = handleWord.ReplaceAllStringFunc(s, func(h string) string {
+				id, ok := c.scope.resources[h]
+				bad = bad || !ok || !c.scope.claims.HasHandle(h)
+				return id
+			})
+			if bad {
+				return "", errForeignHandle
+			}
+			return s, nil
+		})
+		switch {
+		case errors.Is(err, errRealID):
+			return capErr(jsonrpc.CodeResourceNotPermitted, "resources are named by handle, not by id", nil)
+		case errors.Is(err, errForeignHandle):
+			return capErr(jsonrpc.CodeResourceNotPermitted, "resource handle is not in the capability", nil)
+		case err != nil:
+			return capErr(jsonrpc.CodeInvalidParams, "params are not valid JSON", nil)
+		}
+		params[k] = out
+	}
+	return nil
+}
+
+var (
+	errRealID        = errors.New("a real resource id")
+	errForeignHandle = errors.New("a handle of another capability")
+)
+
+// hasWord reports whether s holds one of pairs' ids as a whole word.
+func hasWord(s string, pairs []idPair) bool {
+	var hits []idPair
+	for _, p := range pairs {
+		if strings.Contains(s, p.old) {
+			hits = append(hits, p)
+		}
+	}
+	for i := 0; len(hits) > 0 && i < len(s); i++ {
+		if _, ok := wordAt(s, i, hits); ok {
+			return true
+		}
+	}
+	return false
+}

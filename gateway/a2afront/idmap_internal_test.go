@@ -1,0 +1,99 @@
+package a2afront
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestReplaceWords(t *testing.T) {
+	pairs := []idPair{
+		{old: "notes/team-standup-2", new: "rh_2"},
+		{old: "notes/team-standup", new: "rh_1"},
+		{old: "notes/secret", new: "[resource]"},
+		{old: "notes/forbidden", refuse: true},
+	}
+	tests := []struct {
+		name, in, want string
+		refused        bool
+	}{
+		{"whole string", "notes/team-standup", "rh_1", false},
+		{"in a sentence", "opened notes/team-standup.", "opened rh_1.", false},
+		{"longest wins", "notes/team-standup-2 and notes/team-standup", "rh_2 and rh_1", false},
+		{"part of a longer id", "notes/team-standup-old", "notes/team-standup-old", false},
+		{"preceded by a path", "x/notes/team-standup", "x/notes/team-standup", false},
+		{"unmapped redacted", "notes/secret: 42", "[resource]: 42", false},
+		{"unmapped refused", "see notes/forbidden", "", true},
+		{"nothing", "hello", "hello", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, refused := replaceWords(tt.in, pairs)
+			if got != tt.want || refused != tt.refused {
+				t.Errorf("replaceWords(%q) = %q, %v; want %q, %v", tt.in, got, refused, tt.want, tt.refused)
+			}
+		})
+	}
+}
+
+func TestMapStrings(t *testing.T) {
+	upper := func(s string) (string, error) { return strings.ToUpper(s), nil }
+	errBoom := errors.New("boom")
+	tests := []struct {
+		name, in, want string
+		fn             func(string) (string, error)
+		wantErr        error
+	}{
+		{"nested", `{"a":["x",{"b":"y"}],"n":1.50,"k":null}`, `{"a":["X",{"b":"Y"}],"k":null,"n":1.50}`, upper, nil},
+		{"escaped", `"a\/b <c>"`, `"A/B <C>"`, upper, nil},
+		{"unchanged keeps the text", `{"b": "1",  "a": 2}`, `{"b": "1",  "a": 2}`, func(s string) (string, error) { return s, nil }, nil},
+		{"error", `["x"]`, "", func(string) (string, error) { return "", errBoom }, errBoom},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := mapStrings(json.RawMessage(tt.in), tt.fn)
+			if !errors.Is(err, tt.wantErr) {
+				t.Fatalf("err %v, want %v", err, tt.wantErr)
+			}
+			if err == nil && string(got) != tt.want {
+				t.Errorf("got %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// FuzzMapIDs: whatever an agent answers, the mapped answer is JSON and
+// names no real id of the capability, however the agent escaped it.
+func FuzzMapIDs(f *testing.F) {
+	f.Add(`{"result":{"id":"notes/a","text":"notes/a and notes/b"}}`)
+	f.Add(`{"result":"notes\/a"}`)
+	f.Add(`["notes\u002fa",{"x":"notes/ab notes/a-"}]`)
+	ids := []string{"notes/a", "notes/b"}
+	pairs := []idPair{{old: "notes/a", new: "rh_a"}, {old: "notes/b", new: "[resource]"}}
+	f.Fuzz(func(t *testing.T, answer string) {
+		if !json.Valid([]byte(answer)) {
+			return
+		}
+		out, err := mapStrings(json.RawMessage(answer), func(s string) (string, error) {
+			out, _ := replaceWords(s, pairs)
+			return out, nil
+		})
+		if err != nil {
+			return
+		}
+		if !json.Valid(out) {
+			t.Fatalf("not JSON: %s", out)
+		}
+		var v any
+		_ = json.Unmarshal(out, &v)
+		walkStrings(v, func(s string) (string, error) {
+			for _, id := range ids {
+				if hasWord(s, []idPair{{old: id}}) {
+					t.Errorf("%q survives in %q", id, s)
+				}
+			}
+			return s, nil
+		})
+	})
+}
