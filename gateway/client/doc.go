@@ -17,6 +17,24 @@
 // wire shapes and error codes in every agent; this package
 // does it once, with the exact shapes the gateway speaks.
 //
+// # The agent's side: the resolution hook
+//
+// When an agent has no catalog in the gateway's config, the gateway asks
+// the agent itself which resources a capability request designates: it
+// calls the agent's a2a/resources/resolve with params {"principal",
+// "collection", "filter"} and expects {"resources": [{"id", "collection",
+// "displayName", "attributes"}]} back. The ids stay between the gateway
+// and the agent; callers only ever see opaque handles and display names,
+// and the gateway keeps only the resources that match the query and the
+// policy. [ResolveHandler] implements the hook for any agent, however it
+// is built, in a few lines: a [ResolveFunc] that lists the matching
+// resources, and one middleware in front of the agent's JSON-RPC handler.
+//
+//	resolve := func(ctx context.Context, q client.ResourceQuery) ([]client.Resource, error) {
+//		return myStore.Find(q.Collection, q.Filter), nil
+//	}
+//	mux.Handle("POST /", client.ResolveHandler(resolve)(a2asrv.NewJSONRPCHandler(h)))
+//
 // # What it guarantees
 //
 //   - A refusal is a value the caller can branch on: a JSON-RPC error is an
