@@ -12,10 +12,11 @@ import (
 
 	"github.com/capgate/capgate/deploy/examples/quickstart/documents"
 	"github.com/capgate/capgate/deploy/examples/quickstart/lab"
+	"github.com/capgate/capgate/deploy/examples/quickstart/notes"
 	"github.com/capgate/capgate/deploy/examples/quickstart/summarizer"
 )
 
-const agentsUsage = `usage: capgate example-agents [--documents ADDR] [--summarizer ADDR] [--lab ADDR] [--gateway URL]
+const agentsUsage = `usage: capgate example-agents [--documents ADDR] [--summarizer ADDR] [--lab ADDR] [--notes ADDR] [--gateway URL]
 
 Serves the quickstart example agents and the lab A2E host on fixed
 addresses, for capgate serve --config deploy/examples/quickstart/capgate.yaml
@@ -24,6 +25,7 @@ and the compose file.
   --documents ADDR   documents agent listen address (default 127.0.0.1:9101)
   --summarizer ADDR  summarizer agent listen address (default 127.0.0.1:9102)
   --lab ADDR         lab A2E host listen address (default 127.0.0.1:9103)
+  --notes ADDR       notes agent listen address (default 127.0.0.1:9104)
   --gateway URL      gateway base URL the summarizer calls (default http://127.0.0.1:8080)
 
 Environment: CAPGATE_SUMMARIZER_KEY is the summarizer's credential at the
@@ -39,6 +41,7 @@ func runExampleAgents(ctx context.Context, args []string, e env) error {
 	docsAddr := fs.String("documents", "127.0.0.1:9101", "documents agent listen address")
 	sumAddr := fs.String("summarizer", "127.0.0.1:9102", "summarizer agent listen address")
 	labAddr := fs.String("lab", "127.0.0.1:9103", "lab A2E host listen address (its secret is $CAPGATE_LAB_TOKEN)")
+	notesAddr := fs.String("notes", "127.0.0.1:9104", "notes agent listen address")
 	gatewayURL := fs.String("gateway", "http://127.0.0.1:8080", "gateway base URL the summarizer calls")
 	if _, err := parsePositional(fs, args, 0, 0, ""); err != nil {
 		return err
@@ -60,13 +63,17 @@ func runExampleAgents(ctx context.Context, args []string, e env) error {
 		return fmt.Errorf("%w (set CAPGATE_LAB_TOKEN to the lab host's shared secret, the same the gateway is given)", err)
 	}
 	defer labHost.Close()
-	handlers := map[string]http.Handler{*docsAddr: docs.Handler(), *sumAddr: sum.Handler(), *labAddr: labHost.Handler()}
+	notesAgent, err := notes.New(notes.Options{BaseURL: "http://" + *notesAddr + "/", Logger: logger, Now: time.Now})
+	if err != nil {
+		return err
+	}
+	handlers := map[string]http.Handler{*docsAddr: docs.Handler(), *sumAddr: sum.Handler(), *labAddr: labHost.Handler(), *notesAddr: notesAgent}
 	errc := make(chan error, len(handlers))
 	for addr, h := range handlers {
 		go func() { errc <- listenAndServe(ctx, addr, h) }()
 	}
-	logger.Info("example agents serving", "documents", *docsAddr, "summarizer", *sumAddr, "lab", *labAddr)
-	return errors.Join(<-errc, <-errc, <-errc)
+	logger.Info("example agents serving", "documents", *docsAddr, "summarizer", *sumAddr, "lab", *labAddr, "notes", *notesAddr)
+	return errors.Join(<-errc, <-errc, <-errc, <-errc)
 }
 
 func listenAndServe(ctx context.Context, addr string, h http.Handler) error {

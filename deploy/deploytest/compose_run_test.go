@@ -14,6 +14,7 @@ import (
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/deploy/examples/quickstart/documents"
+	"github.com/capgate/capgate/deploy/examples/quickstart/notes"
 	"github.com/capgate/capgate/deploy/examples/quickstart/summarizer"
 	"github.com/capgate/capgate/gateway"
 	"github.com/capgate/capgate/gateway/client"
@@ -115,17 +116,19 @@ func listen(t *testing.T) net.Listener {
 	return ln
 }
 
-// startAgents serves the documents and summarizer agents that the
+// startAgents serves the documents, summarizer and notes agents that the
 // example-agents command line would, the summarizer calling the gateway
 // its --gateway flag names.
 func (w *composeWorld) startAgents(t *testing.T, argv []string) {
 	t.Helper()
 	logger := slog.New(slog.DiscardHandler)
-	docsLn, sumLn := listen(t), listen(t)
+	docsLn, sumLn, notesLn := listen(t), listen(t), listen(t)
 	_, docsPort, _ := net.SplitHostPort(flagValue(argv, "documents"))
 	_, sumPort, _ := net.SplitHostPort(flagValue(argv, "summarizer"))
+	_, notesPort, _ := net.SplitHostPort(flagValue(argv, "notes"))
 	w.hosts["example-agents:"+docsPort] = docsLn.Addr().String()
 	w.hosts["example-agents:"+sumPort] = sumLn.Addr().String()
+	w.hosts["example-agents:"+notesPort] = notesLn.Addr().String()
 	docs, err := documents.New(documents.Options{BaseURL: "http://" + docsLn.Addr().String(), Logger: logger, Now: time.Now})
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +140,11 @@ func (w *composeWorld) startAgents(t *testing.T, argv []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for ln, h := range map[net.Listener]http.Handler{docsLn: docs.Handler(), sumLn: sum.Handler()} {
+	plain, err := notes.New(notes.Options{BaseURL: "http://" + notesLn.Addr().String() + "/", Logger: logger, Now: time.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ln, h := range map[net.Listener]http.Handler{docsLn: docs.Handler(), sumLn: sum.Handler(), notesLn: plain} {
 		srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
 		go func() { _ = srv.Serve(ln) }()
 		t.Cleanup(func() { _ = srv.Close() })

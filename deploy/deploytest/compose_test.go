@@ -226,7 +226,7 @@ func TestComposeFilesAreMounted(t *testing.T) {
 func listenPorts(t *testing.T, argv []string) []string {
 	t.Helper()
 	var out []string
-	for _, f := range []string{"documents", "summarizer"} {
+	for _, f := range []string{"documents", "summarizer", "notes"} {
 		host, port, err := net.SplitHostPort(flagValue(argv, f))
 		if err != nil || host != "0.0.0.0" {
 			t.Errorf("example-agents --%s must listen on 0.0.0.0:PORT in a container, got %q", f, flagValue(argv, f))

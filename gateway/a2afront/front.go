@@ -190,6 +190,12 @@ func (f *Front) newAgent(ctx context.Context, ac config.Agent) (*agent, error) {
 		Transport: rt, ErrorHandler: f.upstreamError, ModifyResponse: f.modifyAnswer, Logger: f.deps.Logger,
 	})
 	a.card = agentcard.NewSource(cardConfig(ac, u, a.publicURL, f.cfg.OIDCIssuers), rt, f.deps.Now, f.deps.Logger)
+	if !gated(a) {
+		// The migration path, said out loud: sends reach this agent on
+		// authentication alone.
+		f.deps.Logger.InfoContext(ctx, "messages to this agent are forwarded on authentication alone; "+
+			"set messages.require_capability to scope them", "agent", ac.Name)
+	}
 	return a, nil
 }
 

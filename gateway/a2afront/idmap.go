@@ -23,9 +23,9 @@ import (
 // (results, artifacts, status messages, every stream event) back to the
 // caller's handle. A real id the gateway knows (from the agent's catalog)
 // that maps to no handle of the caller's capability is redacted or, by
-// config, refuses the answer. Ids are matched as whole words: an id
-// preceded or followed by a letter, digit, '_', '-' or '/' is part of
-// something else and left alone.
+// config, refuses the answer. Ids are matched wherever they occur, even
+// inside a longer word: a caller may see a longer word garbled, never an
+// id.
 
 // handleWord finds handle-shaped words in what a caller sends.
 var handleWord = regexp.MustCompile(captoken.HandlePrefix + `[A-Za-z0-9_-]+`)
@@ -41,53 +41,33 @@ type idPair struct {
 	refuse   bool
 }
 
-// idChar reports whether b may continue an id, so that a match next to it
-// is part of a longer word.
-func idChar(b byte) bool {
-	return b == '_' || b == '-' || b == '/' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
-}
+// refused stands in for an id whose answer is refused; it cannot occur in
+// a JSON string the agent sent, since it is a control character.
+const refused = "\x00"
 
-// replaceWords replaces every whole-word occurrence of each pair's old in
-// s, longest first. It reports whether a refusing pair was found.
-func replaceWords(s string, pairs []idPair) (string, bool) {
-	var hits []idPair
+// replaceIDs replaces every occurrence of each pair's old in s, longest
+// first: wherever it occurs, even inside a longer word, since an id glued
+// to other text is still the id. It reports whether a refusing pair was
+// found.
+func replaceIDs(s string, pairs []idPair) (string, bool) {
+	var args []string
 	for _, p := range pairs {
-		if strings.Contains(s, p.old) {
-			hits = append(hits, p)
+		switch {
+		case !strings.Contains(s, p.old):
+		case p.refuse:
+			args = append(args, p.old, refused)
+		default:
+			args = append(args, p.old, p.new)
 		}
 	}
-	if len(hits) == 0 {
+	if len(args) == 0 {
 		return s, false
 	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		p, ok := wordAt(s, i, hits)
-		if !ok {
-			b.WriteByte(s[i])
-			i++
-			continue
-		}
-		if p.refuse {
-			return "", true
-		}
-		b.WriteString(p.new)
-		i += len(p.old)
+	out := strings.NewReplacer(args...).Replace(s)
+	if strings.Contains(out, refused) && !strings.Contains(s, refused) {
+		return "", true
 	}
-	return b.String(), false
-}
-
-// wordAt returns the pair whose old is a whole word at s[i:].
-func wordAt(s string, i int, pairs []idPair) (idPair, bool) {
-	if i > 0 && idChar(s[i-1]) {
-		return idPair{}, false
-	}
-	for _, p := range pairs {
-		end := i + len(p.old)
-		if strings.HasPrefix(s[i:], p.old) && (end == len(s) || !idChar(s[end])) {
-			return p, true
-		}
-	}
-	return idPair{}, false
+	return out, false
 }
 
 // answerPairs are the rewrites of an answer to a call scoped to s: each of
@@ -128,7 +108,7 @@ func (f *Front) mapIDs(ctx context.Context, c *call, resp json.RawMessage) (json
 		return resp, nil
 	}
 	out, err := mapStrings(resp, func(s string) (string, error) {
-		out, refused := replaceWords(s, pairs)
+		out, refused := replaceIDs(s, pairs)
 		if refused {
 			return "", errUnmappedID
 		}
@@ -166,7 +146,7 @@ func scopeMessage(c *call, params map[string]json.RawMessage) *jsonrpc.Error {
 	known := answerPairs(c.agent, c.scope)
 	for k, raw := range params {
 		out, err := mapStrings(raw, func(s string) (string, error) {
-			if hasWord(s, known) {
+			if containsAny(s, known) {
 				return "", errRealID
 			}
 			var bad bool
@@ -198,16 +178,10 @@ var (
 	errForeignHandle = errors.New("a handle of another capability")
 )
 
-// hasWord reports whether s holds one of pairs' ids as a whole word.
-func hasWord(s string, pairs []idPair) bool {
-	var hits []idPair
+// containsAny reports whether s holds one of pairs' ids.
+func containsAny(s string, pairs []idPair) bool {
 	for _, p := range pairs {
 		if strings.Contains(s, p.old) {
-			hits = append(hits, p)
-		}
-	}
-	for i := 0; len(hits) > 0 && i < len(s); i++ {
-		if _, ok := wordAt(s, i, hits); ok {
 			return true
 		}
 	}

@@ -4,7 +4,8 @@ import "github.com/capgate/capgate/policy"
 
 // QuickstartCatalog returns the catalog of the quickstart world: the
 // documents agent with its three grants and five skills, the summarizer
-// agent with no grants, and the lab A2E host offering tools, memory and env.
+// agent with no grants, the notes agent with two grants and two skills,
+// and the lab A2E host offering tools, memory and env.
 // Every call returns a fresh value.
 func QuickstartCatalog() policy.Catalog {
 	return policy.Catalog{
@@ -25,6 +26,13 @@ func QuickstartCatalog() policy.Catalog {
 				},
 			},
 			"summarizer": {},
+			"notes": {
+				Grants: map[string]policy.Grant{
+					"notes:read":  {ID: "notes:read", Operations: []string{"read"}, Attenuable: true},
+					"notes:write": {ID: "notes:write", Operations: []string{"write"}, Attenuable: true, Requires: []string{"notes:read"}},
+				},
+				Skills: map[string]string{"notes.read": "read", "notes.write": "write"},
+			},
 		},
 		A2EHosts: map[string]policy.A2EHostCatalog{
 			"lab": {Capabilities: []string{"tools", "memory", "env"}},

@@ -32,6 +32,8 @@ type session struct {
 	a2e    *lab.Client
 	// approvalID is the request waiting for approval, if any.
 	approvalID string
+	// notes is alice's capability for the notes agent.
+	notes *capability
 }
 
 // Walkthrough runs the narrated quickstart story against w, writing it to
@@ -39,7 +41,7 @@ type session struct {
 // did not behave as expected.
 func (w *World) Walkthrough(ctx context.Context, out io.Writer) error {
 	s := &session{w: w, c: &rpcClient{base: w.URL, http: &http.Client{}}}
-	fmt.Fprintf(out, "capgate demo: the quickstart world\n  gateway     %s\n  agents      documents, summarizer (loopback)\n  principals  alice (finance), bob (contractors), carol (hr, editors), dave (security)\n\n", w.URL)
+	fmt.Fprintf(out, "capgate demo: the quickstart world\n  gateway     %s\n  agents      documents, summarizer, notes (loopback)\n  principals  alice (finance), bob (contractors), carol (hr, editors), dave (security)\n\n", w.URL)
 	for i, st := range steps() {
 		fmt.Fprintf(out, "%2d. %s\n", i+1, st.title)
 		detail, err := st.run(ctx, s)
@@ -60,6 +62,7 @@ func steps() []step {
 	out := append(basicSteps(), sepSteps()...)
 	out = append(out, delegationSteps()...)
 	out = append(out, approvalSteps()...)
+	out = append(out, notesSteps()...)
 	return append(out, a2eSteps()...)
 }
 

@@ -71,6 +71,9 @@ type World struct {
 	// Lab is the lab A2E environment host; its Recorder shows what
 	// reached it.
 	Lab *lab.Host
+	// Notes is the plain notes agent (no capability extension), fronted
+	// with capability-gated messaging; its Recorder shows what reached it.
+	Notes *NotesAgent
 
 	servers []*http.Server
 	tmpDir  string
@@ -119,7 +122,13 @@ func (w *World) start(ctx context.Context, opts Options) error {
 		gwLn.Close()
 		return err
 	}
-	cfg, err := w.config(map[string]string{"documents": docsURL, "summarizer": sumURL, "lab": labURL})
+	n, err := w.startNotes(opts)
+	if err != nil {
+		gwLn.Close()
+		return err
+	}
+	w.Notes = n
+	cfg, err := w.config(map[string]string{"documents": docsURL, "summarizer": sumURL, "lab": labURL, "notes": n.URL})
 	if err != nil {
 		gwLn.Close()
 		return err
