@@ -36,7 +36,7 @@ func newMetrics(reg *prometheus.Registry, cfg *config.Config, stats func() metri
 		jsonrpc.MethodGetTaskPushNotificationConfig, jsonrpc.MethodListTaskPushNotificationConfig,
 		jsonrpc.MethodDeleteTaskPushNotificationConfig, jsonrpc.MethodGetAuthenticatedExtendedCard,
 		jsonrpc.MethodCapabilitiesRequest, jsonrpc.MethodCapabilitiesAttenuate, jsonrpc.MethodCapabilitiesRevoke,
-		jsonrpc.MethodSkillInvoke, jsonrpc.MethodTaskSend,
+		jsonrpc.MethodSkillInvoke, jsonrpc.MethodTaskSend, jsonrpc.MethodApprovalStatus,
 	}
 	m, err := metrics.New(reg, metrics.Options{Agents: agents, Methods: methods, RevocationCache: stats})
 	if err != nil {

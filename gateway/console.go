@@ -33,7 +33,7 @@ func (g *Gateway) newConsole(opts Options, api *admin.API) (http.Handler, error)
 	c, err := console.New(cfg, console.Deps{
 		Authenticator: g.authn, Index: g.caps.Index, Verifier: g.caps.Verifier,
 		Revocations: g.caps.Revocations, Revoker: api, Policy: g.caps.Policy,
-		Approvals: opts.Approvals, Logger: g.logger, Now: g.now,
+		Approvals: g.caps.Approvals, Logger: g.logger, Now: g.now,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)

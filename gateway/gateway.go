@@ -20,7 +20,6 @@ import (
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
-	"github.com/capgate/capgate/gateway/console"
 	"github.com/capgate/capgate/gateway/metrics"
 	"github.com/capgate/capgate/gateway/ratelimit"
 	"github.com/capgate/capgate/gateway/taskindex"
@@ -80,9 +79,6 @@ type Options struct {
 	// Ready are readiness checks (the shared store reachable, say);
 	// /readyz fails while any fails.
 	Ready []func(context.Context) error
-	// Approvals is the approval store the console's approvals page shows;
-	// nil shows none.
-	Approvals console.Approvals
 }
 
 // Gateway is capgate's public HTTP surface: the A2A front, the A2E front,

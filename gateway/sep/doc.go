@@ -1,7 +1,9 @@
 // Package sep defines the wire shapes of A2A's capability-negotiation
 // extension as capgate speaks it: the params of a2a/capabilities/request,
 // attenuate and revoke and of a2a/skill/invoke, the issued capability, and
-// the results. The gateway's A2A front decodes requests into these types
+// the results, with the pending answer of a request that waits for human
+// approval and the gateway's own a2a/capabilities/approval/status method
+// that follows it. The gateway's A2A front decodes requests into these types
 // and answers with them; the Go client (gateway/client) sends and decodes
 // the very same types, so the two sides cannot drift apart.
 //
