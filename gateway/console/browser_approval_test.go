@@ -95,12 +95,7 @@ func TestApprovalsInBrowser(t *testing.T) {
 	ctx := newChromium(t)
 	carols, erins := askHRWrite(t, w, quickstart.CarolKey), askHRWrite(t, w, erinKey)
 
-	signIn(t, ctx, w.AdminURL, quickstart.AdminKey)
-	decideInBrowser(t, ctx, carols, "approve", "looks fine")
-	if text := textOf(t, ctx, `p.error`); !strings.Contains(text, "not an approver of that request") {
-		t.Errorf("an admin who is not an approver was told %q", text)
-	}
-	signOut(t, ctx, w.AdminURL)
+	refusedInBrowser(t, ctx, w, quickstart.AdminKey, carols, "not an approver of that request")
 
 	signIn(t, ctx, w.AdminURL, quickstart.DaveKey)
 	if nav := textOf(t, ctx, `header nav`); strings.Contains(nav, "Live capabilities") || strings.Contains(nav, "Audit") {
@@ -135,17 +130,26 @@ func TestApprovalsInBrowser(t *testing.T) {
 	}
 	signOut(t, ctx, w.AdminURL)
 
-	signIn(t, ctx, w.AdminURL, erinKey)
-	if note := textOf(t, ctx, "#"+erins+" p.note"); !strings.Contains(note, "your own request") {
-		t.Errorf("erin's own request is not marked: %q", note)
-	}
-	decideInBrowser(t, ctx, erins, "approve", "trust me")
-	if text := textOf(t, ctx, `p.error`); !strings.Contains(text, "cannot decide your own request") {
-		t.Errorf("self-approval was answered %q", text)
-	}
+	refusedInBrowser(t, ctx, w, erinKey, erins, "cannot decide your own request")
 	if a := rpc(t, w, erinKey, "a2a/capabilities/request", map[string]any{"approvalId": erins}); a.Error != nil || !strings.Contains(string(a.Result), `"pending"`) {
 		t.Fatalf("erin's request after her own approval: %s %+v", a.Result, a.Error)
 	}
+}
+
+// refusedInBrowser signs in with key, sees request id with a note saying
+// why they cannot decide it, tries to approve it anyway and is refused
+// with want on the page; then signs out.
+func refusedInBrowser(t *testing.T, ctx context.Context, w *quickstart.World, key, id, want string) {
+	t.Helper()
+	signIn(t, ctx, w.AdminURL, key)
+	if note := textOf(t, ctx, "#"+id+" p.note"); note == "" {
+		t.Errorf("request %s carries no note for %s", id, key)
+	}
+	decideInBrowser(t, ctx, id, "approve", "looks fine")
+	if text := textOf(t, ctx, `p.error`); !strings.Contains(text, want) {
+		t.Errorf("%s approving %s was told %q, want %q", key, id, text, want)
+	}
+	signOut(t, ctx, w.AdminURL)
 }
 
 // wantStatus checks carol's request id with the status method.
