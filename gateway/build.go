@@ -18,10 +18,14 @@ import (
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/a2afront"
+	"github.com/capgate/capgate/gateway/a2efront"
+	"github.com/capgate/capgate/gateway/approval"
+	"github.com/capgate/capgate/gateway/audit"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/metrics"
+	"github.com/capgate/capgate/gateway/ratelimit"
 	"github.com/capgate/capgate/gateway/taskindex"
 	"github.com/capgate/capgate/policy"
 	"github.com/capgate/capgate/revocation"
@@ -98,7 +102,7 @@ func FromConfig(ctx context.Context, cfg *config.Config, opts BuildOptions) (*Bu
 		b.Close()
 		return nil, err
 	}
-	front, err := b.a2eFront(cfg, opts, a, caps)
+	front, err := b.a2e(cfg, opts, a, caps)
 	if err != nil {
 		b.Close()
 		return nil, err
@@ -137,10 +141,13 @@ func (o BuildOptions) withDefaults() BuildOptions {
 	return o
 }
 
-// cacheStats reports the revocation store's local set at scrape time.
+// cacheStats reports, at scrape time, the revocation store's local set
+// when it keeps one (an optional LocalSet method: the synced Redis store
+// and the memory store have it).
 func (b *Built) cacheStats() metrics.RevocationCacheStats {
-	if f := cacheStats(b.revocations); f != nil {
-		return f()
+	if st, ok := b.revocations.(interface{ LocalSet() revocation.LocalSet }); ok {
+		x := st.LocalSet()
+		return metrics.RevocationCacheStats{Size: x.Size, SyncedAt: x.SyncedAt}
 	}
 	return metrics.RevocationCacheStats{}
 }
@@ -157,7 +164,7 @@ func (b *Built) capabilities(ctx context.Context, cfg *config.Config, opts Build
 	if err != nil {
 		return nil, fmt.Errorf("gateway: capability verifier: %w", err)
 	}
-	w, err := policy.NewWatcher(ctx, cfg.Policy.File, Catalog(cfg), policy.WatcherOptions{
+	w, err := policy.NewWatcher(ctx, cfg.Policy.File, cfg.Catalog(), policy.WatcherOptions{
 		Interval: cfg.Policy.ReloadInterval.D(), Logger: opts.Logger, OnReload: b.metrics.PolicyReloaded,
 	})
 	if err != nil {
@@ -167,14 +174,25 @@ func (b *Built) capabilities(ctx context.Context, cfg *config.Config, opts Build
 	b.closers = append(b.closers, w.Close)
 	b.metrics.SetPolicyRevision(w.Current().Revision())
 	caps := &Capabilities{Keys: ks, Verifier: v, Policy: w, Index: opts.Index, Revocations: opts.Revocations}
+	if err := b.stores(ctx, cfg, opts, caps); err != nil {
+		return nil, err
+	}
+	if err := b.guards(cfg, opts, caps); err != nil {
+		return nil, err
+	}
+	return caps, nil
+}
+
+// stores opens the capability index, the revocation store and the task
+// index: on Redis when the config names one and no store is given, in
+// memory otherwise.
+func (b *Built) stores(ctx context.Context, cfg *config.Config, opts BuildOptions, caps *Capabilities) error {
 	if cfg.Redis != nil && caps.Revocations == nil && caps.Index == nil {
+		var err error
 		if caps.Revocations, caps.Index, err = b.redisStores(ctx, cfg, opts); err != nil {
-			return nil, err
+			return err
 		}
 		caps.Tasks = taskindex.NewRedis(b.redis, cfg.Redis.Prefix, cmp.Or(cfg.Limits.TaskTTL.D(), a2afront.DefaultTaskTTL), cfg.Redis.Timeout.D())
-	}
-	if caps.Audit, err = b.auditLogger(cfg, opts, b.redis, ks); err != nil {
-		return nil, err
 	}
 	if caps.Index == nil {
 		caps.Index = capindex.NewMemory(opts.Now)
@@ -186,13 +204,63 @@ func (b *Built) capabilities(ctx context.Context, cfg *config.Config, opts Build
 		b.closers = append(b.closers, mem.Close)
 	}
 	b.revocations = caps.Revocations
-	if caps.Limits, err = b.limiter(cfg, opts); err != nil {
-		return nil, err
+	return nil
+}
+
+// guards opens what watches over every capability: the audit trail, the
+// per-principal limits and the approval store, each shared through the
+// gateway's Redis when it has one, so that every replica writes one
+// stream, draws on one budget and sees every approval.
+func (b *Built) guards(cfg *config.Config, opts BuildOptions, caps *Capabilities) error {
+	client, prefix, timeout := b.shared(cfg)
+	log, closeAudit, err := audit.Open(audit.OpenOptions{
+		Writer: opts.AuditWriter, File: cfg.Audit.File, Chain: cfg.Audit.Chain, Now: opts.Now, Logger: opts.Logger,
+		Checkpoints: audit.Checkpoints{Signer: caps.Keys, Every: cfg.Audit.CheckpointEvery, Interval: cfg.Audit.CheckpointInterval.D()},
+		Redis:       client, Stream: prefix + "audit", StreamMaxLen: cfg.Audit.StreamMaxLen, Timeout: timeout,
+		StreamOptions: []audit.StreamOption{audit.WithOnDrop(b.metrics.AuditEventDropped),
+			audit.WithOnError(func(error) { b.metrics.RedisError("audit") })},
+	})
+	if err != nil {
+		return fmt.Errorf("gateway: %w", err)
 	}
-	if caps.Approvals, err = b.approvals(cfg, opts, caps.Keys, caps.Audit); err != nil {
-		return nil, err
+	b.closers, caps.Audit = append(b.closers, closeAudit), log
+	caps.Limits, err = ratelimit.New(cfg.RateLimits, ratelimit.Deps{Now: opts.Now, Metrics: b.metrics, Logger: opts.Logger,
+		Redis: client, Prefix: prefix, Timeout: timeout})
+	if err != nil {
+		return fmt.Errorf("gateway: rate limits: %w", err)
 	}
-	return caps, nil
+	desk, closeHook, err := approval.Open(cfg.Approvals, approval.OpenOptions{Redis: client, Prefix: prefix, Timeout: timeout,
+		Keys: caps.Keys, Getenv: opts.Getenv, Now: opts.Now, Audit: caps.Audit, Logger: opts.Logger})
+	if err != nil {
+		return fmt.Errorf("gateway: approvals: %w", err)
+	}
+	b.closers, caps.Approvals = append(b.closers, closeHook), desk
+	return nil
+}
+
+// a2e opens the A2E front for the configured hosts (nil without any), its
+// sessions on the gateway's Redis when it has one.
+func (b *Built) a2e(cfg *config.Config, opts BuildOptions, a *authn.Authenticator, caps *Capabilities) (*a2efront.Front, error) {
+	client, prefix, timeout := b.shared(cfg)
+	f, closeSessions, err := a2efront.Open(cfg.A2EHosts, a2efront.OpenOptions{
+		Deps: a2efront.Deps{Authenticate: a.AuthenticateToken, AuthenticateRequest: a.AuthenticateRequest,
+			Policy: caps.Policy, Now: opts.Now, Logger: opts.Logger, Audit: caps.Audit},
+		Getenv: opts.Getenv, Redis: client, Prefix: prefix, Timeout: timeout, Keys: caps.Keys,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("gateway: a2e: %w", err)
+	}
+	b.closers = append(b.closers, closeSessions)
+	return f, nil
+}
+
+// shared is the gateway's Redis as the stores take it: the client, the
+// key prefix and the call timeout; a nil client when they are in memory.
+func (b *Built) shared(cfg *config.Config) (redis.UniversalClient, string, time.Duration) {
+	if b.redis == nil {
+		return nil, "", 0
+	}
+	return b.redis, cfg.Redis.Prefix, cfg.Redis.Timeout.D()
 }
 
 // keySet loads the configured key file, or generates ephemeral keys: fine

@@ -2,12 +2,17 @@
 // from one config file. It holds only three things: the router (health,
 // readiness, drain, the JWKS, metrics), the admin listener's handler, and
 // FromConfig, which opens every store, key set, policy watcher and front.
-// The work of deciding a call lives in the subpackages, each testable on
-// its own:
+// Each package builds its own part from the config, so the wiring only
+// hands them their collaborators (a2afront.ConfigFrom, a2efront.Open,
+// approval.Open, audit.Open, console.FromConfig, ratelimit.New). The work
+// of deciding a call lives in the subpackages, each testable on its own:
 //
 //	gateway/a2afront    the A2A front: JSON-RPC decisions and the SEP flows
 //	gateway/a2efront    the A2E front: handshake, narrowing, enforcement
+//	gateway/a2e         the A2E wire protocol
 //	gateway/admin       the admin API for security teams
+//	gateway/console     the operator console on the admin listener
+//	gateway/approval    requests waiting for human approval, and their store
 //	gateway/authn       OIDC (go-oidc) and dev-key authentication
 //	gateway/jsonrpc     the strict JSON-RPC codec and the error codes
 //	gateway/sep         the capability extension's wire types
@@ -15,8 +20,11 @@
 //	gateway/agentcard   fetching, rewriting and validating agent cards
 //	gateway/discovery   per-principal AG-UI capability snapshots
 //	gateway/capindex    capability id → token, in memory or Redis
+//	gateway/taskindex   who started each task, in memory or Redis
+//	gateway/ratelimit   per-principal rates and live-capability caps
 //	gateway/audit       the hash-chained audit trail
 //	gateway/metrics     Prometheus metrics
+//	gateway/cors        cross-origin access for browser callers
 //	gateway/config      the config file: strict loading and validation
 //	gateway/client      a Go client for agent authors
 //

@@ -80,9 +80,6 @@ type Options struct {
 	// Ready are readiness checks (the shared store reachable, say);
 	// /readyz fails while any fails.
 	Ready []func(context.Context) error
-	// Approvals is the approval store the console's approvals page shows;
-	// nil shows none.
-	Approvals console.Approvals
 }
 
 // Gateway is capgate's public HTTP surface: the A2A front, the A2E front,
@@ -123,7 +120,7 @@ func New(ctx context.Context, opts Options) (*Gateway, error) {
 	if g.now == nil {
 		g.now = time.Now
 	}
-	front, err := a2afront.New(ctx, a2aConfig(opts.Config), a2afront.Deps{
+	front, err := a2afront.New(ctx, a2afront.ConfigFrom(opts.Config), a2afront.Deps{
 		Authenticator: opts.Authenticator, Keys: g.caps.Keys, Verifier: g.caps.Verifier,
 		Index: g.caps.Index, Revocations: g.caps.Revocations, Policy: g.caps.Policy, Approvals: g.caps.Approvals,
 		Tasks: g.caps.Tasks, Audit: g.caps.Audit, Limits: g.caps.Limits, Logger: g.logger, Now: g.now, Metrics: opts.Metrics,
@@ -138,26 +135,6 @@ func New(ctx context.Context, opts Options) (*Gateway, error) {
 		return nil, err
 	}
 	return g, nil
-}
-
-// a2aConfig is the part of the config the A2A front serves.
-func a2aConfig(cfg *config.Config) a2afront.Config {
-	return a2afront.Config{
-		Agents: cfg.Agents, PublicURL: cfg.PublicURL,
-		Issuer: cfg.Capabilities.Issuer, MaxTTL: cfg.Capabilities.MaxTTL.D(),
-		Limits:          cfg.Limits.Limits,
-		UpstreamTimeout: cfg.Limits.UpstreamTimeout.D(), StreamTimeout: cfg.Listen.StreamTimeout.D(),
-		OIDCIssuers: issuerURLs(cfg.OIDC),
-		MaxTasks:    cfg.Limits.MaxTasks, TaskTTL: cfg.Limits.TaskTTL.D(),
-	}
-}
-
-func issuerURLs(in []authn.IssuerConfig) []string {
-	out := make([]string, 0, len(in))
-	for _, is := range in {
-		out = append(out, is.Issuer)
-	}
-	return out
 }
 
 // Handler returns the gateway's HTTP handler.
@@ -177,12 +154,19 @@ func (g *Gateway) adminHandler(opts Options) (http.Handler, error) {
 		Revocations: g.caps.Revocations, Policy: g.caps.Policy, Audit: g.caps.Audit,
 		Approvals: g.caps.Approvals, Logger: g.logger, Now: g.now,
 	})
-	c, err := g.newConsole(opts, api)
-	if err != nil || c == nil {
-		return api.Handler(), err
+	c, err := console.FromConfig(g.cfg, opts.Getenv, console.Deps{
+		Authenticator: g.authn, Index: g.caps.Index, Verifier: g.caps.Verifier,
+		Revocations: g.caps.Revocations, Revoker: api, Policy: g.caps.Policy,
+		Approvals: g.caps.Approvals, Logger: g.logger, Now: g.now,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("gateway: %w", err)
+	}
+	if c == nil {
+		return api.Handler(), nil
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/console/", c)
+	mux.Handle("/console/", c.Handler())
 	mux.Handle("/", api.Handler())
 	return mux, nil
 }

@@ -68,3 +68,20 @@ func approversOf(d Decision) string {
 	}
 	return strings.Join(parts, " and ")
 }
+
+// Approvers returns everyone any approval section of the policy names: the
+// union of their ids and of their groups, each listed once, in file order.
+// The console lets these in to decide pending requests; whether one may
+// decide a given request is still up to that request's own approvers.
+func (p *Policy) Approvers() Approvers {
+	var out Approvers
+	for _, r := range p.rules {
+		if r.approval == nil {
+			continue
+		}
+		out.IDs = append(out.IDs, r.approval.approvers.IDs...)
+		out.Groups = append(out.Groups, r.approval.approvers.Groups...)
+	}
+	out.IDs, out.Groups = dedupe(out.IDs), dedupe(out.Groups)
+	return out
+}

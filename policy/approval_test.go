@@ -3,6 +3,7 @@ package policy_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -127,5 +128,40 @@ func TestApproversAdmit(t *testing.T) {
 	}
 	if s := a.String(); s != "group security, user:x" {
 		t.Errorf("String = %q", s)
+	}
+}
+
+// TestPolicyApprovers: the union of every approval section's approvers,
+// each once; a policy without approval sections names nobody.
+func TestPolicyApprovers(t *testing.T) {
+	src := approvalHead + `    approval: {approvers: {groups: [security, legal], ids: [user:root@example.com]}}
+  - id: staff-admin
+    principals: {groups: [staff]}
+    agents: [documents]
+    grants: [documents:admin]
+    operations: [read]
+    approval: {approvers: {groups: [security, cab], ids: [user:cto@example.com]}}
+  - id: staff-read
+    principals: {groups: [staff]}
+    agents: [documents]
+    grants: [documents:read]
+`
+	p, _, err := policy.Load(context.Background(), []byte(src), "p.yaml", testCatalog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := p.Approvers()
+	if !slices.Equal(got.Groups, []string{"security", "legal", "cab"}) || !slices.Equal(got.IDs, []string{"user:root@example.com", "user:cto@example.com"}) {
+		t.Fatalf("Approvers() = %+v", got)
+	}
+	if !got.Admits(policy.Principal{ID: "user:x", Groups: []string{"cab"}}) {
+		t.Error("a member of cab is not admitted")
+	}
+	none, _, err := policy.Load(context.Background(), []byte("version: 1\nrules: []\n"), "p.yaml", testCatalog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := none.Approvers(); len(a.IDs)+len(a.Groups) != 0 {
+		t.Fatalf("a policy without approval sections names %+v", a)
 	}
 }

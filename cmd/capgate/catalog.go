@@ -1,7 +1,6 @@
 package main
 
 import (
-	"github.com/capgate/capgate/gateway"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/policy"
 )
@@ -14,5 +13,5 @@ func loadCatalog(path string) (policy.Catalog, error) {
 	if err != nil {
 		return policy.Catalog{}, err
 	}
-	return gateway.Catalog(cfg), nil
+	return cfg.Catalog(), nil
 }

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/capgate/capgate/gateway"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/policy"
 	"github.com/capgate/capgate/policy/policytest"
@@ -111,7 +110,7 @@ func TestExamplePoliciesLoad(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, problems, err := policy.Load(context.Background(), data, ex.policy, gateway.Catalog(cfg))
+			p, problems, err := policy.Load(context.Background(), data, ex.policy, cfg.Catalog())
 			if err != nil {
 				t.Fatalf("policy.Load: %v", err)
 			}

@@ -25,7 +25,7 @@ const daveKey = "dave-dev-key"
 
 // approvalPolicy gives finance the reports, once security approves, with
 // the operations, max_ttl and depth given.
-func approvalPolicy(t *testing.T, ops string, ttl string, depth int, approvalNeeded bool) *policy.Policy {
+func approvalPolicy(t testing.TB, ops string, ttl string, depth int, approvalNeeded bool) *policy.Policy {
 	t.Helper()
 	src := `version: 1
 rules:
@@ -61,7 +61,7 @@ type approvalFixture struct {
 	audit *bytes.Buffer
 }
 
-func newApprovalFixture(t *testing.T) *approvalFixture {
+func newApprovalFixture(t testing.TB) *approvalFixture {
 	fx := &approvalFixture{fixture: newFixture(t), pol: &swappable{}, audit: &bytes.Buffer{}}
 	fx.now = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	var err error
@@ -80,7 +80,7 @@ func newApprovalFixture(t *testing.T) *approvalFixture {
 }
 
 // request sends a2a/capabilities/request with params as alice.
-func (fx *approvalFixture) request(t *testing.T, params string) *jsonrpc.Response {
+func (fx *approvalFixture) request(t testing.TB, params string) *jsonrpc.Response {
 	t.Helper()
 	out := fx.front.decide(context.Background(), fx.call(t, aliceKey, "documents",
 		`{"jsonrpc":"2.0","id":1,"method":"a2a/capabilities/request","params":`+params+`}`))
@@ -90,7 +90,7 @@ func (fx *approvalFixture) request(t *testing.T, params string) *jsonrpc.Respons
 	return out.resp
 }
 
-func (fx *approvalFixture) pending(t *testing.T, params string) sep.PendingResult {
+func (fx *approvalFixture) pending(t testing.TB, params string) sep.PendingResult {
 	t.Helper()
 	resp := fx.request(t, params)
 	var pr sep.PendingResult

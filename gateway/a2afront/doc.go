@@ -18,6 +18,9 @@
 //     issued: the request is held in the approval store and answered with
 //     a pending result; asking again with its approvalId returns, once,
 //     what was approved narrowed to what the policy then allows.
+//     a2a/capabilities/approval/status tells the principal who asked where
+//     the request stands, without issuing anything (approval_status.go);
+//     anyone else is told the id is unknown.
 //   - a2a/skill/invoke must name a capability that passes every check
 //     (checks.go): found and verified, held by the caller, not revoked,
 //     covering the skill's operation and every handle named. The handles

@@ -20,6 +20,7 @@ func (f *Front) methodTable() map[string]methodHandler {
 		jsonrpc.MethodCapabilitiesRequest:              f.capabilitiesRequest,
 		jsonrpc.MethodCapabilitiesAttenuate:            f.capabilitiesAttenuate,
 		jsonrpc.MethodCapabilitiesRevoke:               f.capabilitiesRevoke,
+		jsonrpc.MethodApprovalStatus:                   f.approvalStatus,
 		jsonrpc.MethodSkillInvoke:                      f.skillInvoke,
 		jsonrpc.MethodTaskSend:                         f.send,
 		jsonrpc.MethodSendMessage:                      f.send,

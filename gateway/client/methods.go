@@ -20,7 +20,9 @@ const (
 // returns them, one per granted grant. What is issued is what the grant
 // permits ∩ what p asks for ∩ what policy allows the caller; when that is
 // empty the answer is an *RPCError matching ErrGrantDenied, never an empty
-// list.
+// list. When the policy wants a human to approve first, nothing is issued
+// and the error is a *PendingError (matching ErrApprovalPending) carrying
+// the approval id to follow with ApprovalStatus and Redeem.
 func (c *Client) Request(ctx context.Context, p RequestParams) ([]Capability, error) {
 	if len(p.Grants) == 0 {
 		return nil, fmt.Errorf("%w: Request needs at least one grant", ErrInvalidArgument)
@@ -32,19 +34,7 @@ func (c *Client) Request(ctx context.Context, p RequestParams) ([]Capability, er
 	if err != nil {
 		return nil, err
 	}
-	var res sep.CapabilitiesResult
-	if err := decodeResult(MethodRequest, raw, &res); err != nil {
-		return nil, err
-	}
-	if len(res.Capabilities) == 0 {
-		return nil, fmt.Errorf("%w: %s issued no capability", ErrMalformedResponse, MethodRequest)
-	}
-	for _, capb := range res.Capabilities {
-		if err := checkIssued(capb); err != nil {
-			return nil, err
-		}
-	}
-	return res.Capabilities, nil
+	return issuedOrPending(raw)
 }
 
 // Invoke calls skill with args under capb (a2a/skill/invoke), sending its

@@ -3,6 +3,7 @@ package config
 import (
 	"time"
 
+	"github.com/capgate/capgate/gateway/a2efront"
 	"github.com/capgate/capgate/gateway/approval"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/jsonrpc"
@@ -205,24 +206,9 @@ type Agent struct {
 	UnmappedIDs string `yaml:"unmapped_ids,omitempty"`
 }
 
-// A2EHost is one upstream A2E environment host.
-type A2EHost struct {
-	// Name is the path segment under /a2e/.
-	Name string `yaml:"name"`
-	// URL is the host's A2E HTTP transport base (/session, /send, /stream).
-	URL string `yaml:"url"`
-	// Capabilities are the A2E capabilities the host may offer; policy
-	// rules may only name these.
-	Capabilities []string `yaml:"capabilities"`
-	// AuthTokenEnv names the environment variable holding the host's own
-	// shared secret, which replaces the caller's auth_token.
-	AuthTokenEnv string `yaml:"auth_token_env,omitempty"`
-	// RequireCredentials makes every request for the host (/session,
-	// /send, /stream) carry the caller's bearer credential, authenticating
-	// as the session's principal, so a session id alone is not enough.
-	// Stock A2E clients send credentials only in the handshake.
-	RequireCredentials bool `yaml:"require_credentials,omitempty"`
-}
+// A2EHost is one upstream A2E environment host; the A2E front owns the
+// type (a2efront.HostConfig) and builds its hosts from it.
+type A2EHost = a2efront.HostConfig
 
 // Grant is one capability grant an agent offers (SEP capabilityGrants).
 type Grant struct {

@@ -16,6 +16,8 @@ type Console struct {
 	// and PKCE.
 	OIDC *ConsoleOIDC `yaml:"oidc,omitempty"`
 	// Approvers may also enter, to see and decide pending approvals only.
+	// Everyone an approval section of the policy names enters as an
+	// approver without being listed here.
 	Approvers AdminAccess `yaml:"approvers,omitempty"`
 	// SessionKeyEnv names the environment variable holding the session key
 	// (at least 32 bytes), shared by replicas behind one address. Empty

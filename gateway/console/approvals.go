@@ -4,59 +4,57 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/capgate/capgate/gateway/approval"
+	"github.com/capgate/capgate/policy"
 )
 
-// ErrSelfApproval is what an Approvals store returns when an approver
-// decides their own request; the page says so.
-var ErrSelfApproval = errors.New("console: approvers cannot decide their own requests")
-
-// ErrNotPending is what an Approvals store returns for an id that is not
-// waiting any more (decided, redeemed, expired or unknown).
-var ErrNotPending = errors.New("console: the request is not pending")
-
-// PendingApproval is one capability request waiting for a human: exactly
-// what would be issued, by display name only.
-type PendingApproval struct {
-	// ID is the approval id (never a token or a capability id).
-	ID string
-	// Principal asks; Agent, Grant, Operations, Resources (display names),
-	// TTL and Depth are what would be issued.
-	Principal  string
-	Agent      string
-	Grant      string
-	Operations []string
-	Resources  []string
-	TTL        time.Duration
-	Depth      int
-	Purpose    string
-	// Rule and PolicyRevision are the policy rule that asked for approval
-	// and the revision it was decided under.
-	Rule           string
-	PolicyRevision string
-	// Approvers names who may decide (groups or principals).
-	Approvers []string
-	Requested time.Time
-	Expires   time.Time
-}
-
-// Approvals is the approval store as the console uses it.
+// Approvals is the approval store as the console uses it; an
+// approval.Store is one. Decisions carry the signed-in operator as the
+// policy sees them (id and groups, as authenticated at sign-in), so that
+// the store itself refuses an operator who is not an approver of the
+// request (approval.ErrNotApprover) or who asked for it
+// (approval.ErrSelfApproval).
 type Approvals interface {
-	// List returns the pending requests the approver may see.
-	List(ctx context.Context) ([]PendingApproval, error)
-	// Approve approves request id for approver with a reason.
-	Approve(ctx context.Context, id, approver, reason string) error
-	// Deny denies request id for approver with a reason.
-	Deny(ctx context.Context, id, approver, reason string) error
+	// List returns the requests f selects, newest first.
+	List(ctx context.Context, f approval.Filter) ([]approval.Request, error)
+	// Approve approves request id on behalf of approver, with a reason.
+	Approve(ctx context.Context, id string, approver policy.Principal, reason string) (approval.Request, error)
+	// Deny denies request id on behalf of approver, with a reason.
+	Deny(ctx context.Context, id string, approver policy.Principal, reason string) (approval.Request, error)
 }
 
 // maxReason bounds an approver's reason.
 const maxReason = 500
 
+// pendingView is one waiting request as the page shows it: exactly what
+// would be issued, resources by display name only.
+type pendingView struct {
+	ID, Principal, Agent, Purpose, PolicyRevision string
+	Grants                                        []grantView
+	Requested, Expires                            time.Time
+	// Approvers names who may decide, e.g. "group security".
+	Approvers string
+	// Note tells the operator why they cannot decide it; empty when they
+	// can.
+	Note string
+}
+
+// grantView is one capability the request would be issued.
+type grantView struct {
+	Grant, Rule string
+	Operations  []string
+	Resources   []string
+	TTL         time.Duration
+	Depth       int
+}
+
 type approvalsView struct {
 	Configured bool
-	Pending    []PendingApproval
+	Pending    []pendingView
 	Error      string
 	Done       string
 	CSRF       string
@@ -69,47 +67,108 @@ func (c *Console) approvalsPage(w http.ResponseWriter, r *http.Request, op opera
 func (c *Console) showApprovals(w http.ResponseWriter, r *http.Request, op operator, status int, done, msg string) {
 	v := approvalsView{Configured: c.deps.Approvals != nil, CSRF: op.CSRF, Done: done, Error: msg}
 	if v.Configured {
-		list, err := c.deps.Approvals.List(r.Context())
+		list, err := c.deps.Approvals.List(r.Context(), approval.Filter{Status: approval.StatusPending, Limit: 200})
 		if err != nil {
 			c.deps.Logger.ErrorContext(r.Context(), "console: listing approvals failed", "error", err)
 			v.Error, status = "The approval store is unavailable.", http.StatusServiceUnavailable
 		}
-		v.Pending = list
+		for i := range list {
+			if pv, ok := viewPending(&list[i], op); ok {
+				v.Pending = append(v.Pending, pv)
+			}
+		}
 	}
 	c.render(w, status, "approvals", view{Title: "Pending approvals", Nav: "approvals", Op: &op, Page: v})
 }
 
-// decide approves or denies one request, with the approver's reason.
+// viewPending renders r for op. Admins see every pending request;
+// approvers see those whose rules name them (their own included, which
+// someone else must decide).
+func viewPending(r *approval.Request, op operator) (pendingView, bool) {
+	who := op.principal()
+	err := r.MayDecide(who)
+	if errors.Is(err, approval.ErrNotApprover) && !op.IsAdmin() {
+		return pendingView{}, false
+	}
+	pub := r.Public()
+	v := pendingView{ID: pub.ID, Principal: pub.Principal, Agent: pub.Agent, Purpose: pub.Purpose,
+		PolicyRevision: pub.PolicyRevision, Requested: pub.CreatedAt, Expires: pub.Deadline, Approvers: approversOf(&pub)}
+	for _, g := range pub.Grants {
+		gv := grantView{Grant: g.Grant, Rule: g.Rule, Operations: g.Operations, TTL: g.TTL, Depth: g.MaxDepth}
+		for _, res := range g.Resources {
+			gv.Resources = append(gv.Resources, res.DisplayName)
+		}
+		v.Grants = append(v.Grants, gv)
+	}
+	switch {
+	case errors.Is(err, approval.ErrSelfApproval):
+		v.Note = "This is your own request: another approver must decide it."
+	case err != nil:
+		v.Note = "You are not an approver of this request: only " + v.Approvers + " may decide it."
+	}
+	return v, true
+}
+
+// approversOf names everyone who may decide r, each set once.
+func approversOf(r *approval.Request) string {
+	var parts []string
+	for _, a := range r.Approvers() {
+		if s := a.String(); !slices.Contains(parts, s) {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, " and ")
+}
+
+// decide approves or denies one request as the signed-in operator, with
+// their reason; the store enforces who may.
 func (c *Console) decide(w http.ResponseWriter, r *http.Request, op operator) {
 	if c.deps.Approvals == nil {
 		c.fail(w, http.StatusNotFound, "No approval store is configured.")
 		return
 	}
 	id, reason := r.PostFormValue("id"), strings.TrimSpace(r.PostFormValue("reason"))
-	if len(reason) > maxReason {
-		reason = reason[:maxReason]
-	}
-	var err error
+	decide := c.deps.Approvals.Deny
 	switch r.PostFormValue("decision") {
 	case "approve":
-		err = c.deps.Approvals.Approve(r.Context(), id, op.Principal, reason)
+		decide = c.deps.Approvals.Approve
 	case "deny":
-		err = c.deps.Approvals.Deny(r.Context(), id, op.Principal, reason)
 	default:
 		c.showApprovals(w, r, op, http.StatusBadRequest, "", "Choose approve or deny.")
 		return
 	}
-	switch {
-	case errors.Is(err, ErrSelfApproval):
-		c.showApprovals(w, r, op, http.StatusForbidden, "", "You cannot decide your own request.")
-	case errors.Is(err, ErrNotPending):
-		c.showApprovals(w, r, op, http.StatusConflict, "", "That request is no longer pending.")
-	case err != nil:
-		c.deps.Logger.ErrorContext(r.Context(), "console: decision failed", "error", err)
-		c.showApprovals(w, r, op, http.StatusServiceUnavailable, "", "The decision could not be recorded; nothing changed.")
-	default:
-		http.Redirect(w, r, "/console/approvals?done="+r.PostFormValue("decision"), http.StatusSeeOther)
+	if reason == "" || len(reason) > maxReason {
+		c.showApprovals(w, r, op, http.StatusBadRequest, "", "Give a reason of at most 500 bytes: it goes to the audit trail, and to the requester when denied; nothing was decided.")
+		return
 	}
+	_, err := decide(r.Context(), id, op.principal(), reason)
+	if err == nil {
+		http.Redirect(w, r, "/console/approvals?done="+r.PostFormValue("decision"), http.StatusSeeOther)
+		return
+	}
+	status, msg := decisionRefusal(err)
+	if status == http.StatusServiceUnavailable {
+		c.deps.Logger.ErrorContext(r.Context(), "console: decision failed", "error", err)
+	}
+	c.showApprovals(w, r, op, status, "", msg)
+}
+
+// decisionRefusal is the status and the page's message for a decision the
+// store refused.
+func decisionRefusal(err error) (int, string) {
+	switch {
+	case errors.Is(err, approval.ErrSelfApproval):
+		return http.StatusForbidden, "You cannot decide your own request: another approver must. Nothing was decided."
+	case errors.Is(err, approval.ErrNotApprover):
+		return http.StatusForbidden, "You are not an approver of that request: the policy rule that asked for approval does not name you or your groups. Nothing was decided."
+	case errors.Is(err, approval.ErrNotPending):
+		return http.StatusConflict, "That request was already decided."
+	case errors.Is(err, approval.ErrExpired):
+		return http.StatusConflict, "That request expired before it was decided."
+	case errors.Is(err, approval.ErrNotFound):
+		return http.StatusNotFound, "There is no such request."
+	}
+	return http.StatusServiceUnavailable, "The decision could not be recorded; nothing changed."
 }
 
 // doneMessage turns a redirect's done parameter into a fixed message, so

@@ -36,7 +36,9 @@ const contentSecurityPolicy = "default-src 'none'; style-src 'self'; img-src 'se
 type Config struct {
 	// Access lists the admins: every page.
 	Access config.AdminAccess
-	// Approvers may see and decide pending approvals only.
+	// Approvers may see and decide pending approvals only. Everyone an
+	// approval section of the policy in force names (Deps.Policy) enters
+	// as an approver too, without being listed here.
 	Approvers config.AdminAccess
 	// DevLogin shows the dev-key sign-in form; set it only when dev keys
 	// are configured.
@@ -67,7 +69,8 @@ type PolicySource interface {
 }
 
 // Deps are the console's collaborators. Approvals may be nil: the page
-// then says that no approval store is configured.
+// then says that no approval store is configured. Policy also names the
+// approvers who may enter.
 type Deps struct {
 	Authenticator *authn.Authenticator
 	Index         capindex.Index
@@ -159,7 +162,9 @@ const (
 	roleAdmin
 )
 
-// roleOf places a principal by the configured sets, on every request.
+// roleOf places a principal by the configured sets and by the approvers
+// the policy in force names, on every request: an approver named by a
+// newly loaded policy enters, one it no longer names is out.
 func (c *Console) roleOf(id string, groups []string) role {
 	in := func(a config.AdminAccess) bool {
 		return slices.Contains(a.Principals, id) || slices.ContainsFunc(a.Groups, func(g string) bool {
@@ -170,6 +175,8 @@ func (c *Console) roleOf(id string, groups []string) role {
 	case in(c.cfg.Access):
 		return roleAdmin
 	case in(c.cfg.Approvers):
+		return roleApprover
+	case c.deps.Policy != nil && c.deps.Policy.Current().Approvers().Admits(policy.Principal{ID: id, Groups: groups}):
 		return roleApprover
 	}
 	return roleNone
@@ -185,6 +192,12 @@ type operator struct {
 // IsAdmin reports whether the operator sees every page.
 func (o operator) IsAdmin() bool { return o.Role == roleAdmin }
 
+// principal is the operator as the policy and the approval store see
+// them: the id and groups authenticated at sign-in.
+func (o operator) principal() policy.Principal {
+	return policy.Principal{ID: o.Principal, Issuer: o.Issuer, Groups: o.Groups}
+}
+
 type handlerFunc func(w http.ResponseWriter, r *http.Request, op operator)
 
 // signedIn runs next for an operator holding at least min, and checks the
@@ -198,7 +211,7 @@ func (c *Console) signedIn(min role, next handlerFunc) http.Handler {
 		}
 		op := operator{session: s, Role: c.roleOf(s.Principal, s.Groups), CSRF: c.seal.token("session", s.SID)}
 		if op.Role < min {
-			c.fail(w, http.StatusForbidden, "This page is for capgate admins.")
+			c.fail(w, http.StatusForbidden, "This page is for capgate admins: approvers see the approvals page only.")
 			return
 		}
 		if r.Method == http.MethodPost {

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/revocation"
 )
 
@@ -137,30 +138,87 @@ func TestSignInRefusals(t *testing.T) {
 	})
 }
 
-// TestApproverSeesApprovalsOnly: an approver decides requests but cannot
-// open the admin pages; nobody decides their own request.
+// TestApproverSeesApprovalsOnly: an approver the policy names (group
+// security), without being an admin or listed in the console's config,
+// enters, sees the approvals page only and decides carol's request with a
+// reason, as themself.
 func TestApproverSeesApprovalsOnly(t *testing.T) {
 	f := newFixture(t, fixtureOptions{})
 	b := newBrowser(t, f)
-	_, page := b.signIn(approverKey)
+	code, page := b.signIn(approverKey)
+	if code != http.StatusOK || !strings.Contains(page, "fix the parental leave section") || strings.Contains(page, "/console/audit") {
+		t.Fatalf("approver after sign-in: %d\n%s", code, page)
+	}
 	for _, p := range []string{"/console/capabilities", "/console/policy", "/console/audit", "/console/revoke?id=" + f.chain[0].CapabilityID} {
 		if code, _ := b.get(p); code != http.StatusForbidden {
 			t.Errorf("approver on %s: %d, want 403", p, code)
 		}
 	}
-	code, page := b.post("/console/approvals", url.Values{"csrf": {csrf(t, page)}, "id": {"apr_1"},
+	if code, page := b.post("/console/approvals", url.Values{"csrf": {csrf(t, page)}, "id": {f.pending},
+		"decision": {"deny"}, "reason": {"  "}}); code != http.StatusBadRequest || !strings.Contains(page, "Give a reason") {
+		t.Errorf("deny without a reason: %d\n%s", code, page)
+	}
+	code, page = b.post("/console/approvals", url.Values{"csrf": {csrf(t, page)}, "id": {f.pending},
 		"decision": {"deny"}, "reason": {"not during the freeze"}})
-	if code != http.StatusOK || !strings.Contains(page, "Denied.") {
+	if code != http.StatusOK || !strings.Contains(page, "Denied.") || strings.Contains(page, "fix the parental leave section") {
 		t.Fatalf("deny: %d\n%s", code, page)
 	}
-	if got := f.approvals.Decisions(); len(got) != 1 || got[0] != "apr_1 by user:sec@example.com denied: not during the freeze" {
-		t.Errorf("decisions %q", got)
+	if got := f.decision(t, f.pending); got != "denied by user:sec@example.com: not during the freeze" {
+		t.Errorf("decision %q", got)
 	}
-	f.approvals.pending = newFakeApprovals().pending
-	f.approvals.pending[0].Principal = "user:sec@example.com"
-	if code, page := b.post("/console/approvals", url.Values{"csrf": {csrf(t, page)}, "id": {"apr_1"},
-		"decision": {"approve"}}); code != http.StatusForbidden || !strings.Contains(page, "your own request") {
-		t.Errorf("self-approval: %d\n%s", code, page)
+	if code, page := b.post("/console/approvals", url.Values{"csrf": {csrf(t, page)}, "id": {f.pending},
+		"decision": {"approve"}, "reason": {"changed my mind"}}); code != http.StatusConflict || !strings.Contains(page, "already decided") {
+		t.Errorf("deciding twice: %d\n%s", code, page)
+	}
+}
+
+// TestDecisionRefusals: the store refuses, and the page says why, a
+// decision on one's own request and one by an operator the request's rule
+// does not name; nothing is decided.
+func TestDecisionRefusals(t *testing.T) {
+	f := newFixture(t, fixtureOptions{approvers: config.AdminAccess{Groups: []string{"audit"}}})
+	own := f.seedApproval(t, "user:sec@example.com")
+	for _, tc := range []struct {
+		name, key, id, wantText string
+		wantCode                int
+		wantNote                string
+	}{
+		{"self-approval", approverKey, own, "cannot decide your own request", http.StatusForbidden, "This is your own request"},
+		{"admin who is not an approver", adminKey, f.pending, "not an approver of that request", http.StatusForbidden, "only group security may decide"},
+		{"configured approver the rule does not name", auditorKey, f.pending, "not an approver of that request", http.StatusForbidden, ""},
+		{"unknown request", approverKey, "apr_nope", "no such request", http.StatusNotFound, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newBrowser(t, f)
+			_, page := b.signIn(tc.key)
+			if tc.wantNote != "" && !strings.Contains(page, tc.wantNote) {
+				t.Errorf("the page does not warn %q:\n%s", tc.wantNote, page)
+			}
+			code, page := b.post("/console/approvals", url.Values{"csrf": {csrf(t, page)}, "id": {tc.id},
+				"decision": {"approve"}, "reason": {"looks fine"}})
+			if code != tc.wantCode || !strings.Contains(page, tc.wantText) {
+				t.Errorf("%d, want %d with %q:\n%s", code, tc.wantCode, tc.wantText, page)
+			}
+		})
+	}
+	for _, id := range []string{own, f.pending} {
+		if got := f.decision(t, id); got != "pending" {
+			t.Errorf("%s is %s after refused decisions", id, got)
+		}
+	}
+}
+
+// TestConfiguredApproverSeesOnlyTheirRequests: an approver listed in the
+// console's config but named by no rule of the request enters and sees
+// nothing to decide.
+func TestConfiguredApproverSeesOnlyTheirRequests(t *testing.T) {
+	f := newFixture(t, fixtureOptions{approvers: config.AdminAccess{Principals: []string{"user:auditor@example.com"}}})
+	code, page := newBrowser(t, f).signIn(auditorKey)
+	if code != http.StatusOK || !strings.Contains(page, "Nothing is waiting for approval.") {
+		t.Fatalf("configured approver: %d\n%s", code, page)
+	}
+	if code, _ := newBrowser(t, newFixture(t, fixtureOptions{})).signIn(auditorKey); code != http.StatusForbidden {
+		t.Errorf("an operator neither configured nor named by the policy entered: %d", code)
 	}
 }
 
@@ -182,6 +240,8 @@ func TestForgedPostsChangeNothing(t *testing.T) {
 			t.Errorf("%s: revoke %d, want 403", name, code)
 		}
 		form.Set("decision", "approve")
+		form.Set("reason", "forged")
+		form.Set("id", f.pending)
 		if code, _ := b.post("/console/approvals", form); code != http.StatusForbidden {
 			t.Errorf("%s: approve %d, want 403", name, code)
 		}
@@ -189,8 +249,8 @@ func TestForgedPostsChangeNothing(t *testing.T) {
 	if state := f.state(t, 2); state != "live" {
 		t.Errorf("the grandchild is %s after forged posts", state)
 	}
-	if len(f.approvals.Decisions()) != 0 {
-		t.Errorf("a forged post decided: %v", f.approvals.Decisions())
+	if got := f.decision(t, f.pending); got != "pending" {
+		t.Errorf("a forged post decided: %s", got)
 	}
 }
 

@@ -7,7 +7,9 @@
 //
 //   - Pending approvals: who asks, the purpose, exactly what would be
 //     issued (resources by display name), the policy rule and revision;
-//     approve or deny with a reason.
+//     approve or deny with a reason. Decisions go to the approval store as
+//     the signed-in principal (id and groups), which refuses anyone the
+//     request's rule does not name as an approver, and the requester.
 //   - Live capabilities: filtered by principal, agent or grant; each root
 //     drawn with its delegation tree as SVG (holders, operations, depth,
 //     expiry, state). Revoking first shows how many descendants die with
@@ -23,9 +25,10 @@
 // golang.org/x/oauth2 and go-oidc) or, only when dev keys are configured,
 // with a dev key. The ID token must verify for the console's client with
 // the sign-in's nonce, then authenticate like any caller's token. Only
-// admin_access principals and groups enter, plus the configured approvers,
-// who see the approvals page only; the role is re-read from the
-// configuration on every request.
+// admin_access principals and groups enter, plus the approvers: those the
+// console's configuration lists and everyone an approval section of the
+// policy in force names. Approvers see the approvals page only. The role
+// is re-read from the configuration and the policy on every request.
 //
 // The session is an AES-256-GCM sealed cookie (HttpOnly, SameSite=Lax,
 // Secure unless the console is reached on a loopback address) under a key

@@ -6,7 +6,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/admin"
+	"github.com/capgate/capgate/gateway/approval"
 	"github.com/capgate/capgate/gateway/audit"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
@@ -29,6 +29,7 @@ const (
 	adminKey    = "admin-console-key"
 	approverKey = "security-console-key"
 	aliceKey    = "alice-console-key"
+	auditorKey  = "auditor-console-key"
 	// secretResource is a real resource id sealed in the tokens: no page
 	// may ever show it.
 	secretResource = "res-7f3a-secret-q1"
@@ -36,13 +37,16 @@ const (
 
 // fixture is a console on real stores: dev keys, a memory index holding a
 // three-level delegation chain, a memory revocation store, the admin API
-// as revoker, the quickstart policy, an audit file and fake approvals.
+// as revoker, the quickstart policy, an audit file and an approval desk
+// holding one request of carol's.
 type fixture struct {
 	srv       *httptest.Server
 	index     *capindex.Memory
 	verifier  *captoken.Verifier
 	revs      *revocation.Memory
-	approvals *fakeApprovals
+	approvals *approval.Desk
+	// pending is the id of carol's waiting request.
+	pending   string
 	auditFile string
 	// chain holds the root, child and grandchild records, root first.
 	chain []capindex.Record
@@ -51,12 +55,16 @@ type fixture struct {
 type fixtureOptions struct {
 	oidc    *config.ConsoleOIDC
 	issuers []authn.IssuerConfig
+	// approvers are the console's configured approvers; the policy's
+	// (group security) enter without them.
+	approvers config.AdminAccess
 }
 
 func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	t.Helper()
 	ctx := context.Background()
-	f := &fixture{index: capindex.NewMemory(time.Now), approvals: newFakeApprovals()}
+	f := &fixture{index: capindex.NewMemory(time.Now), approvals: approval.NewDesk(approval.NewMemory(time.Now), approval.Options{})}
+	f.pending = f.seedApproval(t, "user:carol@example.com")
 	f.revs = revocation.NewMemory(revocation.MemoryOptions{})
 	t.Cleanup(func() { f.revs.Close() })
 	ks, err := captoken.GenerateKeySet(jose.EdDSA)
@@ -73,6 +81,7 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 		{Hash: authn.HashKey(adminKey), Principal: "user:admin@example.com", Groups: []string{"capgate-admins"}},
 		{Hash: authn.HashKey(approverKey), Principal: "user:sec@example.com", Groups: []string{"security"}},
 		{Hash: authn.HashKey(aliceKey), Principal: "user:alice@example.com", Groups: []string{"finance"}},
+		{Hash: authn.HashKey(auditorKey), Principal: "user:auditor@example.com", Groups: []string{"audit"}},
 	}, authn.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +93,7 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	api := admin.New(admin.Config{Access: access, MaxTTL: time.Hour}, admin.Deps{
 		Authenticator: au, Index: f.index, Verifier: f.verifier, Revocations: f.revs,
 		Policy: pol, Audit: auditLog, Logger: logger, Now: time.Now})
-	c, err := console.New(console.Config{Access: access, Approvers: config.AdminAccess{Groups: []string{"security"}},
+	c, err := console.New(console.Config{Access: access, Approvers: fo.approvers,
 		DevLogin: true, OIDC: fo.oidc, AuditFile: f.auditFile}, console.Deps{
 		Authenticator: au, Index: f.index, Verifier: f.verifier, Revocations: f.revs, Revoker: api,
 		Policy: pol, Approvals: f.approvals, Logger: logger, Now: time.Now})
@@ -164,58 +173,33 @@ type staticPolicy struct{ p *policy.Policy }
 
 func (s staticPolicy) Current() *policy.Policy { return s.p }
 
-// fakeApprovals is an approval store in memory, with the rules the
-// console relies on: no self-approval, a decision only once.
-type fakeApprovals struct {
-	mu        sync.Mutex
-	pending   []console.PendingApproval
-	decisions []string
-}
-
-func newFakeApprovals() *fakeApprovals {
-	now := time.Now()
-	return &fakeApprovals{pending: []console.PendingApproval{{
-		ID: "apr_1", Principal: "user:carol@example.com", Agent: "documents", Grant: "documents:write",
-		Operations: []string{"write"}, Resources: []string{"HR handbook"}, TTL: 15 * time.Minute, Depth: 0,
-		Purpose: "fix the parental leave section", Rule: "carol-hr-write-needs-approval",
-		PolicyRevision: "sha256:1f2e3d", Approvers: []string{"group:security"},
-		Requested: now, Expires: now.Add(time.Hour),
-	}}}
-}
-
-func (a *fakeApprovals) List(context.Context) ([]console.PendingApproval, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return append([]console.PendingApproval(nil), a.pending...), nil
-}
-
-func (a *fakeApprovals) Approve(_ context.Context, id, approver, reason string) error {
-	return a.decide(id, approver, "approved: "+reason)
-}
-
-func (a *fakeApprovals) Deny(_ context.Context, id, approver, reason string) error {
-	return a.decide(id, approver, "denied: "+reason)
-}
-
-func (a *fakeApprovals) decide(id, approver, what string) error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	for i, p := range a.pending {
-		if p.ID != id {
-			continue
-		}
-		if p.Principal == approver {
-			return console.ErrSelfApproval
-		}
-		a.pending = append(a.pending[:i], a.pending[i+1:]...)
-		a.decisions = append(a.decisions, id+" by "+approver+" "+what)
-		return nil
+// seedApproval records carol's HR write, waiting for group security, in
+// the fixture's approval store (a real Desk on the memory backend).
+func (f *fixture) seedApproval(t *testing.T, principal string) string {
+	t.Helper()
+	r, err := f.approvals.Create(context.Background(), approval.Request{
+		Principal: principal, Agent: "documents", Purpose: "fix the parental leave section",
+		PolicyRevision: "sha256:1f2e3d", Wait: time.Hour,
+		Grants: []approval.Grant{{Grant: "documents:write", Rule: "hr-editors-write-needs-approval",
+			Operations: []string{"update"}, TTL: 15 * time.Minute,
+			Resources: []approval.Resource{{ID: secretResource, DisplayName: "HR handbook", Collection: "hr"}},
+			Approvers: &policy.Approvers{Groups: []string{"security"}}}},
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
-	return console.ErrNotPending
+	return r.ID
 }
 
-func (a *fakeApprovals) Decisions() []string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return append([]string(nil), a.decisions...)
+// decision says how request id stands: "pending", or "approved by X: reason".
+func (f *fixture) decision(t *testing.T, id string) string {
+	t.Helper()
+	r, err := f.approvals.Get(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status == approval.StatusPending {
+		return "pending"
+	}
+	return string(r.Status) + " by " + r.DecidedBy + ": " + r.Reason
 }

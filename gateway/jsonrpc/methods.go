@@ -22,6 +22,9 @@ const (
 	MethodCapabilitiesRevoke    = "a2a/capabilities/revoke"
 	MethodSkillInvoke           = "a2a/skill/invoke"
 	MethodTaskSend              = "a2a/task/send"
+	// MethodApprovalStatus reads where a request waiting for human
+	// approval stands; the gateway answers it and never forwards it.
+	MethodApprovalStatus = "a2a/capabilities/approval/status"
 )
 
 // MethodGeneration maps a method name of any A2A generation, or of the SEP
@@ -149,6 +152,8 @@ func lookupSEP(m []byte) (name, canonical string, ok bool) {
 		return MethodSkillInvoke, MethodSkillInvoke, true
 	case MethodTaskSend:
 		return MethodTaskSend, MethodTaskSend, true
+	case MethodApprovalStatus:
+		return MethodApprovalStatus, MethodApprovalStatus, true
 	}
 	return "", "", false
 }

@@ -47,6 +47,8 @@ func TestMethodGeneration(t *testing.T) {
 		{"a2a/capabilities/revoke", MethodCapabilitiesRevoke, false},
 		{"a2a/skill/invoke", MethodSkillInvoke, false},
 		{"a2a/task/send", MethodTaskSend, false},
+		{"a2a/capabilities/approval/status", MethodApprovalStatus, false},
+		{"a2a/capabilities/approval/status/", "", false},
 		// unknown: exact match only
 		{"", "", false},
 		{"sendmessage", "", false},

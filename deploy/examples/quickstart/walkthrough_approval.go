@@ -16,6 +16,7 @@ func approvalSteps() []step {
 		{"carol asks to write HR documents: the request waits for approval", stepApprovalPending},
 		{"carol cannot approve her own request (403)", stepSelfApproval},
 		{"dave (security) lists the waiting request and approves it", stepApprove},
+		{"carol asks where her request stands: approved, with dave's reason", stepApprovalStatus},
 		{"carol asks again with the approval id and receives the capability, once", stepRedeem},
 		{"carol updates Salaries 2025 with the approved capability", stepApprovedUse},
 		{"A second request is denied by dave: carol gets -32047 with his reason", stepApprovalDenied},
@@ -119,6 +120,23 @@ func stepApprove(ctx context.Context, s *session) (string, error) {
 	}
 	return fmt.Sprintf("GET /admin/approvals?status=pending as dave: %s asks, purpose %q\n  %s\nPOST /admin/approvals/%s/approve {\"reason\":\"change ticket SEC-1024\"}  ->  HTTP %d",
 		a.Principal, a.Purpose, strings.Join(what, "\n  "), s.approvalID, status), nil
+}
+
+// stepApprovalStatus reads the outcome without collecting it: the status
+// method issues nothing and never reaches the agent.
+func stepApprovalStatus(ctx context.Context, s *session) (string, error) {
+	res, err := s.c.call(ctx, "documents", CarolKey, "a2a/capabilities/approval/status", map[string]any{"approvalId": s.approvalID})
+	if err != nil {
+		return "", err
+	}
+	if err := res.expectResult(); err != nil {
+		return "", err
+	}
+	var st struct{ Status, Reason string }
+	if json.Unmarshal(res.Result, &st) != nil || st.Status != "approved" || st.Reason != "change ticket SEC-1024" {
+		return "", fmt.Errorf("want approved with dave's reason, got %s", res.Result)
+	}
+	return fmt.Sprintf("a2a/capabilities/approval/status {\"approvalId\": %q}\nresult: status %s, reason %q (nothing issued yet)", s.approvalID, st.Status, st.Reason), nil
 }
 
 func (s *session) redeem(ctx context.Context) (*rpcResult, error) {

@@ -1,16 +1,13 @@
-package gateway
+package config
 
-import (
-	"github.com/capgate/capgate/gateway/config"
-	"github.com/capgate/capgate/policy"
-)
+import "github.com/capgate/capgate/policy"
 
 // Catalog returns what the config says the gateway fronts, in the shape the
 // policy is validated against, so that a rule can only name agents,
 // grants, skills and A2E capabilities that exist.
-func Catalog(cfg *config.Config) policy.Catalog {
+func (c *Config) Catalog() policy.Catalog {
 	cat := policy.Catalog{Agents: map[string]policy.AgentCatalog{}, A2EHosts: map[string]policy.A2EHostCatalog{}}
-	for _, a := range cfg.Agents {
+	for _, a := range c.Agents {
 		ac := policy.AgentCatalog{Grants: map[string]policy.Grant{}, Skills: map[string]string{}, Legacy: a.Legacy}
 		for _, g := range a.Grants {
 			ac.Grants[g.ID] = policy.Grant{ID: g.ID, Operations: g.Operations, Attenuable: g.Attenuable, Requires: g.Requires, Legacy: g.Legacy}
@@ -20,7 +17,7 @@ func Catalog(cfg *config.Config) policy.Catalog {
 		}
 		cat.Agents[a.Name] = ac
 	}
-	for _, h := range cfg.A2EHosts {
+	for _, h := range c.A2EHosts {
 		cat.A2EHosts[h.Name] = policy.A2EHostCatalog{Capabilities: h.Capabilities}
 	}
 	return cat

@@ -1,0 +1,93 @@
+package a2efront
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/capgate/capgate/captoken"
+)
+
+// HostConfig is one A2E host as the gateway's config file names it, under
+// a2e_hosts. The host's secret is not in the file: AuthTokenEnv names the
+// environment variable that holds it.
+type HostConfig struct {
+	// Name is the path segment under /a2e/.
+	Name string `yaml:"name"`
+	// URL is the host's A2E HTTP transport base (/session, /send, /stream).
+	URL string `yaml:"url"`
+	// Capabilities are the A2E capabilities the host may offer; policy
+	// rules may only name these.
+	Capabilities []string `yaml:"capabilities"`
+	// AuthTokenEnv names the environment variable holding the host's own
+	// shared secret, which replaces the caller's auth_token.
+	AuthTokenEnv string `yaml:"auth_token_env,omitempty"`
+	// RequireCredentials makes every request for the host (/session,
+	// /send, /stream) carry the caller's bearer credential, authenticating
+	// as the session's principal, so a session id alone is not enough.
+	// Stock A2E clients send credentials only in the handshake.
+	RequireCredentials bool `yaml:"require_credentials,omitempty"`
+}
+
+// OpenOptions are what Open builds a Front from, besides the hosts: the
+// Deps (Sessions and RecordKey are Open's to fill) and where sessions live.
+type OpenOptions struct {
+	Deps
+	// Getenv reads each host's secret.
+	Getenv func(string) string
+	// Redis, when set, holds the sessions, so that any replica serves any
+	// session; keys start with Prefix followed by "a2e:", and Timeout
+	// bounds every call. Nil keeps them in memory.
+	Redis   redis.UniversalClient
+	Prefix  string
+	Timeout time.Duration
+	// Keys derive the session records' MAC key (RecordKeyInfo), the same
+	// on every replica. Required.
+	Keys *captoken.KeySet
+}
+
+// Open builds the Front for the configured hosts, or returns nil when
+// there are none. close closes the session store; it is never nil.
+func Open(hosts []HostConfig, o OpenOptions) (f *Front, close func() error, err error) {
+	if len(hosts) == 0 {
+		return nil, func() error { return nil }, nil
+	}
+	cfg := Config{Hosts: make([]Host, 0, len(hosts))}
+	for _, h := range hosts {
+		token := ""
+		if h.AuthTokenEnv != "" {
+			if o.Getenv == nil || o.Getenv(h.AuthTokenEnv) == "" {
+				return nil, nil, fmt.Errorf("%w: host %s: environment variable %s is empty", ErrInvalidConfig, h.Name, h.AuthTokenEnv)
+			}
+			token = o.Getenv(h.AuthTokenEnv)
+		}
+		cfg.Hosts = append(cfg.Hosts, Host{Name: h.Name, URL: h.URL, AuthToken: token, Capabilities: h.Capabilities, RequireCredentials: h.RequireCredentials})
+	}
+	if o.Keys == nil {
+		return nil, nil, fmt.Errorf("%w: Open needs the key set", ErrInvalidConfig)
+	}
+	if o.RecordKey, err = o.Keys.DeriveKey(RecordKeyInfo); err != nil {
+		return nil, nil, fmt.Errorf("session record key: %w", err)
+	}
+	if o.Sessions, err = openSessions(o); err != nil {
+		return nil, nil, err
+	}
+	if f, err = New(cfg, o.Deps); err != nil {
+		o.Sessions.Close()
+		return nil, nil, err
+	}
+	return f, o.Sessions.Close, nil
+}
+
+// openSessions is the session store: on Redis when there is one.
+func openSessions(o OpenOptions) (SessionStore, error) {
+	if o.Redis == nil {
+		return NewMemoryStore(o.Now), nil
+	}
+	rs, err := NewRedisStore(o.Redis, RedisOptions{Prefix: o.Prefix + "a2e:", Timeout: o.Timeout, Now: o.Now, Logger: o.Logger})
+	if err != nil {
+		return nil, fmt.Errorf("sessions: %w", err)
+	}
+	return rs, nil
+}

@@ -1,0 +1,65 @@
+package approval
+
+import (
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/capgate/capgate/captoken"
+)
+
+// OpenOptions are what Open builds a Store from, besides the config.
+type OpenOptions struct {
+	// Redis, when set, holds the requests, so that a request approved on
+	// one replica is redeemable on any other; nil keeps them in memory.
+	// Prefix starts every key and Timeout (required with Redis) bounds
+	// every call.
+	Redis   redis.UniversalClient
+	Prefix  string
+	Timeout time.Duration
+	// Keys derive the MAC key of records on Redis (RecordKeyInfo), so that
+	// a Redis writer cannot approve a request; required with Redis.
+	Keys *captoken.KeySet
+	// Getenv reads the webhook's secret.
+	Getenv func(string) string
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Audit receives one event per transition; nil records nothing.
+	Audit *slog.Logger
+	// Logger receives the webhook's delivery failures.
+	Logger *slog.Logger
+}
+
+// Open returns the Store the gateway runs on: a Desk over Redis (each
+// record sealed, see Sealed) or over memory, telling approvers through
+// the webhook cfg names, if any. close stops the webhook's deliveries; it
+// is never nil.
+func Open(cfg *Config, o OpenOptions) (d *Desk, close func() error, err error) {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	var backend Backend = NewMemory(o.Now)
+	if o.Redis != nil {
+		if o.Keys == nil || o.Timeout <= 0 {
+			return nil, nil, fmt.Errorf("%w: approvals on Redis need the key set and a positive timeout", ErrInvalid)
+		}
+		key, err := o.Keys.DeriveKey(RecordKeyInfo)
+		if err != nil {
+			return nil, nil, err
+		}
+		if backend, err = Sealed(NewRedis(o.Redis, o.Prefix, o.Timeout, o.Now), key); err != nil {
+			return nil, nil, err
+		}
+	}
+	opts, close := Options{Now: o.Now, Audit: o.Audit}, func() error { return nil }
+	if cfg != nil && cfg.Webhook != nil {
+		hook, err := NewWebhook(*cfg.Webhook, WebhookOptions{Getenv: o.Getenv, Logger: o.Logger, Now: o.Now})
+		if err != nil {
+			return nil, nil, err
+		}
+		opts.Notifier, close = hook, hook.Close
+	}
+	return NewDesk(backend, opts), close, nil
+}

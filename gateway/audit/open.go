@@ -1,0 +1,93 @@
+package audit
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// OpenOptions say where the gateway's audit trail goes.
+type OpenOptions struct {
+	// Writer receives the trail; nil means File, or nowhere when File is
+	// empty too.
+	Writer io.Writer
+	// File is opened for appending (created 0600) when Writer is nil.
+	File string
+	// Chain names this replica's chain; empty means the host name and a
+	// random suffix.
+	Chain string
+	// Checkpoints sign the chain head at intervals (see Checkpoints); none
+	// without a Signer.
+	Checkpoints Checkpoints
+	// Redis, when set, also receives every event on the bounded stream
+	// Stream (at most StreamMaxLen entries, 0 meaning
+	// DefaultStreamMaxLen), each call bounded by Timeout, so that events
+	// outlive the replica. Stream options (a drop or error hook) apply.
+	Redis         redis.UniversalClient
+	Stream        string
+	StreamMaxLen  int64
+	Timeout       time.Duration
+	StreamOptions []StreamOption
+	// Now is the clock; Logger receives the trail's own diagnostics.
+	Now    func() time.Time
+	Logger *slog.Logger
+}
+
+// Open returns the audit logger o describes: hash-chained JSON lines to
+// the writer and, with Redis, to the stream. close flushes and stops
+// everything Open started, the handler first and the file last; it is
+// never nil.
+func Open(o OpenOptions) (log *slog.Logger, close func() error, err error) {
+	var closers []func() error
+	close = func() error {
+		var errs []error
+		for i := len(closers) - 1; i >= 0; i-- {
+			errs = append(errs, closers[i]())
+		}
+		return errors.Join(errs...)
+	}
+	w := o.Writer
+	if w == nil && o.File != "" {
+		f, err := os.OpenFile(o.File, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err != nil {
+			return nil, nil, fmt.Errorf("audit file: %w", err)
+		}
+		closers, w = append(closers, f.Close), f
+	}
+	if w == nil {
+		w = io.Discard
+	}
+	if o.Chain == "" {
+		o.Chain = replicaChain()
+	}
+	opts := Options{Chain: o.Chain, Now: o.Now, Logger: o.Logger}
+	if cp := o.Checkpoints; cp.Signer != nil {
+		opts.Checkpoints = &cp
+	}
+	if o.Redis != nil {
+		if o.StreamMaxLen == 0 {
+			o.StreamMaxLen = DefaultStreamMaxLen
+		}
+		s := NewRedisStream(o.Redis, o.Stream, o.StreamMaxLen, o.Timeout, append([]StreamOption{WithLogger(o.Logger)}, o.StreamOptions...)...)
+		closers, opts.Stream = append(closers, s.Close), s
+	}
+	h := NewHandler(w, opts)
+	closers = append(closers, h.Close)
+	return slog.New(h), close, nil
+}
+
+// replicaChain names a chain after this host, with a random suffix so
+// that two processes on one host keep apart.
+func replicaChain() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	host, _ := os.Hostname()
+	return host + "-" + hex.EncodeToString(b[:])
+}
