@@ -152,7 +152,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Front, error) {
 		fronted: f.fronts, logger: deps.Logger, tracer: deps.Tracer,
 	}
 	f.methods = f.methodTable()
-	f.answers = []answerProcessor{f.taskAnswer}
+	f.answers = []answerProcessor{f.taskAnswer, f.translateAnswer}
 	return f, nil
 }
 

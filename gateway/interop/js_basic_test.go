@@ -51,7 +51,6 @@ const taskCompleted = 3
 // basicsNeed lists, per agent, what the gateway or the agent still lacks
 // for a stock v1.0 JS client's send, stream and get to succeed.
 var basicsNeed = map[string]string{
-	v03Agent: "needs: the gateway translating v1.0 calls for a v0.3-only upstream (today refused with -32009)",
 	sepAgent: "needs: the documents example agent to start a task (it answers v1.0 calls in v1.0 shape, with a message)",
 }
 
@@ -114,7 +113,7 @@ func checkCard(t *testing.T, w *world, agent string, out basicOut) {
 		}
 	}
 	wantVersions := map[string]map[string]bool{
-		v03Agent: {"0.3": true}, sepAgent: {"0.3": true, "1.0": true},
+		v03Agent: {"0.3": true, "1.0": true}, sepAgent: {"0.3": true, "1.0": true},
 		v1Agent: {"1.0": true}, bothAgent: {"0.3": true, "1.0": true},
 	}[agent]
 	if !maps.Equal(versions, wantVersions) {
