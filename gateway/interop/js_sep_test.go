@@ -25,17 +25,6 @@ type delegateOut struct {
 	Send    sendOut        `json:"send"`
 }
 
-// TestJSClientSkillInvoke invokes a skill through the JS SDK's extension
-// method call: refused without a capability, allowed with one.
-func TestJSClientSkillInvoke(t *testing.T) {
-	w := startWorld(t, true)
-	var out invokeOut
-	runClient(t, w.kit, "invoke", map[string]any{
-		"base": w.base(sepAgent), "bearer": quickstart.AliceKey, "request": aliceRequest, "skill": "retrieve_document",
-	}, &out)
-	checkInvoke(t, out)
-}
-
 // checkInvoke asserts the invoke scenario's steps: refused without a
 // capability, the document behind the handle with one.
 func checkInvoke(t *testing.T, out invokeOut) {
