@@ -189,7 +189,7 @@ func (f *Front) newAgent(ctx context.Context, ac config.Agent) (*agent, error) {
 	a.proxy = proxy.New(u, proxy.Options{
 		Transport: rt, ErrorHandler: f.upstreamError, ModifyResponse: f.modifyAnswer, Logger: f.deps.Logger,
 	})
-	a.card = agentcard.NewSource(cardConfig(ac, u, a.publicURL, f.cfg.OIDCIssuers), rt, f.deps.Now, f.deps.Logger)
+	a.card = agentcard.NewSource(f.signedCards(cardConfig(ac, u, a.publicURL, f.cfg.OIDCIssuers)), rt, f.deps.Now, f.deps.Logger)
 	return a, nil
 }
 

@@ -18,7 +18,7 @@ package agentcard
 //     schemes the caller never deals with and are removed.
 //   - signatures are removed: they sign the upstream's card, which is not
 //     the card served, so passing one on would only offer a signature that
-//     does not verify.
+//     does not verify. (A Source with Config.Sign signs the served card.)
 //   - The capability tiers and version range are explicit (WithTiers), the
 //     capabilityGrants are the configured ones, and the capability
 //     extension is declared.
