@@ -13,6 +13,17 @@ import (
 // so nothing signed here can pass for a capability token (Verify requires
 // typ cap+jwt); verifiers of such statements must require their own typ.
 func (ks *KeySet) SignJWS(typ string, payload []byte) (string, error) {
+	return ks.SignJWSWithHeader(typ, nil, payload)
+}
+
+// SignJWSWithHeader is SignJWS with more protected header parameters,
+// such as jku. They cannot replace alg, kid or typ.
+func (ks *KeySet) SignJWSWithHeader(typ string, header map[string]string, payload []byte) (string, error) {
+	for k := range header {
+		if k == "alg" || k == "kid" || k == "typ" || k == "crit" || k == "b64" {
+			return "", fmt.Errorf("%w: header parameter %q is set by the signer", ErrConfig, k)
+		}
+	}
 	if typ == "" || typ == TokenType {
 		return "", fmt.Errorf("%w: statement type %q", ErrConfig, typ)
 	}
@@ -20,12 +31,20 @@ func (ks *KeySet) SignJWS(typ string, payload []byte) (string, error) {
 	if k == nil {
 		return "", fmt.Errorf("%w: no keys", ErrKeySet)
 	}
-	return signCompact(k, typ, payload)
+	return signCompactWith(k, typ, header, payload)
 }
 
 // signCompact signs payload with k as a compact JWS of type typ.
 func signCompact(k *signingKey, typ string, payload []byte) (string, error) {
+	return signCompactWith(k, typ, nil, payload)
+}
+
+// signCompactWith is signCompact with more protected header parameters.
+func signCompactWith(k *signingKey, typ string, header map[string]string, payload []byte) (string, error) {
 	opts := (&jose.SignerOptions{}).WithType(jose.ContentType(typ))
+	for name, v := range header {
+		opts = opts.WithHeader(jose.HeaderKey(name), v)
+	}
 	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: k.alg, Key: k.private}, opts)
 	if err != nil {
 		return "", fmt.Errorf("captoken: signer: %w", err)

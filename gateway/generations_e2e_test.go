@@ -21,12 +21,14 @@ const (
 	cardV10  = `{"name":"extra","version":"1","supportedInterfaces":[{"url":"http://up.test/","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],` + capsJSON + `}`
 	cardBoth = `{"name":"extra","version":"1","url":"http://up.test/","preferredTransport":"JSONRPC","protocolVersion":"0.3",` + capsJSON + `,"supportedInterfaces":[` +
 		`{"url":"http://up.test/","protocolBinding":"JSONRPC","protocolVersion":"1.0"},{"url":"http://up.test/","protocolBinding":"JSONRPC","protocolVersion":"0.3"}]}`
-	streamEvt = `data: {"jsonrpc":"2.0","id":1,"result":{"statusUpdate":{"taskId":"t","contextId":"c","status":{"state":"TASK_STATE_COMPLETED"}}}}` + "\n\n"
+	streamEvt   = `data: {"jsonrpc":"2.0","id":1,"result":{"statusUpdate":{"taskId":"t","contextId":"c","status":{"state":"TASK_STATE_COMPLETED"}}}}` + "\n\n"
+	streamEvt03 = `data: {"jsonrpc":"2.0","id":1,"result":{"kind":"status-update","taskId":"t","contextId":"c","final":true,"status":{"state":"completed"}}}` + "\n\n"
 )
 
 // versioned is an upstream that serves card and records every JSON-RPC
-// call with its A2A-Version header; it answers a stream with one v1.0
-// event and anything else with a v1.0 message.
+// call with its A2A-Version header; it answers a stream with one event
+// and anything else with a message, each in the shape of the method's
+// generation (v0.3 for a name with a "/", v1.0 for the others).
 type versioned struct {
 	card string
 	mu   sync.Mutex
@@ -47,13 +49,20 @@ func (v *versioned) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	v.mu.Lock()
 	v.seen = append(v.seen, req.Method+" "+r.Header.Get("A2A-Version"))
 	v.mu.Unlock()
-	if req.Method == "SendStreamingMessage" {
+	switch req.Method {
+	case "SendStreamingMessage":
 		w.Header().Set("Content-Type", "text/event-stream")
 		_, _ = io.WriteString(w, streamEvt)
-		return
+	case "message/stream":
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = io.WriteString(w, streamEvt03)
+	case "message/send":
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{"kind":"message","messageId":"r","role":"agent","parts":[{"kind":"text","text":"ok"}]}}`)
+	default:
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{"message":{"messageId":"r","role":"ROLE_AGENT","parts":[{"text":"ok"}]}}}`)
 	}
-	w.Header().Set("Content-Type", "application/json")
-	_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{"message":{"messageId":"r","role":"ROLE_AGENT","parts":[{"text":"ok"}]}}}`)
 }
 
 func (v *versioned) calls() []string {
@@ -66,32 +75,45 @@ const sendV1 = `{"jsonrpc":"2.0","id":1,"method":"%s","params":{"message":{"mess
 
 // TestGenerationsOutsideTheCard: a call whose method generation or A2A-Version the
 // upstream's card does not declare is refused with -32009 and never
-// forwarded; one it declares reaches it, with its A2A-Version header.
+// forwarded; one it declares reaches it, with its A2A-Version header. A
+// v1.0 call to a v0.3-only upstream reaches it translated to v0.3, when
+// a2agen translates it, and is refused unforwarded when it does not.
 func TestGenerationsOutsideTheCard(t *testing.T) {
 	v01Send := `{"jsonrpc":"2.0","id":1,"method":"tasks/send","params":{"id":"t1","message":{"role":"user","parts":[{"type":"text","text":"hello"}]}}}`
+	markdown := `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"# hi","mediaType":"text/markdown"}]}}}`
 	tests := []struct {
 		name, card, body, version string
 		wantCode                  int
-		wantSeen                  string
+		wantReason, wantSeen      string
 	}{
-		{"v0.1 tasks/send to a v0.3-only upstream", cardV03, v01Send, "", -32009, ""},
-		{"v1.0 SendMessage to a v0.3-only upstream", cardV03, fmt.Sprintf(sendV1, "SendMessage"), "1.0", -32009, ""},
-		{"v0.3 message/send to a v1.0-only upstream", cardV10, sendBody, "", -32009, ""},
-		{"v1.0 SendMessage to a v1.0-only upstream", cardV10, fmt.Sprintf(sendV1, "SendMessage"), "1.0", 0, "SendMessage 1.0"},
-		{"v1.0 SendStreamingMessage to a both-versions upstream", cardBoth, fmt.Sprintf(sendV1, "SendStreamingMessage"), "1.0", 0, "SendStreamingMessage 1.0"},
-		{"v0.3 message/send to a both-versions upstream", cardBoth, sendBody, "", 0, "message/send "},
+		{"v0.1 tasks/send to a v0.3-only upstream", cardV03, v01Send, "", -32009, "version_mismatch", ""},
+		{"v1.0 SendMessage to a v0.3-only upstream", cardV03, fmt.Sprintf(sendV1, "SendMessage"), "1.0", 0, "", "message/send 0.3"},
+		{"v1.0 SendStreamingMessage to a v0.3-only upstream", cardV03, fmt.Sprintf(sendV1, "SendStreamingMessage"), "", 0, "", "message/stream 0.3"},
+		{"v1.0 ListTasks to a v0.3-only upstream", cardV03, `{"jsonrpc":"2.0","id":1,"method":"ListTasks","params":{}}`, "1.0", -32009, "version_mismatch", ""},
+		{"v1.0 SendMessage under A2A-Version 1.1 to a v0.3-only upstream", cardV03, fmt.Sprintf(sendV1, "SendMessage"), "1.1", -32009, "version_mismatch", ""},
+		{"untranslatable v1.0 SendMessage to a v0.3-only upstream", cardV03, markdown, "1.0", -32602, "untranslatable_call", ""},
+		{"v0.3 message/send to a v1.0-only upstream", cardV10, sendBody, "", -32009, "version_mismatch", ""},
+		{"v1.0 SendMessage to a v1.0-only upstream", cardV10, fmt.Sprintf(sendV1, "SendMessage"), "1.0", 0, "", "SendMessage 1.0"},
+		{"v1.0 SendStreamingMessage to a both-versions upstream", cardBoth, fmt.Sprintf(sendV1, "SendStreamingMessage"), "1.0", 0, "", "SendStreamingMessage 1.0"},
+		{"v0.3 message/send to a both-versions upstream", cardBoth, sendBody, "", 0, "", "message/send "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			up := &versioned{card: tt.card}
 			h := newHarness(t, rawUpstream{up}, nil)
+			// A client resolves the card first, and the gateway holds it.
+			if resp, err := http.Get(h.srv.URL + "/a2a/extra/.well-known/agent-card.json"); err != nil || resp.StatusCode != http.StatusOK {
+				t.Fatalf("card: %v %v", resp, err)
+			} else {
+				_ = resp.Body.Close()
+			}
 			var hdr []string
 			if tt.version != "" {
 				hdr = []string{"A2A-Version", tt.version}
 			}
 			resp, b := h.post("extra", "alice-dev-key", tt.body, hdr...)
 			if tt.wantCode != 0 {
-				wantCode(t, decodeRPC(t, b), tt.wantCode, "version_mismatch")
+				wantCode(t, decodeRPC(t, b), tt.wantCode, tt.wantReason)
 				if got := up.calls(); len(got) != 0 {
 					t.Fatalf("a refused call reached the upstream: %v", got)
 				}
@@ -108,7 +130,7 @@ func TestGenerationsOutsideTheCard(t *testing.T) {
 }
 
 // TestV1EndToEnd speaks v1.0 through the gateway to the documents agent:
-// SendMessage answers {"message":…}, SendStreamingMessage streams
+// SendMessage answers {"task":…}, SendStreamingMessage streams
 // StreamResponse events, GetTask answers the v1.0 task; the same calls in
 // v0.3 keep the v0.3 shapes.
 func TestV1EndToEnd(t *testing.T) {
@@ -117,25 +139,32 @@ func TestV1EndToEnd(t *testing.T) {
 	_, b := h.post("documents", "alice-dev-key", fmt.Sprintf(sendV1, "SendMessage"), v1...)
 	var send struct {
 		Result struct {
-			Message *struct {
-				Role  string           `json:"role"`
-				Kind  *string          `json:"kind"`
-				Parts []map[string]any `json:"parts"`
-			} `json:"message"`
+			Task *struct {
+				Kind      *string `json:"kind"`
+				Status    struct{ State string }
+				Artifacts []struct{ Parts []map[string]any }
+			} `json:"task"`
 		} `json:"result"`
 	}
-	if err := json.Unmarshal(b, &send); err != nil || send.Result.Message == nil || send.Result.Message.Role != "ROLE_AGENT" ||
-		send.Result.Message.Kind != nil || send.Result.Message.Parts[0]["text"] == nil {
+	if err := json.Unmarshal(b, &send); err != nil || send.Result.Task == nil || send.Result.Task.Kind != nil ||
+		send.Result.Task.Status.State != "TASK_STATE_COMPLETED" || len(send.Result.Task.Artifacts) != 1 ||
+		send.Result.Task.Artifacts[0].Parts[0]["text"] == nil || send.Result.Task.Artifacts[0].Parts[0]["kind"] != nil {
 		t.Fatalf("v1.0 SendMessage answer: %s", b)
 	}
 	events := h.streamEvents(fmt.Sprintf(sendV1, "SendStreamingMessage"), v1...)
-	if len(events) < 2 || events[0]["statusUpdate"] == nil || events[len(events)-1]["message"] == nil {
+	var members []string
+	for _, ev := range events {
+		for k := range ev {
+			members = append(members, k)
+		}
+	}
+	if strings.Join(members, " ") != "task statusUpdate artifactUpdate statusUpdate" {
 		t.Fatalf("v1.0 stream events: %v", events)
 	}
-	status := events[0]["statusUpdate"].(map[string]any)
-	taskID, _ := status["taskId"].(string)
-	if status["status"].(map[string]any)["state"] != "TASK_STATE_WORKING" || taskID == "" {
-		t.Fatalf("first v1.0 event: %v", status)
+	taskID, _ := events[0]["task"].(map[string]any)["id"].(string)
+	status := events[1]["statusUpdate"].(map[string]any)
+	if status["status"].(map[string]any)["state"] != "TASK_STATE_WORKING" || taskID == "" || status["taskId"] != taskID {
+		t.Fatalf("v1.0 events: %v", events)
 	}
 	_, b = h.post("documents", "alice-dev-key", `{"jsonrpc":"2.0","id":2,"method":"GetTask","params":{"id":"`+taskID+`"}}`, v1...)
 	r := decodeRPC(t, b)
@@ -145,7 +174,7 @@ func TestV1EndToEnd(t *testing.T) {
 		t.Fatalf("v1.0 GetTask answer: %s", b)
 	}
 	_, b = h.post("documents", "alice-dev-key", sendBody)
-	if r := decodeRPC(t, b); r.Error != nil || !strings.Contains(string(r.Result), `"kind":"message"`) {
+	if r := decodeRPC(t, b); r.Error != nil || !strings.Contains(string(r.Result), `"kind":"task"`) {
 		t.Fatalf("v0.3 message/send answer: %s", b)
 	}
 }

@@ -56,8 +56,8 @@ func streamTask(t *testing.T, h *harness, key string) string {
 		t.Fatalf("no event in the stream: %s", b)
 	}
 	res, _ := events[0]["result"].(map[string]any)
-	id, _ := res["taskId"].(string)
-	if id == "" {
+	id, _ := res["id"].(string) // the documents agent's first event is its task
+	if id == "" || res["kind"] != "task" {
 		t.Fatalf("first event names no task: %v", events[0])
 	}
 	return id

@@ -31,6 +31,10 @@
 //     child held by the receiving agent, and only the children travel.
 //   - Other known methods are forwarded once the agent's card says it can
 //     serve them; unknown methods are refused, never forwarded.
+//   - A v1.0 call to an agent that serves v0.3 and not v1.0 is decided as
+//     the caller made it, then translated to v0.3 on the way out, and the
+//     answers back into v1.0 (translate.go, package a2agen); what cannot
+//     be translated is refused.
 //   - A call that names a task (get, cancel, resubscribe, push-notification
 //     configs, a send continuing or referencing one) is allowed only to the
 //     principal that started it (tasks.go); anyone else is told the task

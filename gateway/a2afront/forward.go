@@ -58,6 +58,7 @@ func (f *Front) hop(w http.ResponseWriter, r *http.Request, a *agent) (failed bo
 		trace.WithAttributes(attribute.String("capgate.agent", a.cfg.Name)))
 	defer span.End()
 	injectTrace(ctx, r.Header)
+	translateHeaders(r)
 	a.proxy.ServeHTTP(w, r.WithContext(ctx))
 	if hop.failed {
 		span.SetStatus(codes.Error, "upstream_error")

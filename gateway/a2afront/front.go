@@ -152,7 +152,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Front, error) {
 		fronted: f.fronts, logger: deps.Logger, tracer: deps.Tracer,
 	}
 	f.methods = f.methodTable()
-	f.answers = []answerProcessor{f.taskAnswer, f.mapIDs}
+	f.answers = []answerProcessor{f.taskAnswer, f.mapIDs, f.translateAnswer}
 	return f, nil
 }
 
@@ -189,7 +189,7 @@ func (f *Front) newAgent(ctx context.Context, ac config.Agent) (*agent, error) {
 	a.proxy = proxy.New(u, proxy.Options{
 		Transport: rt, ErrorHandler: f.upstreamError, ModifyResponse: f.modifyAnswer, Logger: f.deps.Logger,
 	})
-	a.card = agentcard.NewSource(cardConfig(ac, u, a.publicURL, f.cfg.OIDCIssuers), rt, f.deps.Now, f.deps.Logger)
+	a.card = agentcard.NewSource(f.signedCards(cardConfig(ac, u, a.publicURL, f.cfg.OIDCIssuers)), rt, f.deps.Now, f.deps.Logger)
 	if !gated(a) {
 		// The migration path, said out loud: sends reach this agent on
 		// authentication alone.

@@ -23,11 +23,11 @@ func (f *Front) hopCheck(ctx context.Context, c *call, delegated bool) *jsonrpc.
 		return &jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: "the agent's card is unavailable; the call was not forwarded",
 			Data: map[string]string{"reason": "card_unavailable"}}
 	}
-	header := c.http.Header.Get("A2A-Version")
-	if err := agentcard.CheckMethod(card, c.req.Method, header); err != nil {
+	method, header := upstreamCall(card, c)
+	if err := agentcard.CheckMethod(card, method, header); err != nil {
 		return hopError(err)
 	}
-	version := agentcard.SpokenVersion(c.req.Method, header)
+	version := agentcard.SpokenVersion(method, header)
 	need := agentcard.Requirements{ProtocolVersion: version, Capabilities: agentcard.RequirementsFor(c.req.Method, delegated)}
 	if delegated && !agentcard.UnderstandsCapabilities(card) {
 		need.AllowLegacyAmbient = f.deps.Policy.Current().DecideAmbient(ctx, policy.AmbientInput{
@@ -48,7 +48,8 @@ func versionCheck(c *call) *jsonrpc.Error {
 	if card == nil {
 		return nil
 	}
-	return hopError(agentcard.CheckMethod(card, c.req.Method, c.http.Header.Get("A2A-Version")))
+	method, header := upstreamCall(card, c)
+	return hopError(agentcard.CheckMethod(card, method, header))
 }
 
 // A2A's own error codes for a hop the agent cannot serve.

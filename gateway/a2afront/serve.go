@@ -26,6 +26,9 @@ type call struct {
 	// has scoped it (an invocation, or a gated agent's message); its
 	// answer is then mapped back to the caller's handles.
 	scope *capScope
+	// translated is the caller's v1.0 method when the call is forwarded
+	// translated to v0.3 (translate.go), else "".
+	translated string
 }
 
 // outcome is what the front decided for one call: either a response
@@ -118,10 +121,10 @@ func (f *Front) serveOne(w http.ResponseWriter, r *http.Request, c *call) {
 	f.forward(w, upstreamRequest(ctx, r, c.req.ID, out), c)
 }
 
-// decide routes one call by its method. Methods the gateway does not know
+// decideCall routes one call by its method. Methods the gateway does not know
 // are refused, never forwarded: an unknown method could be a skill call in
 // disguise.
-func (f *Front) decide(ctx context.Context, c *call) outcome {
+func (f *Front) decideCall(ctx context.Context, c *call) outcome {
 	if c.req.Err != nil {
 		return fail(c.req.ID, jsonrpc.ErrorFor(c.req.Err))
 	}

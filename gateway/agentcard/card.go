@@ -54,6 +54,10 @@ type Config struct {
 	// providers; the served card declares an OpenID Connect security
 	// scheme for each, with the issuer's discovery URL.
 	OIDCIssuers []string
+	// Sign, when set, signs each rewritten card: its result is the one
+	// entry of the served card's signatures. A card it cannot sign is
+	// served unsigned, never with another signature.
+	Sign func(card map[string]any) (any, error)
 }
 
 // Source fetches, rewrites and caches one agent's card.
@@ -108,7 +112,7 @@ func (s *Source) Card(ctx context.Context) ([]byte, map[string]any, error) {
 		}
 		return nil, nil, err
 	}
-	card, err := json.Marshal(Rewrite(raw, s.cfg))
+	card, err := json.Marshal(s.signed(ctx, Rewrite(raw, s.cfg)))
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %w", ErrFetch, err)
 	}

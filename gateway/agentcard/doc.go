@@ -25,10 +25,11 @@
 //
 // Card signatures: an upstream card's signatures sign the upstream's card,
 // and the served card differs from it (its URLs, security and grants), so
-// they cannot survive the rewrite. They are removed, and the served card
-// is not signed: a caller that requires a signed card must fetch the
-// upstream's own card out of band. The gateway never passes on a signature
-// that no longer matches the card it accompanies.
+// they cannot survive the rewrite: Rewrite removes them. A Source whose
+// Config.Sign is set (the gateway's, with its own key: package cardsig)
+// signs each card it serves; a card it cannot sign is served unsigned.
+// The gateway never passes on a signature that no longer matches the card
+// it accompanies.
 //
 // A card supports the union of the versions it declares: its
 // min/max_protocol_version range, its protocolVersion, and the versions of

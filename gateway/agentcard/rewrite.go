@@ -7,6 +7,8 @@ package agentcard
 //     and the upstream's protocolBinding and protocolVersion; gRPC and
 //     HTTP+JSON interfaces are dropped, as the gateway fronts JSON-RPC
 //     only. A v0.3 upstream card gets the entries its versions imply.
+//     An agent that serves v0.3 and not v1.0 also gets a v1.0 JSON-RPC
+//     interface, last: the gateway translates v1.0 calls for it.
 //   - The v0.3 members url, preferredTransport (JSONRPC) and
 //     additionalInterfaces are kept, pointing at the gateway, where the
 //     upstream card had them; a v1.0-only card is never turned into a
@@ -16,7 +18,7 @@ package agentcard
 //     schemes the caller never deals with and are removed.
 //   - signatures are removed: they sign the upstream's card, which is not
 //     the card served, so passing one on would only offer a signature that
-//     does not verify.
+//     does not verify. (A Source with Config.Sign signs the served card.)
 //   - The capability tiers and version range are explicit (WithTiers), the
 //     capabilityGrants are the configured ones, and the capability
 //     extension is declared.
@@ -28,7 +30,7 @@ func Rewrite(upstream map[string]any, cfg Config) map[string]any {
 		card[k] = v
 	}
 	legacy := hasV03Members(upstream)
-	card["supportedInterfaces"] = servedInterfaces(upstream, cfg.PublicURL)
+	card["supportedInterfaces"] = withTranslated(servedInterfaces(upstream, cfg.PublicURL), upstream, cfg.PublicURL)
 	delete(card, "additionalInterfaces")
 	if legacy {
 		card["url"] = cfg.PublicURL

@@ -3,11 +3,14 @@
 // through a real gateway.
 //
 // The gateway is the quickstart world's (gateway.FromConfig on the
-// quickstart config) with two more agents built on @a2a-js/sdk: one that
-// serves A2A v1.0 only and one that serves v1.0 and v0.3. The quickstart's
-// documents agent, built on github.com/a2aproject/a2a-go, is the v0.3-only
-// upstream. Clients are the @a2a-js/sdk client (driven through the scripts
-// in js/, run with node) and the a2a-go client.
+// quickstart config) with three more agents: a stock a2a-go agent that
+// serves A2A v0.3 only, and two built on @a2a-js/sdk, one that serves
+// v1.0 only and one that serves v1.0 and v0.3. The quickstart's documents
+// agent (built on a2a-go, serving the capability extension) declares 0.1
+// to 1.0; behind a face that rewrites its card it also stands for a
+// v0.3-only and a v1.0-only agent that serves the extension. Clients are
+// the @a2a-js/sdk client (driven through the scripts in js/, run with
+// node) and the a2a-go client.
 //
 // The JavaScript dependencies are pinned by js/package-lock.json and are
 // installed with

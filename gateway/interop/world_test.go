@@ -38,6 +38,13 @@ type world struct {
 // Without withJS only the Go agents are started, and node is not needed.
 func startWorld(t *testing.T, withJS bool) *world {
 	t.Helper()
+	return startWorldWith(t, withJS, nil)
+}
+
+// startWorldWith is startWorld with edit applied to each configured agent
+// before the gateway is built.
+func startWorldWith(t *testing.T, withJS bool, edit func(*config.Agent)) *world {
+	t.Helper()
 	goURL := startGoAgent(t)
 	agents := []config.Agent{{Name: v03Agent, URL: goURL, Principal: "agent:" + v03Agent}}
 	kit := ""
@@ -53,6 +60,11 @@ func startWorld(t *testing.T, withJS bool) *world {
 			for _, a := range agents {
 				a.CardRefresh = config.Duration(time.Minute)
 				cfg.Agents = append(cfg.Agents, a)
+			}
+			for i := range cfg.Agents {
+				if edit != nil {
+					edit(&cfg.Agents[i])
+				}
 			}
 		},
 	})

@@ -8,9 +8,13 @@
 // JSON object: each step's result or its error ({error:{name,code,message,
 // data}}), for the Go test to assert on. It exits 0 whenever it could print.
 import { ClientFactory } from "@a2a-js/sdk/client";
-import { Role } from "@a2a-js/sdk";
+import { Role, verifyAgentCardSignature } from "@a2a-js/sdk";
+import { importJWK } from "jose";
 
 const EXT = "https://github.com/a2aproject/A2A/sep/capability-negotiation";
+
+// stdout carries the one JSON result: the SDK's debug logs go to stderr.
+console.debug = (...a) => console.error(...a);
 
 const [scenario, rawArgs] = process.argv.slice(2);
 const args = JSON.parse(rawArgs ?? "{}");
@@ -136,7 +140,35 @@ async function delegate() {
   return out;
 }
 
-const scenarios = { basic, invoke, delegate };
+// verify: the card's signature, checked by the SDK's own verifier with the
+// key the signature names (kid) in the JWK set it points at (jku): on the
+// card as served, on the card as the SDK's client resolved it, and on the
+// served card with its name changed (which must not verify).
+async function verify() {
+  const retrieve = async (kid, jku) => {
+    const jwks = await (await fetch(jku)).json();
+    const jwk = jwks.keys.find((k) => k.kid === kid);
+    if (!jwk) throw new Error(`kid ${kid} not in ${jku}`);
+    return importJWK(jwk, jwk.alg);
+  };
+  const verifier = verifyAgentCardSignature(retrieve);
+  const served = await (await fetch(new URL(".well-known/agent-card.json", args.base))).json();
+  const ok = async (card) => {
+    await verifier(card);
+    return { verified: true };
+  };
+  const { client } = await resolve(args.base);
+  return {
+    served: await step(() => ok(served)),
+    resolved: await step(async () => {
+      await client.getAgentCard(undefined, verifier);
+      return { verified: true };
+    }),
+    tampered: await step(() => ok({ ...served, name: `${served.name} (changed)` })),
+  };
+}
+
+const scenarios = { basic, invoke, delegate, verify };
 if (!scenarios[scenario]) {
   console.error(`usage: node client.mjs ${Object.keys(scenarios).join("|")} ARGS_JSON`);
   process.exit(2);

@@ -36,8 +36,12 @@ const Description = "I am the documents agent. I act only on the documents a cap
 // agent streams before its answer.
 const ProgressText = "Looking up what I can do…"
 
-// executor answers every message with [Description]. Streaming calls get
-// a working status update first, then the answer.
+// executor answers every message with a task, streamed or not, so that
+// a caller can read it back with tasks/get (GetTask): the task is
+// submitted, then working with [ProgressText] as its status message, then
+// gets one artifact holding [Description] as a text part, then completes.
+// A message that continues a stored task continues it instead of
+// submitting a new one.
 type executor struct {
 	now func() time.Time
 }
@@ -46,18 +50,25 @@ var _ a2asrv.AgentExecutor = executor{}
 
 // Execute implements a2asrv.AgentExecutor.
 func (e executor) Execute(ctx context.Context, reqCtx *a2asrv.RequestContext, q eventqueue.Queue) error {
-	if !Streaming(ctx) {
-		msg := a2a.NewMessage(a2a.MessageRoleAgent, a2a.TextPart{Text: Description})
-		msg.ContextID = reqCtx.ContextID
-		return writeEvent(ctx, q, msg)
+	var events []a2a.Event
+	if reqCtx.StoredTask == nil {
+		events = append(events, a2a.NewSubmittedTask(reqCtx, reqCtx.Message))
 	}
 	progress := a2a.NewMessageForTask(a2a.MessageRoleAgent, reqCtx, a2a.TextPart{Text: ProgressText})
 	working := a2a.NewStatusUpdateEvent(reqCtx, a2a.TaskStateWorking, progress)
 	stamp(working, e.now())
-	if err := writeEvent(ctx, q, working); err != nil {
-		return err
+	answer := a2a.NewArtifactEvent(reqCtx, a2a.TextPart{Text: Description})
+	answer.Artifact.Name = "answer"
+	answer.LastChunk = true
+	done := a2a.NewStatusUpdateEvent(reqCtx, a2a.TaskStateCompleted, nil)
+	done.Final = true
+	stamp(done, e.now())
+	for _, ev := range append(events, working, answer, done) {
+		if err := writeEvent(ctx, q, ev); err != nil {
+			return err
+		}
 	}
-	return writeEvent(ctx, q, a2a.NewMessageForTask(a2a.MessageRoleAgent, reqCtx, a2a.TextPart{Text: Description}))
+	return nil
 }
 
 // Cancel implements a2asrv.AgentExecutor.

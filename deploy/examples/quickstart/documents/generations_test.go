@@ -43,12 +43,13 @@ func TestSendEveryGeneration(t *testing.T) {
 			if err := json.Unmarshal(resp.Result, &result); err != nil {
 				t.Fatal(err)
 			}
-			kind, msg := payload(t, method, result)
-			if kind != "message" || msg["role"] != roleAgent(method) {
-				t.Errorf("result kind/role = %v/%v, want message/%s", kind, msg["role"], roleAgent(method))
+			kind, task := payload(t, method, result)
+			status, _ := task["status"].(map[string]any)
+			if kind != "task" || status["state"] != taskState(method, "completed") {
+				t.Errorf("result kind/state = %v/%v, want a completed task", kind, status["state"])
 			}
-			if got := textOf(msg); got != documents.Description {
-				t.Errorf("text = %q, want the description", got)
+			if got := answerText(task["artifacts"]); got != documents.Description {
+				t.Errorf("artifact text = %q, want the description", got)
 			}
 			if string(resp.ID) != "7" {
 				t.Errorf("id = %s, want 7", resp.ID)
@@ -103,26 +104,49 @@ func TestStreamEveryGeneration(t *testing.T) {
 					t.Errorf("event %d id = %v, want s1", i, ev["id"])
 				}
 			}
-			status, _ := objs[0]["status"].(map[string]any)
-			if kinds[0] != "status-update" || status["state"] != taskState(method, "working") {
-				t.Errorf("first event = %v/%v, want a working status-update", kinds[0], status["state"])
+			want := []string{"task", "status-update", "artifact-update", "status-update"}
+			if strings.Join(kinds, " ") != strings.Join(want, " ") {
+				t.Fatalf("events %v, want %v", kinds, want)
 			}
-			if _, final := objs[0]["final"]; final == (method == "SendStreamingMessage") {
-				t.Errorf("first event final member present = %v; v1.0 has none, v0.3 always has it", final)
+			status, _ := objs[1]["status"].(map[string]any)
+			if status["state"] != taskState(method, "working") {
+				t.Errorf("second event state %v, want working", status["state"])
 			}
-			last := objs[len(objs)-1]
-			if kinds[len(kinds)-1] != "message" || textOf(last) != documents.Description {
-				t.Errorf("last event kind = %v, want the final message", kinds[len(kinds)-1])
+			if _, final := objs[1]["final"]; final == (method == "SendStreamingMessage") {
+				t.Errorf("status-update final member present = %v; v1.0 has none, v0.3 always has it", final)
+			}
+			if got := answerText([]any{objs[2]["artifact"]}); got != documents.Description {
+				t.Errorf("artifact text = %q, want the description", got)
+			}
+			if status, _ := objs[3]["status"].(map[string]any); status["state"] != taskState(method, "completed") {
+				t.Errorf("last event state %v, want completed", status["state"])
 			}
 		})
 	}
+}
+
+// answerText is the text of the one text part of the one artifact of
+// artifacts, in either generation's shape.
+func answerText(artifacts any) string {
+	list, _ := artifacts.([]any)
+	if len(list) != 1 {
+		return ""
+	}
+	a, _ := list[0].(map[string]any)
+	parts, _ := a["parts"].([]any)
+	if len(parts) != 1 {
+		return ""
+	}
+	p, _ := parts[0].(map[string]any)
+	s, _ := p["text"].(string)
+	return s
 }
 
 // streamedTaskID starts a stream and returns the task it created.
 func streamedTaskID(t *testing.T, url string) string {
 	t.Helper()
 	first := stream(t, url, "message/stream")[0]["result"].(map[string]any)
-	id, _ := first["taskId"].(string)
+	id, _ := first["id"].(string)
 	if id == "" {
 		t.Fatal("no taskId in first event")
 	}
@@ -144,29 +168,24 @@ func TestGetTaskEveryGeneration(t *testing.T) {
 				t.Errorf("got %v %v, want task %s (kind %v)", task["kind"], task["id"], id, wantKind)
 			}
 			status, _ := task["status"].(map[string]any)
-			if status["state"] != taskState(method, "working") {
-				t.Errorf("state = %v, want %s", status["state"], taskState(method, "working"))
+			if status["state"] != taskState(method, "completed") {
+				t.Errorf("state = %v, want %s", status["state"], taskState(method, "completed"))
 			}
 		})
 	}
 }
 
+// TestCancelTaskEveryGeneration cancels, in each generation, a task the
+// agent has completed: a2asrv refuses it as not cancelable, with A2A's
+// code, so every generation's name reaches it.
 func TestCancelTaskEveryGeneration(t *testing.T) {
 	_, srv := newServer(t)
 	for _, method := range []string{"CancelTask", "tasks/cancel"} {
 		t.Run(method, func(t *testing.T) {
 			id := streamedTaskID(t, srv.URL)
 			resp := call(t, srv.URL, method, map[string]any{"id": id}, nil)
-			var task struct {
-				Status struct {
-					State string `json:"state"`
-				} `json:"status"`
-			}
-			if err := json.Unmarshal(resp.Result, &task); err != nil || resp.Error != nil {
-				t.Fatalf("result %s error %+v: %v", resp.Result, resp.Error, err)
-			}
-			if want := taskState(method, "canceled"); task.Status.State != want {
-				t.Errorf("state = %q, want %s", task.Status.State, want)
+			if resp.Error == nil || resp.Error.Code != -32002 {
+				t.Fatalf("result %s error %+v, want TaskNotCancelable (-32002)", resp.Result, resp.Error)
 			}
 		})
 	}

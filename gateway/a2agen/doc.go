@@ -1,0 +1,44 @@
+// Package a2agen translates A2A JSON-RPC calls between protocol
+// generations: a call a client makes in A2A v1.0 into the v0.3 call an
+// agent that serves only v0.3 understands, and that agent's v0.3 answers
+// (unary results and every stream event) back into v1.0 shapes.
+//
+// The shapes are those of the specifications: v1.0's a2a.proto in its
+// ProtoJSON form (SendMessageResponse {"task"} or {"message"},
+// StreamResponse {"task"}, {"message"}, {"statusUpdate"} or
+// {"artifactUpdate"}, TASK_STATE_* and ROLE_* enum names, parts with one
+// content member text, raw, url or data), and v0.3's JSON-RPC types
+// (results told apart by "kind", lower-case roles and states, parts with
+// "kind").
+//
+// # Methods
+//
+//	v1.0                              v0.3
+//	SendMessage                       message/send
+//	SendStreamingMessage              message/stream
+//	GetTask                           tasks/get
+//	CancelTask                        tasks/cancel
+//	SubscribeToTask                   tasks/resubscribe
+//	CreateTaskPushNotificationConfig  tasks/pushNotificationConfig/set
+//	GetTaskPushNotificationConfig     tasks/pushNotificationConfig/get
+//	DeleteTaskPushNotificationConfig  tasks/pushNotificationConfig/delete
+//
+// Every other method has no translation (ListTasks and the extended card
+// have no v0.3 equivalent): [Translatable] says so and the caller refuses
+// the call.
+//
+// # Nothing is lost silently
+//
+// Every member of a request and of an answer is either translated or
+// refused: a member the other generation cannot express (a text part's
+// media type other than text/plain, a non-object data part, a tenant, a
+// push configuration with several authentication schemes, an unknown
+// member) fails the translation with an *Error that says where and why,
+// wrapping [ErrUntranslatable]; a value of the wrong type wraps
+// [ErrMalformed]. Metadata and data values are opaque and copied as they
+// are. Only what one generation encodes in structure rather than in data
+// is dropped: v0.3's "kind" discriminators, and the "final" flag of a
+// status update, which v1.0 expresses by ending the stream.
+//
+// The package is pure: no I/O, no clock, no state.
+package a2agen

@@ -1,0 +1,98 @@
+package a2agen
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Version03 is the A2A version a translated call speaks upstream, as its
+// A2A-Version header says.
+const Version03 = "0.3"
+
+// method is one v1.0 method's translation.
+type method struct {
+	v03    string
+	params func(o *object, keep []string) (out, error)
+	result func(json.RawMessage) (json.RawMessage, error)
+}
+
+// methods are the v1.0 methods with a v0.3 translation.
+func methods() map[string]method {
+	taskID := func(history, metadata bool) func(*object, []string) (out, error) {
+		return func(o *object, _ []string) (out, error) { return taskIDParamsTo03(o, history, metadata) }
+	}
+	return map[string]method{
+		"SendMessage":          {"message/send", sendParamsTo03, sendResultTo1},
+		"SendStreamingMessage": {"message/stream", sendParamsTo03, streamResultTo1},
+		"GetTask":              {"tasks/get", taskID(true, false), taskResultTo1},
+		"CancelTask":           {"tasks/cancel", taskID(false, true), taskResultTo1},
+		"SubscribeToTask":      {"tasks/resubscribe", taskID(false, false), streamResultTo1},
+		"CreateTaskPushNotificationConfig": {"tasks/pushNotificationConfig/set",
+			func(o *object, _ []string) (out, error) { return createPushParamsTo03(o) }, pushResultTo1},
+		"GetTaskPushNotificationConfig": {"tasks/pushNotificationConfig/get",
+			func(o *object, _ []string) (out, error) { return pushIDParamsTo03(o) }, pushResultTo1},
+		"DeleteTaskPushNotificationConfig": {"tasks/pushNotificationConfig/delete",
+			func(o *object, _ []string) (out, error) { return pushIDParamsTo03(o) }, emptyResultTo1},
+	}
+}
+
+// Translatable returns the v0.3 method a v1.0 method is translated to;
+// ok is false for a method with no translation.
+func Translatable(v1 string) (v03 string, ok bool) {
+	m, ok := methods()[v1]
+	return m.v03, ok
+}
+
+// Request translates the params of a v1.0 call of method v1 into the
+// params of the v0.3 call of method v03. keep names members at the top
+// level of params that both generations carry as they are there (an
+// extension's members); any other member that v0.3 cannot express fails
+// the translation. Absent or null params are read as an empty object.
+func Request(v1 string, params json.RawMessage, keep ...string) (v03 string, out json.RawMessage, err error) {
+	m, ok := methods()[v1]
+	if !ok {
+		return "", nil, untranslatable("method", "%q has no v0.3 translation", v1)
+	}
+	o, err := readObject(params, "params")
+	if err != nil {
+		return "", nil, err
+	}
+	w, err := m.params(o, keep)
+	if err != nil {
+		return "", nil, err
+	}
+	return m.v03, w.encode(), nil
+}
+
+// Response translates one JSON-RPC response object that a v0.3 agent
+// sent for a call translated from v1.0 method v1 (a unary answer, or the
+// data of one stream event): its result into the v1.0 result's shape. An
+// error response is returned as it is: A2A's error codes are the same in
+// both generations.
+func Response(v1 string, resp json.RawMessage) (json.RawMessage, error) {
+	m, ok := methods()[v1]
+	if !ok {
+		return nil, untranslatable("method", "%q has no v0.3 translation", v1)
+	}
+	var env map[string]json.RawMessage
+	if err := json.Unmarshal(resp, &env); err != nil {
+		return nil, malformed("response", "not a JSON object")
+	}
+	result, ok := env["result"]
+	if !ok {
+		if _, isErr := env["error"]; !isErr {
+			return nil, malformed("response", "neither a result nor an error")
+		}
+		return resp, nil
+	}
+	t, err := m.result(result)
+	if err != nil {
+		return nil, err
+	}
+	env["result"] = t
+	b, err := json.Marshal(env)
+	if err != nil {
+		return nil, fmt.Errorf("a2agen: encoding the response: %w", err)
+	}
+	return b, nil
+}
