@@ -53,6 +53,15 @@ agents:
     skills: {retrieve_document: retrieve, search_documents: search, list_documents: list, update_document: update, delete_document: delete}
   - name: extra
     url: %s
+  # The quickstart policy names notes; notes_e2e_test.go fronts the real
+  # agent here.
+  - name: notes
+    url: http://127.0.0.1:9/
+    messages: {require_capability: true, operation: read}
+    grants:
+      - {id: "notes:read", operations: [read], attenuable: true}
+      - {id: "notes:write", operations: [write], attenuable: true, requires: ["notes:read"]}
+    skills: {notes.read: read, notes.write: write}
 a2e_hosts:
   - {name: lab, url: "http://127.0.0.1:9/", capabilities: [tools, memory, env], auth_token_env: LAB_TOKEN}
 oidc:

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -40,6 +41,7 @@ func newNotesHarness(t *testing.T) (*harness, *postCounter) {
 	}
 	counter := &postCounter{next: agent}
 	h := newHarness(t, rawUpstream{counter}, func(cfg *config.Config) {
+		cfg.Agents = slices.DeleteFunc(cfg.Agents, func(a config.Agent) bool { return a.Name == "notes" })
 		a := &cfg.Agents[1]
 		a.Name, a.Principal = "notes", "agent:notes"
 		a.Messages = &config.Messages{RequireCapability: true, Operation: "read"}

@@ -21,8 +21,11 @@ func TestLoadQuickstart(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
-	if got := len(cfg.Agents); got != 2 {
-		t.Fatalf("agents = %d, want 2", got)
+	if got := len(cfg.Agents); got != 3 {
+		t.Fatalf("agents = %d, want 3", got)
+	}
+	if m := cfg.Agents[2].Messages; cfg.Agents[2].Name != "notes" || m == nil || !m.RequireCapability || m.Operation != "read" {
+		t.Errorf("notes agent's gated messaging not decoded: %+v", cfg.Agents[2])
 	}
 	if cfg.Agents[0].Skills["retrieve_document"] != "retrieve" {
 		t.Errorf("skills not decoded: %v", cfg.Agents[0].Skills)

@@ -126,9 +126,11 @@ func startCapgate(ctx context.Context, o capgateOptions) (*Capgate, error) {
 	return c, nil
 }
 
-// capgateConfig is the embedded quickstart config with only the documents
-// agent, pointed at the upstream, no admin listener, no Redis and no
-// per-principal limits.
+// capgateConfig is the embedded quickstart config with the documents agent
+// pointed at the upstream, no admin listener, no Redis and no
+// per-principal limits. The notes agent stays, since the quickstart policy
+// names it, but is never called: it points at a path the upstream does
+// not serve.
 func capgateConfig(publicURL, upstreamURL, policyFile string) (*config.Config, error) {
 	data, err := qsfiles.Files.ReadFile("capgate.yaml")
 	if err != nil {
@@ -143,13 +145,18 @@ func capgateConfig(publicURL, upstreamURL, policyFile string) (*config.Config, e
 	// measure themselves, not the gateway.
 	cfg.RateLimits.Disabled = true
 	var agents []config.Agent
+	found := false
 	for _, a := range cfg.Agents {
-		if a.Name == "documents" {
-			a.URL = upstreamURL + "/"
+		switch a.Name {
+		case "documents":
+			a.URL, found = upstreamURL+"/", true
+			agents = append(agents, a)
+		case "notes":
+			a.URL = upstreamURL + "/unused-notes/"
 			agents = append(agents, a)
 		}
 	}
-	if len(agents) != 1 {
+	if !found {
 		return nil, fmt.Errorf("%w: the quickstart config has no documents agent", ErrSetup)
 	}
 	cfg.Agents = agents
