@@ -51,13 +51,6 @@ func (o *object) take(name string) (json.RawMessage, bool) {
 	return raw, true
 }
 
-// drop marks members as consumed without translating them.
-func (o *object) drop(names ...string) {
-	for _, n := range names {
-		o.used[n] = true
-	}
-}
-
 // done refuses the first member that was not consumed, in name order.
 func (o *object) done() error {
 	var left []string

@@ -10,21 +10,6 @@ import (
 	"github.com/a2aproject/a2a-go/a2asrv/eventqueue"
 )
 
-// streamingKey marks, in the executor's context, that the call arrived as
-// message/stream (or another generation's spelling of it).
-type streamingKey struct{}
-
-// WithStreaming records in ctx whether the current call streams.
-func WithStreaming(ctx context.Context, streaming bool) context.Context {
-	return context.WithValue(ctx, streamingKey{}, streaming)
-}
-
-// Streaming reports whether ctx was marked by [WithStreaming] as streaming.
-func Streaming(ctx context.Context) bool {
-	s, _ := ctx.Value(streamingKey{}).(bool)
-	return s
-}
-
 // Description is the text the documents agent answers any message with.
 const Description = "I am the documents agent. I act only on the documents a capability designates. " +
 	"Skills, called with a2a/skill/invoke and a capabilityId: " +

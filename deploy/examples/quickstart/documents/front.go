@@ -54,7 +54,6 @@ type FrontConfig struct {
 	// Prepare, when set, runs before a standard call is handed to Standard
 	// and may derive the context the a2asrv executor will see (context
 	// values survive into AgentExecutor.Execute). An error refuses the call.
-	// The context it receives is already marked with [WithStreaming].
 	Prepare func(ctx context.Context, call Call) (context.Context, error)
 	// MaxBodyBytes bounds the request body; zero means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
@@ -181,7 +180,7 @@ func (f *Front) serveRPC(w http.ResponseWriter, r *http.Request, body []byte) {
 // serveStandard rewrites the request to its v0.3 form and hands it to
 // a2asrv; the answer to a v1.0 method is rewritten to its v1.0 shape.
 func (f *Front) serveStandard(w http.ResponseWriter, r *http.Request, req rpcRequest, call Call) {
-	ctx := WithStreaming(r.Context(), call.Canonical == MethodMessageStream)
+	ctx := r.Context()
 	if IsSendMethod(call.Canonical) {
 		params, err := NormalizeSendParams(call.Params)
 		if err != nil {

@@ -240,13 +240,6 @@ func v1PartsAsV03(msg map[string]any) map[string]any {
 	return msg
 }
 
-func roleAgent(method string) string {
-	if isV1(method) {
-		return "ROLE_AGENT"
-	}
-	return "agent"
-}
-
 func taskState(method, v03 string) string {
 	if isV1(method) {
 		return "TASK_STATE_" + strings.ToUpper(v03)

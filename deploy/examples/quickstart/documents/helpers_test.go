@@ -157,16 +157,3 @@ func indent(t *testing.T, v any) []byte {
 	}
 	return append(b, '\n')
 }
-
-// textOf returns the concatenated text parts of a decoded message.
-func textOf(msg map[string]any) string {
-	var sb strings.Builder
-	parts, _ := msg["parts"].([]any)
-	for _, p := range parts {
-		if part, ok := p.(map[string]any); ok && part["kind"] == "text" {
-			s, _ := part["text"].(string)
-			sb.WriteString(s)
-		}
-	}
-	return sb.String()
-}
