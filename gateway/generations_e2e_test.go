@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/capgate/capgate/gateway/agentcard"
+	"github.com/capgate/capgate/gateway/config"
 )
 
 // Upstream cards of each generation: v0.3 only, v1.0 only, and both (a
@@ -102,11 +103,7 @@ func TestGenerationsOutsideTheCard(t *testing.T) {
 			up := &versioned{card: tt.card}
 			h := newHarness(t, rawUpstream{up}, nil)
 			// A client resolves the card first, and the gateway holds it.
-			if resp, err := http.Get(h.srv.URL + "/a2a/extra/.well-known/agent-card.json"); err != nil || resp.StatusCode != http.StatusOK {
-				t.Fatalf("card: %v %v", resp, err)
-			} else {
-				_ = resp.Body.Close()
-			}
+			resolveCard(t, h.srv.URL+"/a2a/extra/.well-known/agent-card.json")
 			var hdr []string
 			if tt.version != "" {
 				hdr = []string{"A2A-Version", tt.version}
@@ -211,4 +208,39 @@ func (h *harness) streamEvents(body string, hdr ...string) []map[string]any {
 		out = append(out, ev.Result)
 	}
 	return out
+}
+
+// resolveCard fetches a served card, as a client resolving it would.
+func resolveCard(t *testing.T, url string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("card: %v %v", resp, err)
+	}
+	_ = resp.Body.Close()
+}
+
+// TestGenerationsFirstCall: a read outside the card's range is refused
+// even as the very first call the gateway sees for the agent, before any
+// client resolved its card: the gateway fetches the card to check it.
+func TestGenerationsFirstCall(t *testing.T) {
+	tests := []struct{ name, card, body, version string }{
+		{"v1.0 ListTasks to a v0.3-only upstream", cardV03, `{"jsonrpc":"2.0","id":1,"method":"ListTasks","params":{}}`, "1.0"},
+		{"v0.3 tasks/get to a v1.0-only upstream", cardV10, `{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"id":"t1"}}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			up := &versioned{card: tt.card}
+			h := newHarness(t, rawUpstream{up}, func(cfg *config.Config) { cfg.Agents[1].TaskOwnership = config.TaskOwnershipOff })
+			var hdr []string
+			if tt.version != "" {
+				hdr = []string{"A2A-Version", tt.version}
+			}
+			_, b := h.post("extra", "alice-dev-key", tt.body, hdr...)
+			wantCode(t, decodeRPC(t, b), -32009, "version_mismatch")
+			if got := up.calls(); len(got) != 0 {
+				t.Fatalf("a refused call reached the upstream: %v", got)
+			}
+		})
+	}
 }

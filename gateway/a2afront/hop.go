@@ -39,12 +39,17 @@ func (f *Front) hopCheck(ctx context.Context, c *call, delegated bool) *jsonrpc.
 
 // versionCheck refuses a call whose method generation or A2A-Version the
 // agent's card does not support, for the methods that need nothing else
-// from the card (tasks/get, tasks/cancel, …). It checks against the card
-// the gateway already holds and never fetches one, so a read is not held
-// up by a card fetch; sends, streams and push configuration fetch the
-// card in hopCheck and are always checked.
-func versionCheck(c *call) *jsonrpc.Error {
+// from the card (tasks/get, tasks/cancel, …). It uses the card the gateway
+// holds, fetching it first when it holds none (the same fetch translation
+// would make), so the very first call to an agent is checked like every
+// later one. A card that cannot be fetched leaves these reads to the
+// agent; sends, streams and push configuration are refused then
+// (hopCheck).
+func versionCheck(ctx context.Context, c *call) *jsonrpc.Error {
 	card := c.agent.card.Cached()
+	if card == nil {
+		_, card, _ = c.agent.card.Card(ctx)
+	}
 	if card == nil {
 		return nil
 	}

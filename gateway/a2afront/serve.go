@@ -146,7 +146,7 @@ func (f *Front) decideCall(ctx context.Context, c *call) outcome {
 	if h, ok := f.methods[canonical]; ok {
 		return h(ctx, c)
 	}
-	if e := versionCheck(c); e != nil {
+	if e := versionCheck(ctx, c); e != nil {
 		return fail(c.req.ID, e)
 	}
 	return forwardAs(c)
