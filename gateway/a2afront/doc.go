@@ -13,7 +13,10 @@
 //     caller asked for ∩ what policy allows, with opaque resource handles.
 //     The agent's resources come from the config's catalog or from the
 //     agent's a2a/resources/resolve hook; the answer is re-checked against
-//     the query, so an agent that answers too broadly cannot widen it.
+//     the query, so an agent that answers too broadly cannot widen it. A
+//     whole_agent grant names no resources and resolves nothing; an agent
+//     with neither a catalog nor the hook is refused with detail
+//     no_resolver (whole.go).
 //     When the policy says a grant waits for human approval, nothing is
 //     issued: the request is held in the approval store and answered with
 //     a pending result; asking again with its approvalId returns, once,
@@ -29,6 +32,16 @@
 //     never forwarded; attenuation only ever narrows.
 //   - A send that carries capabilities is a delegation: each one becomes a
 //     child held by the receiving agent, and only the children travel.
+//   - On an agent with gated messaging (messages.require_capability),
+//     every send and every follow-up on a task must present a capability
+//     for the agent that passes the same checks, covering the operation
+//     of the skill the message names (gate.go); handles in the message
+//     become real ids, and the call goes upstream scoped to it.
+//   - The answer to a call scoped to a capability (an invocation, a gated
+//     message) never carries a real id: each of the capability's ids
+//     becomes the caller's handle, other known ids are redacted or refuse
+//     the answer, and a stream re-checks revocation at every event
+//     (idmap.go).
 //   - Other known methods are forwarded once the agent's card says it can
 //     serve them; unknown methods are refused, never forwarded.
 //   - A v1.0 call to an agent that serves v0.3 and not v1.0 is decided as
@@ -49,6 +62,7 @@
 // never reach the agent, and the trusted headers it receives are the
 // gateway's. The answers come back the same way: the proxy's response
 // hook runs each JSON-RPC response, unary or one stream event at a time,
-// through the front's answer processors (answers.go, sse.go), which learn
-// who owns the tasks an answer names and filter listings to the caller's.
+// through the front's answer processors (answers.go, sse.go), in order:
+// task ownership (who owns the tasks an answer names; listings filtered
+// to the caller's), id mapping, then generation translation.
 package a2afront
