@@ -3,6 +3,7 @@ package a2afront
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 )
 
 // mapStrings applies fn to every string value in the JSON text raw (object
@@ -59,4 +60,53 @@ func walkSlice(t []any, fn func(string) (string, error)) (any, bool, error) {
 		t[i], changed = out, changed || ch
 	}
 	return t, changed, nil
+}
+
+// mapAnswer rewrites, in every string value of the valid JSON text raw
+// (object keys are left alone), each whole-word id of pairs, and returns
+// the text with only the strings that changed re-encoded, members in
+// their order: raw itself when nothing changed. Every value is seen, a
+// duplicate member's too. A refusing pair fails it with errUnmappedID.
+func mapAnswer(raw json.RawMessage, pairs []idPair) (json.RawMessage, error) {
+	var out []byte
+	last := 0
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '"' {
+			continue
+		}
+		start, end := i, stringEnd(raw, i)
+		i = end - 1
+		if j := skipSpace(raw, end); j < len(raw) && raw[j] == ':' {
+			continue
+		}
+		s, changed, refused := mapLiteral(raw[start:end], pairs)
+		if refused {
+			return nil, errUnmappedID
+		}
+		if changed {
+			out = append(out, raw[last:start]...)
+			out = appendJSONString(out, s)
+			last = end
+		}
+	}
+	if out == nil {
+		return raw, nil
+	}
+	return append(out, raw[last:]...), nil
+}
+
+// mapLiteral is replaceWords on the string a JSON string literal stands
+// for; a plain literal that contains no id is not even decoded.
+func mapLiteral(lit []byte, pairs []idPair) (s string, changed, refused bool) {
+	inner := lit[1 : len(lit)-1]
+	if plainLiteral(inner) {
+		if !slices.ContainsFunc(pairs, func(p idPair) bool { return bytes.Contains(inner, []byte(p.old)) }) {
+			return "", false, false
+		}
+		s = string(inner)
+	} else {
+		s, _ = decodeString(lit)
+	}
+	out, refused := replaceWords(s, pairs)
+	return out, !refused && out != s, refused
 }
