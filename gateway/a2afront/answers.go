@@ -6,10 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"mime"
 	"net/http"
-	"strconv"
 
 	"github.com/capgate/capgate/gateway/jsonrpc"
 )
@@ -50,14 +47,13 @@ func (f *Front) modifyAnswer(resp *http.Response) error {
 	if !ok || len(f.answers) == 0 {
 		return nil
 	}
-	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	if mt == "text/event-stream" {
+	if isEventStream(resp.Header.Get("Content-Type")) {
 		resp.Body = newEventStream(ctx, f.processChain(c), c.req.ID, resp.Body)
 		resp.ContentLength = -1
 		resp.Header.Del("Content-Length")
 		return nil
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxUpstreamResponse+1))
+	body, err := readAnswer(resp.Body, resp.ContentLength, maxUpstreamResponse)
 	_ = resp.Body.Close()
 	switch {
 	case err != nil:
@@ -68,9 +64,7 @@ func (f *Front) modifyAnswer(resp *http.Response) error {
 	if body, err = processUnary(ctx, f.processChain(c), c.req.ID, body); err != nil {
 		return err
 	}
-	resp.Body = io.NopCloser(bytes.NewReader(body))
-	resp.ContentLength = int64(len(body))
-	resp.Header.Set("Content-Length", strconv.Itoa(len(body)))
+	setAnswer(resp, body)
 	return nil
 }
 
