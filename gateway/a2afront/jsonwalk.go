@@ -84,6 +84,9 @@ func mapAnswer(raw json.RawMessage, pairs []idPair) (json.RawMessage, error) {
 			return nil, errUnmappedID
 		}
 		if changed {
+			if out == nil {
+				out = make([]byte, 0, len(raw)+len(raw)/4)
+			}
 			out = append(out, raw[last:start]...)
 			out = appendJSONString(out, s)
 			last = end
