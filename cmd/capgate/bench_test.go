@@ -46,11 +46,11 @@ func TestBenchQuickTable(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	if !strings.Contains(stderr, "loadtest plan: 5 runs") {
+	if !strings.Contains(stderr, "loadtest plan: 6 runs") {
 		t.Errorf("the plan is not printed first:\n%s", stderr)
 	}
 	rows := tableRows(t, stdout)
-	for _, target := range []string{"upstream", "baseline", "capgate", "issuance", "attenuation"} {
+	for _, target := range []string{"upstream", "baseline", "capgate", "issuance", "issuance-catalog", "attenuation"} {
 		f, ok := rows[target]
 		if !ok {
 			t.Errorf("table has no %s row:\n%s", target, stdout)

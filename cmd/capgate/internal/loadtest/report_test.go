@@ -26,6 +26,7 @@ func sampleReport() *Report {
 	bad.Errors, bad.FirstError = 12, "loadtest: JSON-RPC error response: {\"code\":-32049}"
 	r.Add(Step{Target: TargetCapgate, Variant: VariantRedis, Conns: 64}, bad, 29_990)
 	r.Add(Step{Target: TargetIssuance, Variant: VariantMemory, Conns: 64}, res(60_000, 5000, 9000, 12_000, 480), 60_100)
+	r.Add(Step{Target: TargetIssuanceCatalog, Variant: VariantMemory, Conns: 64}, res(65_000, 4500, 8000, 11_000, 300), 0)
 	r.Add(Step{Target: TargetAttenuation, Variant: VariantMemory, Conns: 64}, res(70_000, 4000, 8000, 11_000, 440), 0)
 	r.Finish(90 * time.Second)
 	return r
@@ -61,6 +62,7 @@ func TestReportRatios(t *testing.T) {
 		{4, 0.95, us(400), true},
 		{6, 0, 0, false}, // issuance is not an invoke: no ratio
 		{7, 0, 0, false},
+		{8, 0, 0, false},
 	}
 	for _, tt := range tests {
 		row := r.Rows[tt.row]
@@ -106,7 +108,7 @@ func TestReportChecks(t *testing.T) {
 		}
 		got = append(got, verdict+" "+string(c.Variant)+" "+c.Value)
 	}
-	want := "pass memory +55.0µs|pass memory 0.95×|FAIL redis 0.50×|pass memory 12,000/s"
+	want := "pass memory +55.0µs|pass memory 0.95×|FAIL redis 0.50×|pass memory 13,000/s"
 	if strings.Join(got, "|") != want {
 		t.Fatalf("checks %q, want %q", strings.Join(got, "|"), want)
 	}
