@@ -16,7 +16,7 @@ func sampleReport() *Report {
 	res := func(n int64, p50, p99, p999 float64, allocs float64) Result {
 		return Result{Requests: n, Elapsed: 5 * time.Second, AllocsPerRequest: allocs, BytesPerRequest: allocs * 100,
 			CPUPerRequest: time.Duration(allocs) * 400 * time.Nanosecond,
-			Latencies: Latencies{Samples: int(n), P50: us(p50), P99: us(p99), P999: us(p999), Max: us(p999 * 2)}}
+			Latencies:     Latencies{Samples: int(n), P50: us(p50), P99: us(p99), P999: us(p999), Max: us(p999 * 2)}}
 	}
 	r.Add(Step{Target: TargetUpstream, Conns: 1}, res(100_000, 40, 90, 400, 77), 100_500)
 	r.Add(Step{Target: TargetBaseline, Conns: 1}, res(50_000, 95, 300, 1500, 187), 50_300)
