@@ -15,7 +15,7 @@ import (
 
 const benchUsage = `usage:
   capgate bench [--duration 5s] [--warmup 1s] [--conns 1,64] [--variants memory,redis,synced]
-                [--redis auto|off|URL] [--only upstream|baseline|capgate|issuance|attenuation]
+                [--redis auto|off|URL] [--only upstream|baseline|capgate|issuance|issuance-catalog|attenuation]
                 [--quick] [--json] [--check] [--cpuprofile FILE]
 
 bench measures what capgate costs beyond the proxy hop. In one process, on
@@ -24,12 +24,14 @@ a plain tuned httputil.ReverseProxy in front of it (the baseline), and capgate
 on the full a2a/skill/invoke path, once per revocation store: memory, redis
 (revocation.Redis) and synced (the pub/sub-synced local set). It drives each
 with --conns keep-alive connections in a closed loop for --duration after a
-discarded --warmup, then drives issuance (a2a/capabilities/request) and
+discarded --warmup, then drives issuance (a2a/capabilities/request, with the
+hop to the agent's resolution hook, and from a catalog in the config) and
 attenuation (a2a/capabilities/attenuate) at the largest connection count. It
 prints the plan and its time budget first (on standard error), then a table
 with req/s, p50/p99/p99.9, allocations per request and the ratio to the
 baseline from the same run (on standard output; --json for machine reading).
-The default run takes about 90 s: 84 s of load, plus starting the servers.
+The default run takes about 90 s: 90 s of load, plus a few seconds starting the
+servers.
 
 --redis auto (the default) starts a throwaway redis-server if one is on PATH,
 and skips the Redis variants with a note otherwise. --quick shortens the

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -46,19 +47,19 @@ func TestBenchQuickTable(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	if !strings.Contains(stderr, "loadtest plan: 5 runs") {
+	if !strings.Contains(stderr, "loadtest plan: 6 runs") {
 		t.Errorf("the plan is not printed first:\n%s", stderr)
 	}
 	rows := tableRows(t, stdout)
-	for _, target := range []string{"upstream", "baseline", "capgate", "issuance", "attenuation"} {
+	for _, target := range []string{"upstream", "baseline", "capgate", "issuance", "issuance-catalog", "attenuation"} {
 		f, ok := rows[target]
 		if !ok {
 			t.Errorf("table has no %s row:\n%s", target, stdout)
 			continue
 		}
-		// target variant conns req/s p50 p99 p99.9 allocs/req B/req errors ×baseline Δp50
-		if len(f) < 12 || f[9] != "0" {
-			t.Errorf("%s row %q: want 12 columns and 0 errors", target, f)
+		// target variant conns req/s p50 p99 p99.9 cpu/req allocs/req B/req errors ×baseline Δp50
+		if len(f) < 13 || f[10] != "0" || runtime.GOOS == "linux" && f[7] == "-" {
+			t.Errorf("%s row %q: want 13 columns, a CPU time and 0 errors", target, f)
 		}
 	}
 	if strings.Contains(stdout, "!!!") {

@@ -6,10 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"mime"
 	"net/http"
-	"strconv"
 
 	"github.com/capgate/capgate/gateway/jsonrpc"
 )
@@ -24,6 +21,10 @@ import (
 // changed or not. An error refuses that response: a *jsonrpc.Error is sent
 // in its place, with the response's id; any other error is sent as an
 // internal error. A refused stream ends after the refusal.
+//
+// resp is always valid JSON: the chain is only given valid JSON, and it
+// checks whatever a processor returns changed before the next one sees it.
+// A processor never changes resp in place.
 type answerProcessor func(ctx context.Context, c *call, resp json.RawMessage) (json.RawMessage, error)
 
 // errNotJSONRPC refuses an answer that is not JSON: no processor could
@@ -46,14 +47,13 @@ func (f *Front) modifyAnswer(resp *http.Response) error {
 	if !ok || len(f.answers) == 0 {
 		return nil
 	}
-	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	if mt == "text/event-stream" {
+	if isEventStream(resp.Header.Get("Content-Type")) {
 		resp.Body = newEventStream(ctx, f.processChain(c), c.req.ID, resp.Body)
 		resp.ContentLength = -1
 		resp.Header.Del("Content-Length")
 		return nil
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxUpstreamResponse+1))
+	body, err := readAnswer(resp.Body, resp.ContentLength, maxUpstreamResponse)
 	_ = resp.Body.Close()
 	switch {
 	case err != nil:
@@ -64,26 +64,35 @@ func (f *Front) modifyAnswer(resp *http.Response) error {
 	if body, err = processUnary(ctx, f.processChain(c), c.req.ID, body); err != nil {
 		return err
 	}
-	resp.Body = io.NopCloser(bytes.NewReader(body))
-	resp.ContentLength = int64(len(body))
-	resp.Header.Set("Content-Length", strconv.Itoa(len(body)))
+	setAnswer(resp, body)
 	return nil
 }
 
-// chain applies processors to one response object, in order.
+// chain applies processors to one response object, in order. resp must be
+// valid JSON.
 type chain func(ctx context.Context, resp json.RawMessage) (json.RawMessage, error)
 
-// processChain is the front's processors bound to c.
+// processChain is the front's processors bound to c. An answer a
+// processor changed into something that is not JSON is refused.
 func (f *Front) processChain(c *call) chain {
 	return func(ctx context.Context, resp json.RawMessage) (json.RawMessage, error) {
-		var err error
 		for _, p := range f.answers {
-			if resp, err = p(ctx, c, resp); err != nil {
+			out, err := p(ctx, c, resp)
+			if err != nil {
 				return nil, err
 			}
+			if !sameText(out, resp) && !json.Valid(out) {
+				return nil, errNotJSONRPC
+			}
+			resp = out
 		}
 		return resp, nil
 	}
+}
+
+// sameText reports whether a and b are the very same bytes in memory.
+func sameText(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // processUnary runs a unary answer through the chain: one response object,
@@ -115,6 +124,10 @@ func processUnary(ctx context.Context, run chain, id json.RawMessage, body []byt
 // (refused is then true), for the response's id or, when it has none, id.
 func processOne(ctx context.Context, run chain, id, resp json.RawMessage) (out json.RawMessage, refused bool) {
 	out, err := run(ctx, resp)
+	if err == nil && bytes.Equal(out, resp) && !hasLooseSpace(out) {
+		// resp is valid JSON (every caller checked it) and already compact.
+		return out, false
+	}
 	if err == nil {
 		var buf bytes.Buffer
 		if json.Compact(&buf, out) == nil {

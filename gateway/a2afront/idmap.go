@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/config"
@@ -103,35 +104,43 @@ func (f *Front) mapIDs(ctx context.Context, c *call, resp json.RawMessage) (json
 			return nil, e
 		}
 	}
-	pairs := answerPairs(c.agent, c.scope)
-	if !mentionsAny(resp, pairs) {
+	if !mentionsIDs(resp, c.agent, c.scope) {
 		return resp, nil
 	}
-	out, err := mapStrings(resp, func(s string) (string, error) {
-		out, refused := replaceIDs(s, pairs)
-		if refused {
-			return "", errUnmappedID
-		}
-		return out, nil
-	})
-	if errors.Is(err, errUnmappedID) {
-		return nil, errUnmappedID
-	}
-	if err != nil {
-		return nil, errNotJSONRPC
-	}
-	return out, nil
+	return mapAnswer(resp, answerPairs(c.agent, c.scope))
 }
 
-// mentionsAny is mapIDs' fast path: an answer with no escape sequence
-// that contains none of the ids cannot carry one. An answer with escapes
-// is always decoded, since "a\/b" is "a/b".
-func mentionsAny(resp json.RawMessage, pairs []idPair) bool {
-	if bytes.IndexByte(resp, '\\') >= 0 {
-		return len(pairs) > 0
+// mentionsIDs is mapIDs' fast path, which builds nothing: an answer in
+// which none of the ids answerPairs would rewrite appears, neither as
+// written nor in any string literal once its escapes are decoded ("a\/b"
+// is "a/b"), cannot carry one. resp is valid JSON.
+func mentionsIDs(resp json.RawMessage, a *agent, s *capScope) bool {
+	if anyAnswerID(a, s, func(id string) bool { return bytes.Contains(resp, []byte(id)) }) {
+		return true
 	}
-	for _, p := range pairs {
-		if bytes.Contains(resp, []byte(p.old)) {
+	if bytes.IndexByte(resp, '\\') < 0 && utf8.Valid(resp) {
+		return false
+	}
+	return eachLiteral(resp, func(lit []byte) bool {
+		if plainLiteral(lit[1 : len(lit)-1]) {
+			return false
+		}
+		str, _ := decodeString(lit)
+		return anyAnswerID(a, s, func(id string) bool { return strings.Contains(str, id) })
+	})
+}
+
+// anyAnswerID reports whether fn holds for one of the real ids an answer
+// to a call scoped to s is checked for: the capability's, then the
+// agent's catalog's.
+func anyAnswerID(a *agent, s *capScope, fn func(id string) bool) bool {
+	for _, id := range s.resources {
+		if fn(id) {
+			return true
+		}
+	}
+	for _, r := range a.cfg.Catalog {
+		if r.ID != "" && fn(r.ID) {
 			return true
 		}
 	}

@@ -46,7 +46,8 @@ func TestMapStrings(t *testing.T) {
 		fn             func(string) (string, error)
 		wantErr        error
 	}{
-		{"nested", `{"a":["x",{"b":"y"}],"n":1.50,"k":null}`, `{"a":["X",{"b":"Y"}],"k":null,"n":1.50}`, upper, nil},
+		{"nested, keys too", `{"a":["x",{"b":"y"}],"n":1.50,"k":null}`, `{"A":["X",{"B":"Y"}],"K":null,"N":1.50}`, upper, nil},
+		{"keys that collide", `{"a":1,"A":2}`, "", upper, errKeyCollision},
 		{"escaped", `"a\/b <c>"`, `"A/B <C>"`, upper, nil},
 		{"unchanged keeps the text", `{"b": "1",  "a": 2}`, `{"b": "1",  "a": 2}`, func(s string) (string, error) { return s, nil }, nil},
 		{"error", `["x"]`, "", func(string) (string, error) { return "", errBoom }, errBoom},

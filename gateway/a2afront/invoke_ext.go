@@ -14,6 +14,15 @@ import (
 // A2A-Capability header. Capabilities are delegated with a send, never
 // with an invocation, so delegation members are refused here.
 func invocationCapability(c *call, p *sep.InvokeParams) (string, *jsonrpc.Error) {
+	if id, token, ok := plainInvocationCapability(c.req.Params); ok {
+		p.CapabilityID, p.CapabilityToken = id, token
+		return presentedToken(c.http, token)
+	}
+	return decodedInvocationCapability(c, p)
+}
+
+// decodedInvocationCapability is invocationCapability with params decoded.
+func decodedInvocationCapability(c *call, p *sep.InvokeParams) (string, *jsonrpc.Error) {
 	var params map[string]json.RawMessage
 	if json.Unmarshal(c.req.Params, &params) != nil {
 		return "", capErr(jsonrpc.CodeInvalidParams, "params must be an object", nil)

@@ -106,23 +106,13 @@ func (f *Front) taskAnswer(ctx context.Context, c *call, resp json.RawMessage) (
 	if ownership(c.agent) == config.TaskOwnershipOff {
 		return resp, nil
 	}
-	var env map[string]json.RawMessage
-	if json.Unmarshal(resp, &env) != nil {
-		return nil, errNotJSONRPC
-	}
-	result, ok := env["result"]
-	if !ok {
-		return resp, nil
-	}
 	if c.canonical == jsonrpc.MethodListTasks {
-		kept, err := f.ownTasksOnly(ctx, c, result)
-		if err != nil {
-			return nil, err
-		}
-		env["result"] = kept
-		return json.Marshal(env)
+		return f.listAnswer(ctx, c, resp)
 	}
-	tasks := answerTasks(result)
+	tasks, err := answerTaskIDs(resp)
+	if err != nil {
+		return nil, err
+	}
 	if len(tasks) == 0 {
 		return resp, nil
 	}
@@ -139,6 +129,24 @@ func (f *Front) taskAnswer(ctx context.Context, c *call, resp json.RawMessage) (
 		}
 	}
 	return resp, nil
+}
+
+// listAnswer keeps, of an answer to a listing, only the caller's tasks.
+func (f *Front) listAnswer(ctx context.Context, c *call, resp json.RawMessage) (json.RawMessage, error) {
+	var env map[string]json.RawMessage
+	if json.Unmarshal(resp, &env) != nil {
+		return nil, errNotJSONRPC
+	}
+	result, ok := env["result"]
+	if !ok {
+		return resp, nil
+	}
+	kept, err := f.ownTasksOnly(ctx, c, result)
+	if err != nil {
+		return nil, err
+	}
+	env["result"] = kept
+	return json.Marshal(env)
 }
 
 // ownTasksOnly filters a listing's result to the caller's tasks. The

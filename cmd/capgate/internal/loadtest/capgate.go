@@ -95,6 +95,9 @@ type capgateOptions struct {
 	now         func() time.Time
 	// client sends the setup requests.
 	client *http.Client
+	// catalog puts the documents agent's resources in the config's
+	// catalog, so that issuance makes no hop to the agent.
+	catalog bool
 }
 
 // startCapgate builds a gateway from the quickstart config, serves it, and
@@ -104,7 +107,7 @@ func startCapgate(ctx context.Context, o capgateOptions) (*Capgate, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: capgate listen: %w", ErrSetup, err)
 	}
-	cfg, err := capgateConfig("http://"+ln.Addr().String(), o.upstreamURL, o.policyFile)
+	cfg, err := capgateConfig("http://"+ln.Addr().String(), o.upstreamURL, o.policyFile, o.catalog)
 	if err != nil {
 		ln.Close()
 		return nil, err
@@ -128,10 +131,11 @@ func startCapgate(ctx context.Context, o capgateOptions) (*Capgate, error) {
 
 // capgateConfig is the embedded quickstart config with the documents agent
 // pointed at the upstream, no admin listener, no Redis and no
-// per-principal limits. The notes agent stays, since the quickstart policy
-// names it, but is never called: it points at a path the upstream does
-// not serve.
-func capgateConfig(publicURL, upstreamURL, policyFile string) (*config.Config, error) {
+// per-principal limits; with catalog, the agent's resources (those the
+// upstream resolves) are in the config's catalog. The notes agent stays,
+// since the quickstart policy names it, but is never called: it points at
+// a path the upstream does not serve.
+func capgateConfig(publicURL, upstreamURL, policyFile string, catalog bool) (*config.Config, error) {
 	data, err := qsfiles.Files.ReadFile("capgate.yaml")
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrSetup, err)
@@ -150,6 +154,9 @@ func capgateConfig(publicURL, upstreamURL, policyFile string) (*config.Config, e
 		switch a.Name {
 		case "documents":
 			a.URL, found = upstreamURL+"/", true
+			if catalog {
+				a.Catalog = upstreamCatalog()
+			}
 			agents = append(agents, a)
 		case "notes":
 			a.URL = upstreamURL + "/unused-notes/"
@@ -236,4 +243,14 @@ func post(ctx context.Context, client *http.Client, url string, body []byte) ([]
 		return nil, err
 	}
 	return b, CheckResponse(resp.StatusCode, b)
+}
+
+// upstreamCatalog is what the upstream resolves (resolveResult), as a
+// config catalog.
+func upstreamCatalog() []config.Resource {
+	q1 := map[string]string{"quarter": "2025-Q1"}
+	return []config.Resource{
+		{ID: "reports/q1-financial", Collection: "reports", DisplayName: "Q1 Financial Summary", Attributes: q1},
+		{ID: "reports/q1-sales", Collection: "reports", DisplayName: "Q1 Sales Report", Attributes: q1},
+	}
 }

@@ -66,6 +66,12 @@ type Result struct {
 	// allocations during the measured phase divided by Requests: they
 	// include the load generator and every in-process server.
 	AllocsPerRequest, BytesPerRequest float64
+	// CPUPerRequest is the process's CPU time (user and system) during the
+	// measured phase divided by Requests: the load generator and every
+	// in-process server, not a Redis server. On a machine shared with
+	// other work it moves far less than req/s. Zero where the platform
+	// does not say.
+	CPUPerRequest time.Duration
 }
 
 // RequestsPerSecond is Requests over Elapsed.
@@ -112,14 +118,20 @@ func Drive(ctx context.Context, s Spec) (Result, error) {
 	runtime.GC()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
+	cpu := processCPU()
 	start := s.Now()
 	runPhase(ctx, workers, start.Add(s.Duration), true)
 	elapsed := s.Now().Sub(start)
+	cpu = processCPU() - cpu
 	runtime.ReadMemStats(&after)
 	if err := ctx.Err(); err != nil {
 		return Result{}, fmt.Errorf("loadtest: run against %s: %w", s.URL, err)
 	}
-	return collect(workers, elapsed, after.Mallocs-before.Mallocs, after.TotalAlloc-before.TotalAlloc), nil
+	r := collect(workers, elapsed, after.Mallocs-before.Mallocs, after.TotalAlloc-before.TotalAlloc)
+	if r.Requests > 0 {
+		r.CPUPerRequest = cpu / time.Duration(r.Requests)
+	}
+	return r, nil
 }
 
 // driverTransport is the load generator's one shared transport: exactly

@@ -45,6 +45,7 @@ func ExampleOptions_Plan() {
 	// baseline  64
 	// capgate memory 64
 	// issuance memory 64
+	// issuance-catalog memory 64
 	// attenuation memory 64
-	// load time: 48s
+	// load time: 54s
 }

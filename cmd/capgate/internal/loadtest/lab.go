@@ -25,6 +25,10 @@ type Lab struct {
 	// Capgates are in the order of the options' variants, without those
 	// that were skipped.
 	Capgates []*Capgate
+	// Catalog is the capgate whose documents agent has its resources in
+	// the config's catalog (in-memory store), for TargetIssuanceCatalog;
+	// nil when no step drives it.
+	Catalog *Capgate
 	// Notes say what was skipped and why.
 	Notes []string
 
@@ -79,6 +83,12 @@ func (l *Lab) start(ctx context.Context, o Options) error {
 	}
 	for _, v := range variants {
 		if err := l.startCapgate(ctx, o, v, policy); err != nil {
+			return err
+		}
+	}
+	if len(variants) > 0 && (o.Only == "" || o.Only == TargetIssuanceCatalog) {
+		if l.Catalog, err = startCapgate(ctx, capgateOptions{variant: VariantMemory, upstreamURL: l.Upstream.URL,
+			policyFile: policy, now: o.Now, client: &http.Client{Transport: l.setup}, catalog: true}); err != nil {
 			return err
 		}
 	}
@@ -191,6 +201,13 @@ func (l *Lab) capgate(v Variant) *Capgate {
 func (l *Lab) Spec(s Step, o Options) (Spec, error) {
 	spec := Spec{Header: RequestHeader(), Conns: s.Conns, Warmup: o.warmup(), Duration: o.Duration,
 		SamplesPerSecond: o.SamplesPerSecond, Now: o.Now}
+	if s.Target == TargetIssuanceCatalog {
+		if l.Catalog == nil {
+			return Spec{}, fmt.Errorf("%w: the catalog capgate is not running", ErrInvalidOptions)
+		}
+		spec.URL, spec.Body = l.Catalog.Server.URL+agentPath, []byte(IssuanceBody)
+		return spec, nil
+	}
 	c := l.capgate(s.Variant)
 	if s.Variant == "" {
 		c = l.Capgates[0]
@@ -222,6 +239,9 @@ func (l *Lab) Close() error {
 	var errs []error
 	for _, c := range l.Capgates {
 		errs = append(errs, c.Close())
+	}
+	if l.Catalog != nil {
+		errs = append(errs, l.Catalog.Close())
 	}
 	for _, s := range l.stores {
 		errs = append(errs, s.Close())

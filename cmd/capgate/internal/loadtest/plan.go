@@ -19,15 +19,20 @@ const (
 	TargetBaseline Target = "baseline"
 	// TargetCapgate is capgate on the full a2a/skill/invoke path.
 	TargetCapgate Target = "capgate"
-	// TargetIssuance is a2a/capabilities/request on capgate.
+	// TargetIssuance is a2a/capabilities/request on capgate, whose
+	// resources the agent resolves (a hop to its resolution hook).
 	TargetIssuance Target = "issuance"
+	// TargetIssuanceCatalog is a2a/capabilities/request on a capgate
+	// whose documents agent has its resources in the config's catalog:
+	// issuance without the resolution hop.
+	TargetIssuanceCatalog Target = "issuance-catalog"
 	// TargetAttenuation is a2a/capabilities/attenuate on capgate.
 	TargetAttenuation Target = "attenuation"
 )
 
 // Targets lists every target in report order.
 func Targets() []Target {
-	return []Target{TargetUpstream, TargetBaseline, TargetCapgate, TargetIssuance, TargetAttenuation}
+	return []Target{TargetUpstream, TargetBaseline, TargetCapgate, TargetIssuance, TargetIssuanceCatalog, TargetAttenuation}
 }
 
 // Variant is the revocation store capgate runs with.
@@ -48,7 +53,7 @@ func Variants() []Variant { return []Variant{VariantMemory, VariantRedis, Varian
 
 func (v Variant) needsRedis() bool { return v == VariantRedis || v == VariantSynced }
 
-// Default option values: the default plan of 14 runs takes 84 s of load
+// Default option values: the default plan of 15 runs takes 90 s of load
 // plus a few seconds of setup, within the two minutes the README promises.
 const (
 	DefaultDuration = 5 * time.Second
@@ -157,8 +162,9 @@ type Step struct {
 // they run: per connection count the upstream, the baseline and capgate
 // in each variant (so each ratio compares runs made close in time), then
 // issuance on the first variant (issuance never consults the revocation
-// store, so it would be the same on every variant) and attenuation on
-// each variant, at the largest connection count.
+// store, so it would be the same on every variant), issuance from the
+// catalog (in memory), and attenuation on each variant, at the largest
+// connection count.
 func (o Options) Plan(variants []Variant) []Step {
 	var steps []Step
 	for _, c := range o.Conns {
@@ -169,7 +175,8 @@ func (o Options) Plan(variants []Variant) []Step {
 	}
 	if len(variants) > 0 {
 		top := slices.Max(o.Conns)
-		steps = append(steps, Step{Target: TargetIssuance, Variant: variants[0], Conns: top})
+		steps = append(steps, Step{Target: TargetIssuance, Variant: variants[0], Conns: top},
+			Step{Target: TargetIssuanceCatalog, Variant: VariantMemory, Conns: top})
 		for _, v := range variants {
 			steps = append(steps, Step{Target: TargetAttenuation, Variant: v, Conns: top})
 		}

@@ -26,13 +26,13 @@ func TestPlan(t *testing.T) {
 		{"default", Options{}, Variants(),
 			"upstream/-/1 baseline/-/1 capgate/memory/1 capgate/redis/1 capgate/synced/1 " +
 				"upstream/-/64 baseline/-/64 capgate/memory/64 capgate/redis/64 capgate/synced/64 " +
-				"issuance/memory/64 attenuation/memory/64 attenuation/redis/64 attenuation/synced/64"},
+				"issuance/memory/64 issuance-catalog/memory/64 attenuation/memory/64 attenuation/redis/64 attenuation/synced/64"},
 		{"redis skipped", Options{}, []Variant{VariantMemory},
 			"upstream/-/1 baseline/-/1 capgate/memory/1 upstream/-/64 baseline/-/64 capgate/memory/64 " +
-				"issuance/memory/64 attenuation/memory/64"},
+				"issuance/memory/64 issuance-catalog/memory/64 attenuation/memory/64"},
 		{"ops at the largest count", Options{Conns: []int{8, 2}}, []Variant{VariantSynced},
 			"upstream/-/8 baseline/-/8 capgate/synced/8 upstream/-/2 baseline/-/2 capgate/synced/2 " +
-				"issuance/synced/8 attenuation/synced/8"},
+				"issuance/synced/8 issuance-catalog/memory/8 attenuation/synced/8"},
 		{"only capgate", Options{Only: TargetCapgate}, Variants(),
 			"capgate/memory/1 capgate/redis/1 capgate/synced/1 capgate/memory/64 capgate/redis/64 capgate/synced/64"},
 		{"only baseline", Options{Only: TargetBaseline, Conns: []int{4}}, Variants(), "baseline/-/4"},
@@ -51,12 +51,12 @@ func TestPlan(t *testing.T) {
 // for setup.
 func TestDefaultBudget(t *testing.T) {
 	o := Options{}.WithDefaults()
-	if b := o.Budget(o.Plan(Variants())); b != 84*time.Second {
-		t.Fatalf("default budget %v, want 84s", b)
+	if b := o.Budget(o.Plan(Variants())); b != 90*time.Second {
+		t.Fatalf("default budget %v, want 90s", b)
 	}
 	o.Warmup = -1
-	if b := o.Budget(o.Plan([]Variant{VariantMemory})); b != 8*5*time.Second {
-		t.Fatalf("budget without warm-up %v, want 40s", b)
+	if b := o.Budget(o.Plan([]Variant{VariantMemory})); b != 9*5*time.Second {
+		t.Fatalf("budget without warm-up %v, want 45s", b)
 	}
 }
 

@@ -2,7 +2,13 @@
 
 package loadtest
 
-import "syscall"
+import (
+	"syscall"
+	"time"
+)
 
 // sysProcAttr has nothing to add outside Linux.
 func sysProcAttr() *syscall.SysProcAttr { return nil }
+
+// processCPU is not measured outside Linux.
+func processCPU() time.Duration { return 0 }

@@ -16,14 +16,15 @@ const (
 	// baseline's at P50Conns connection.
 	ThresholdP50Delta = 60 * time.Microsecond
 	P50Conns          = 1
-	// ThresholdIssuance is the least issuance rate (per second) with the
-	// in-memory store.
+	// ThresholdIssuance is the least issuance rate (per second) from an
+	// agent whose resources are in the config's catalog (no resolution
+	// hop), with the in-memory store.
 	ThresholdIssuance = 10_000.0
 )
 
 // AllocsNote says what allocs/req and B/req count.
-const AllocsNote = "allocs/req and B/req count the whole process (load generator + upstream, + proxy or gateway): " +
-	"compare rows, the difference is what the proxy or gateway adds"
+const AllocsNote = "cpu/req, allocs/req and B/req count the whole process (load generator + upstream, + proxy or gateway): " +
+	"compare rows, the difference is what the proxy or gateway adds; cpu/req moves far less than req/s on a busy machine"
 
 // Row is one step's measurement.
 type Row struct {
@@ -138,8 +139,8 @@ func (r *Report) checks() []Check {
 		case row.Target == TargetCapgate && row.Conns == P50Conns && row.HasBaseline:
 			out = append(out, Check{Name: fmt.Sprintf("capgate p50 within %v of baseline at %d conn", ThresholdP50Delta, P50Conns),
 				Variant: row.Variant, Value: signedDuration(row.P50Delta), Pass: row.P50Delta <= ThresholdP50Delta && row.Errors == 0})
-		case row.Target == TargetIssuance && row.Variant == VariantMemory:
-			out = append(out, Check{Name: "issuance ≥ " + groupThousands(ThresholdIssuance) + "/s with the in-memory store",
+		case row.Target == TargetIssuanceCatalog:
+			out = append(out, Check{Name: "issuance ≥ " + groupThousands(ThresholdIssuance) + "/s from a catalog-configured agent",
 				Variant: row.Variant, Value: groupThousands(row.RequestsPerSecond()) + "/s",
 				Pass: row.RequestsPerSecond() >= ThresholdIssuance && row.Errors == 0})
 		}

@@ -15,7 +15,8 @@ func sampleReport() *Report {
 		Duration: 5 * time.Second, Warmup: time.Second, Notes: []string{"redis: throwaway redis-server"}}
 	res := func(n int64, p50, p99, p999 float64, allocs float64) Result {
 		return Result{Requests: n, Elapsed: 5 * time.Second, AllocsPerRequest: allocs, BytesPerRequest: allocs * 100,
-			Latencies: Latencies{Samples: int(n), P50: us(p50), P99: us(p99), P999: us(p999), Max: us(p999 * 2)}}
+			CPUPerRequest: time.Duration(allocs) * 400 * time.Nanosecond,
+			Latencies:     Latencies{Samples: int(n), P50: us(p50), P99: us(p99), P999: us(p999), Max: us(p999 * 2)}}
 	}
 	r.Add(Step{Target: TargetUpstream, Conns: 1}, res(100_000, 40, 90, 400, 77), 100_500)
 	r.Add(Step{Target: TargetBaseline, Conns: 1}, res(50_000, 95, 300, 1500, 187), 50_300)
@@ -26,6 +27,7 @@ func sampleReport() *Report {
 	bad.Errors, bad.FirstError = 12, "loadtest: JSON-RPC error response: {\"code\":-32049}"
 	r.Add(Step{Target: TargetCapgate, Variant: VariantRedis, Conns: 64}, bad, 29_990)
 	r.Add(Step{Target: TargetIssuance, Variant: VariantMemory, Conns: 64}, res(60_000, 5000, 9000, 12_000, 480), 60_100)
+	r.Add(Step{Target: TargetIssuanceCatalog, Variant: VariantMemory, Conns: 64}, res(65_000, 4500, 8000, 11_000, 300), 0)
 	r.Add(Step{Target: TargetAttenuation, Variant: VariantMemory, Conns: 64}, res(70_000, 4000, 8000, 11_000, 440), 0)
 	r.Finish(90 * time.Second)
 	return r
@@ -61,6 +63,7 @@ func TestReportRatios(t *testing.T) {
 		{4, 0.95, us(400), true},
 		{6, 0, 0, false}, // issuance is not an invoke: no ratio
 		{7, 0, 0, false},
+		{8, 0, 0, false},
 	}
 	for _, tt := range tests {
 		row := r.Rows[tt.row]
@@ -106,7 +109,7 @@ func TestReportChecks(t *testing.T) {
 		}
 		got = append(got, verdict+" "+string(c.Variant)+" "+c.Value)
 	}
-	want := "pass memory +55.0µs|pass memory 0.95×|FAIL redis 0.50×|pass memory 12,000/s"
+	want := "pass memory +55.0µs|pass memory 0.95×|FAIL redis 0.50×|pass memory 13,000/s"
 	if strings.Join(got, "|") != want {
 		t.Fatalf("checks %q, want %q", strings.Join(got, "|"), want)
 	}

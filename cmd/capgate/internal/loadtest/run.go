@@ -43,7 +43,7 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 			return nil, err
 		}
 		rep.Add(s, res, lab.UpstreamCalls()-calls)
-		fmt.Fprintf(o.Progress, "[%2d/%d] %-11s %-6s %3d conns: %9.0f req/s, p50 %s, %d errors\n",
+		fmt.Fprintf(o.Progress, "[%2d/%d] %-16s %-6s %3d conns: %9.0f req/s, p50 %s, %d errors\n",
 			i+1, len(steps), s.Target, s.Variant, s.Conns, res.RequestsPerSecond(), formatDuration(res.Latencies.P50), res.Errors)
 	}
 	rep.Finish(o.Now().Sub(began))
@@ -63,7 +63,7 @@ func WritePlan(w io.Writer, o Options, steps []Step, notes []string) {
 	fmt.Fprintf(w, "loadtest plan: %d runs × (%v warm-up + %v measured) = %v of load, plus setup; loopback only, GOMAXPROCS=%d\n",
 		len(steps), o.warmup(), o.Duration, o.Budget(steps), runtime.GOMAXPROCS(0))
 	for i, s := range steps {
-		fmt.Fprintf(w, "  %2d. %-11s %-6s %3d conns  %s\n", i+1, s.Target, variantLabel(s.Variant), s.Conns, methodOf(s.Target))
+		fmt.Fprintf(w, "  %2d. %-16s %-6s %3d conns  %s\n", i+1, s.Target, variantLabel(s.Variant), s.Conns, methodOf(s.Target))
 	}
 	for _, n := range notes {
 		fmt.Fprintln(w, "  note:", n)
@@ -73,7 +73,7 @@ func WritePlan(w io.Writer, o Options, steps []Step, notes []string) {
 // methodOf is the JSON-RPC method a target is driven with.
 func methodOf(t Target) string {
 	switch t {
-	case TargetIssuance:
+	case TargetIssuance, TargetIssuanceCatalog:
 		return methodRequest
 	case TargetAttenuation:
 		return methodAttenuate

@@ -19,7 +19,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 	fmt.Fprintf(&b, "invoke = %s retrieve_document (capgate: full path); issuance = %s; attenuation = %s\n",
 		methodInvoke, methodRequest, methodAttenuate)
 	b.WriteString(AllocsNote + "\n\n")
-	cells := [][]string{{"target", "variant", "conns", "req/s", "p50", "p99", "p99.9", "allocs/req", "B/req", "errors", "×baseline", "Δp50"}}
+	cells := [][]string{{"target", "variant", "conns", "req/s", "p50", "p99", "p99.9", "cpu/req", "allocs/req", "B/req", "errors", "×baseline", "Δp50"}}
 	for _, row := range r.Rows {
 		cells = append(cells, tableRow(row))
 	}
@@ -34,13 +34,17 @@ func tableRow(row Row) []string {
 	if row.HasBaseline {
 		ratio, delta = fmt.Sprintf("%.2f×", row.Ratio), signedDuration(row.P50Delta)
 	}
+	cpu := "-"
+	if row.CPUPerRequest > 0 {
+		cpu = formatDuration(row.CPUPerRequest)
+	}
 	errs := fmt.Sprint(row.Errors)
 	if row.Errors > 0 {
 		errs += " !!"
 	}
 	return []string{string(row.Target), variantLabel(row.Variant), fmt.Sprint(row.Conns),
 		groupThousands(row.RequestsPerSecond()), formatDuration(row.Latencies.P50),
-		formatDuration(row.Latencies.P99), formatDuration(row.Latencies.P999),
+		formatDuration(row.Latencies.P99), formatDuration(row.Latencies.P999), cpu,
 		fmt.Sprintf("%.1f", row.AllocsPerRequest), groupThousands(row.BytesPerRequest), errs, ratio, delta}
 }
 
@@ -126,6 +130,7 @@ type jsonRow struct {
 	Samples       int      `json:"samples"`
 	Dropped       int64    `json:"dropped_samples"`
 	UpstreamCalls uint64   `json:"upstream_calls"`
+	CPUPerReqUs   float64  `json:"cpu_us_per_req"`
 	AllocsPerReq  float64  `json:"allocs_per_req"`
 	BytesPerReq   float64  `json:"bytes_per_req"`
 	Ratio         *float64 `json:"ratio_vs_baseline"`
@@ -166,7 +171,7 @@ func toJSONRow(row Row) jsonRow {
 		ElapsedS: row.Elapsed.Seconds(), ReqPerS: row.RequestsPerSecond(),
 		P50us: us(row.Latencies.P50), P99us: us(row.Latencies.P99), P999us: us(row.Latencies.P999),
 		MaxUs: us(row.Latencies.Max), Samples: row.Latencies.Samples, Dropped: row.Dropped, UpstreamCalls: row.UpstreamCalls,
-		AllocsPerReq: row.AllocsPerRequest, BytesPerReq: row.BytesPerRequest,
+		CPUPerReqUs: us(row.CPUPerRequest), AllocsPerReq: row.AllocsPerRequest, BytesPerReq: row.BytesPerRequest,
 	}
 	if row.HasBaseline {
 		ratio, delta := row.Ratio, us(row.P50Delta)

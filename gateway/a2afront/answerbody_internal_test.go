@@ -1,0 +1,81 @@
+package a2afront
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+func TestIsEventStream(t *testing.T) {
+	for _, ct := range []string{
+		"text/event-stream", "Text/Event-Stream", " text/event-stream ; charset=utf-8", "application/json",
+		"", "text/event-streams", "text/event-stream;;", "application/event-stream", "text/plain; x=event-stream",
+	} {
+		mt, _, _ := mime.ParseMediaType(ct)
+		if got, want := isEventStream(ct), mt == "text/event-stream"; got != want {
+			t.Errorf("isEventStream(%q) = %v, want %v", ct, got, want)
+		}
+	}
+}
+
+func TestReadAnswer(t *testing.T) {
+	const limit = 1000
+	big := strings.Repeat("x", limit+1)
+	errBoom := errors.New("boom")
+	tests := []struct {
+		name    string
+		r       io.Reader
+		length  int64
+		wantLen int
+		wantErr error
+	}{
+		{"length announced", strings.NewReader("hello"), 5, 5, nil},
+		{"length unknown", strings.NewReader(strings.Repeat("y", 700)), -1, 700, nil},
+		{"one byte at a time", iotest.OneByteReader(strings.NewReader(strings.Repeat("z", 600))), -1, 600, nil},
+		{"exactly the limit", strings.NewReader(big[:limit]), limit, limit, nil},
+		{"over the limit, announced", strings.NewReader(big + big), 2*limit + 2, limit + 1, nil},
+		{"over the limit, announced short", strings.NewReader(big + big), 10, limit + 1, nil},
+		{"over the limit, unknown", strings.NewReader(big + big), -1, limit + 1, nil},
+		{"read error", iotest.ErrReader(errBoom), -1, 0, errBoom},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := readAnswer(tt.r, tt.length, limit)
+			if !errors.Is(err, tt.wantErr) || len(got) != tt.wantLen {
+				t.Errorf("read %d bytes, %v; want %d, %v", len(got), err, tt.wantLen, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestSetAnswer(t *testing.T) {
+	tests := []struct {
+		name   string
+		header []string
+	}{
+		{"same length kept", []string{"11"}},
+		{"other length replaced", []string{"12"}},
+		{"padded length normalized", []string{"011"}},
+		{"repeated length normalized", []string{"11", "11"}},
+		{"no length", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp := &http.Response{Header: http.Header{}}
+			if tt.header != nil {
+				resp.Header["Content-Length"] = tt.header
+			}
+			setAnswer(resp, []byte(`{"result":1}`[:11]))
+			body, _ := io.ReadAll(resp.Body)
+			if !bytes.Equal(body, []byte(`{"result":1`)) || resp.ContentLength != 11 ||
+				len(resp.Header["Content-Length"]) != 1 || resp.Header.Get("Content-Length") != "11" || resp.Body.Close() != nil {
+				t.Errorf("body %q, length %d, header %q", body, resp.ContentLength, resp.Header["Content-Length"])
+			}
+		})
+	}
+}

@@ -1,0 +1,84 @@
+package a2afront
+
+import (
+	"context"
+	"fmt"
+	"testing"
+)
+
+// Answers the chain benchmarks run through: what agents typically send
+// back to an invocation or a message.
+const (
+	// answerMessage is the load command's upstream answer: a message that
+	// names no task and no id.
+	answerMessage = `{"jsonrpc":"2.0","id":2,"result":{"kind":"message","messageId":"loadtest","role":"agent","parts":[{"kind":"text","text":"ok"}]}}`
+	// answerTask is a completed task with an artifact: a task to claim,
+	// no id to map.
+	answerTask = `{"jsonrpc":"2.0","id":2,"result":{"kind":"task","id":"task-1","contextId":"ctx-1","status":{"state":"completed"},` +
+		`"artifacts":[{"artifactId":"a1","parts":[{"kind":"text","text":"the summary of the quarter"}]}]}}`
+	// answerMentions names one of the capability's real ids, which becomes
+	// the caller's handle.
+	answerMentions = `{"jsonrpc":"2.0","id":2,"result":{"kind":"message","messageId":"m2","role":"agent",` +
+		`"parts":[{"kind":"text","text":"opened reports/q1-financial"},{"kind":"data","data":{"id":"reports/q1-financial"}}]}}`
+	// answerEscaped has an escape sequence, which no byte search can rule
+	// out.
+	answerEscaped = `{"jsonrpc":"2.0","id":2,"result":{"kind":"message","messageId":"m2","role":"agent","parts":[{"kind":"text","text":"line one\nline two"}]}}`
+)
+
+// BenchmarkAnswerChain is the answer processors (task ownership, id
+// mapping) on one unary answer of an allowed a2a/skill/invoke: what
+// modifyAnswer does after reading the body.
+func BenchmarkAnswerChain(b *testing.B) {
+	fx := newFixture(b)
+	ctx := context.Background()
+	capb := fx.issue(b)
+	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"a2a/skill/invoke","params":{"skill":"retrieve_document","capabilityId":%q,"arguments":{"resourceHandle":%q}}}`,
+		capb.ID, capb.ResourceHandles[0].Handle)
+	c := fx.call(b, aliceKey, "documents", body)
+	if o := fx.front.decide(ctx, c); o.forward == nil {
+		b.Fatalf("refused: %+v", o.resp)
+	}
+	for _, bc := range []struct{ name, answer string }{
+		{"message", answerMessage},
+		{"task", answerTask},
+		{"mentions", answerMentions},
+		{"escaped", answerEscaped},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			run := fx.front.processChain(c)
+			answer := []byte(bc.answer)
+			b.ReportAllocs()
+			for b.Loop() {
+				out, err := processUnary(ctx, run, c.req.ID, answer)
+				if err != nil || len(out) == 0 {
+					b.Fatalf("%s: %v", out, err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkAnswerChainGated is the chain on the answer of a gated
+// message/send: a task whose status and artifacts echo catalog ids, one
+// of them outside the capability.
+func BenchmarkAnswerChainGated(b *testing.B) {
+	fx := newGatedFixture(b)
+	ctx := context.Background()
+	caps, e := fx.request(b, aliceKey, "notes", `["notes:read"]`, `{"collection":"team"}`)
+	if e != nil {
+		b.Fatal(e)
+	}
+	c := fx.call(b, aliceKey, "notes", sendBody("message/send", "hello", `{"capabilityId":"`+caps[0].ID+`"}`))
+	if o := fx.front.decide(ctx, c); o.forward == nil {
+		b.Fatalf("refused: %+v", o.resp)
+	}
+	answer := []byte(`{"jsonrpc":"2.0","id":7,"result":` + echoTask(nil) + `}`)
+	run := fx.front.processChain(c)
+	b.ReportAllocs()
+	for b.Loop() {
+		out, err := processUnary(ctx, run, c.req.ID, answer)
+		if err != nil || len(out) == 0 {
+			b.Fatalf("%s: %v", out, err)
+		}
+	}
+}

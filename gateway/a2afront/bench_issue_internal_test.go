@@ -1,0 +1,87 @@
+package a2afront
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/sep"
+)
+
+// catalogConfig is the fixture's world with the documents agent's two Q1
+// reports in the config's catalog: issuance answers from it, with no hop
+// to the agent.
+var catalogConfig = strings.Replace(fixtureConfig, "    skills: {retrieve_document",
+	"    catalog:\n"+
+		"      - {id: reports/q1-financial, collection: reports, display_name: Q1 Financial Summary, attributes: {quarter: 2025-Q1}}\n"+
+		"      - {id: reports/q1-sales, collection: reports, display_name: Q1 Sales Report, attributes: {quarter: 2025-Q1}}\n"+
+		"    skills: {retrieve_document", 1)
+
+// BenchmarkIssueCatalog is BenchmarkIssue for an agent whose resources
+// are in the config's catalog: the signature, the seal, the decision,
+// the index write and the audit event, without the resolution hop.
+func BenchmarkIssueCatalog(b *testing.B) {
+	data, err := readQuickstartPolicy()
+	if err != nil {
+		b.Fatal(err)
+	}
+	fx := newFixtureWith(b, catalogConfig, data, quickstartCatalog(), &recorder{})
+	ctx := context.Background()
+	c := fx.call(b, aliceKey, "documents", requestBody)
+	b.ReportAllocs()
+	for b.Loop() {
+		if o := fx.front.decide(ctx, c); o.resp == nil || o.resp.Error != nil {
+			b.Fatalf("refused: %+v", o.resp)
+		}
+	}
+	if n := len(fx.upstream.calls("a2a/resources/resolve")); n != 0 {
+		b.Fatalf("the agent was asked to resolve %d times", n)
+	}
+}
+
+// BenchmarkLiveCapabilitiesMemoryCatalog issues b.N capabilities (use
+// -benchtime=100000x) from the catalog fixture, whose upstream sees and
+// keeps nothing, and reports the heap they cost after a collection: the
+// index record, the token and the display names (heapB/cap). Then it
+// invokes each once through a verifier whose cache holds them all, as
+// the gateway's does (100,000), and reports what the verified-claims and
+// opened-map caches add (cacheB/cap; the opened-map cache keeps at most
+// 50,000).
+func BenchmarkLiveCapabilitiesMemoryCatalog(b *testing.B) {
+	data, err := readQuickstartPolicy()
+	if err != nil {
+		b.Fatal(err)
+	}
+	fx := newFixtureWith(b, catalogConfig, data, quickstartCatalog(), &recorder{})
+	v, err := captoken.NewVerifier(fx.keys, captoken.VerifierConfig{
+		Issuer: "capgate", Algorithms: fx.keys.Algorithms(), Now: func() time.Time { return fx.now }, CacheSize: 100_000,
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	fx.front.deps.Verifier, fx.front.checks.verifier = v, v
+	ctx := context.Background()
+	c := fx.call(b, aliceKey, "documents", requestBody)
+	var ids []string
+	before := liveHeap()
+	for b.Loop() {
+		o := fx.front.decide(ctx, c)
+		if o.resp == nil || o.resp.Error != nil {
+			b.Fatalf("refused: %+v", o.resp)
+		}
+		ids = append(ids, o.resp.Result.(sep.CapabilitiesResult).Capabilities[0].ID)
+	}
+	b.StopTimer()
+	reportHeap(b, before+uint64(cap(ids))*16, "heapB/cap") // ids' array is the benchmark's
+	before = liveHeap()
+	for _, id := range ids {
+		body := fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"a2a/skill/invoke","params":{"skill":"list_documents","capabilityId":%q,"arguments":{}}}`, id)
+		if o := fx.front.decide(ctx, fx.call(b, aliceKey, "documents", body)); o.forward == nil {
+			b.Fatalf("refused: %+v", o.resp)
+		}
+	}
+	reportHeap(b, before, "cacheB/cap")
+}

@@ -1,0 +1,198 @@
+package a2afront
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"unicode/utf8"
+)
+
+// The tasks an answer names, read without decoding the answer: the fast
+// path of taskAnswer, which runs on every answer of every forwarded call.
+// It finds exactly what decoding the answer into maps finds (the result
+// member, then answerTasks), and defers to that decoding whenever a key
+// could decode or fold otherwise than it is written: a key with an escape
+// sequence or a non-ASCII byte, or an object with very many members.
+
+// maxPlainMembers bounds the members the fast path keeps of one object,
+// so that its duplicate-key search stays cheap; a larger object is
+// decoded.
+const maxPlainMembers = 32
+
+// member is one member of a JSON object, as written.
+type member struct{ key, val []byte }
+
+// answerTaskIDs returns the tasks the response object resp (valid JSON,
+// as the chain guarantees) names, as answerTasks reads them from its
+// result. Anything that is not a JSON object (or null) is refused.
+func answerTaskIDs(resp json.RawMessage) ([]string, error) {
+	result, found, plain, err := plainResult(resp)
+	if err != nil {
+		return nil, err
+	}
+	if !plain {
+		var env map[string]json.RawMessage
+		if json.Unmarshal(resp, &env) != nil {
+			return nil, errNotJSONRPC
+		}
+		result, found = env["result"]
+	}
+	if !found {
+		return nil, nil
+	}
+	if tasks, plain := plainAnswerTasks(result); plain {
+		return tasks, nil
+	}
+	return answerTasks(result), nil
+}
+
+// plainResult finds the result member of valid JSON text, the last one
+// winning as in a map. plain is false when a key has an escape sequence,
+// which only decoding can compare.
+func plainResult(resp []byte) (result []byte, found, plain bool, err error) {
+	trimmed := resp[skipSpace(resp, 0):]
+	if bytes.HasPrefix(trimmed, []byte("null")) {
+		return nil, false, true, nil
+	}
+	if !isObject(trimmed) {
+		return nil, false, true, errNotJSONRPC
+	}
+	it := newMemberIter(trimmed)
+	for k, v, ok := it.next(); ok; k, v, ok = it.next() {
+		switch {
+		case bytes.IndexByte(k, '\\') >= 0:
+			return nil, false, false, nil
+		case string(k) == "result":
+			result, found = v, true
+		}
+	}
+	return result, found, true, nil
+}
+
+// plainAnswerTasks is answerTasks on a result whose keys are plain; plain
+// is false otherwise, and tasks is then nil.
+func plainAnswerTasks(result []byte) (tasks []string, plain bool) {
+	if !isObject(result) {
+		return nil, true
+	}
+	var buf [16]member
+	ms, plain := plainMembers(result, buf[:0])
+	if !plain {
+		return nil, false
+	}
+	tasks = plainObjectTasks(ms, nil)
+	for _, m := range ms {
+		if !slices.ContainsFunc(wrappers, func(w string) bool { return foldedIs(m.key, w) }) || !isObject(m.val) {
+			continue
+		}
+		var ibuf [16]member
+		inner, plain := plainMembers(m.val, ibuf[:0])
+		if !plain {
+			return nil, false
+		}
+		tasks = plainObjectTasks(inner, tasks)
+	}
+	return tasks, true
+}
+
+// plainMembers appends obj's members to buf, the last of each key winning
+// as in a map. plain is false when a key is not plain ASCII or there are
+// more than maxPlainMembers keys.
+func plainMembers(obj []byte, buf []member) (ms []member, plain bool) {
+	it := newMemberIter(obj)
+	for k, v, ok := it.next(); ok; k, v, ok = it.next() {
+		if !plainKey(k) {
+			return nil, false
+		}
+		if j := slices.IndexFunc(buf, func(m member) bool { return bytes.Equal(m.key, k) }); j >= 0 {
+			buf[j].val = v
+			continue
+		}
+		if len(buf) == maxPlainMembers {
+			return nil, false
+		}
+		buf = append(buf, member{key: k, val: v})
+	}
+	return buf, true
+}
+
+// plainKey reports whether a key as written is ASCII without escapes: it
+// decodes to itself, and lowercasing it is ASCII lowercasing.
+func plainKey(k []byte) bool {
+	for _, c := range k {
+		if c == '\\' || c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// foldedIs reports whether the plain key k, lowercased and without
+// underscores (as lookup folds), is name.
+func foldedIs(k []byte, name string) bool {
+	j := 0
+	for _, c := range k {
+		if c == '_' {
+			continue
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if j >= len(name) || name[j] != c {
+			return false
+		}
+		j++
+	}
+	return j == len(name)
+}
+
+// plainObjectTasks appends to out the tasks one object names itself, as
+// objectTasks reads them.
+func plainObjectTasks(ms []member, out []string) []string {
+	out = plainStrs(ms, "taskid", out)
+	if kindIsTask(ms) || slices.ContainsFunc(ms, func(m member) bool { return foldedIs(m.key, "status") }) {
+		out = plainStrs(ms, "id", out)
+	}
+	return out
+}
+
+// plainStrs appends to out the non-empty strings of the members named
+// name, as strs does: null is no value, and when one of them is not a
+// string, none is appended.
+func plainStrs(ms []member, name string, out []string) []string {
+	start := len(out)
+	for _, m := range ms {
+		if !foldedIs(m.key, name) || string(m.val) == "null" {
+			continue
+		}
+		s, ok := decodeString(m.val)
+		if !ok {
+			return out[:start]
+		}
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// kindIsTask reports whether one of the members named kind is "task",
+// all of them being strings (or null), as isTask reads them.
+func kindIsTask(ms []member) bool {
+	task := false
+	for _, m := range ms {
+		if !foldedIs(m.key, "kind") || string(m.val) == "null" {
+			continue
+		}
+		if len(m.val) < 2 || m.val[0] != '"' {
+			return false
+		}
+		if inner := m.val[1 : len(m.val)-1]; plainLiteral(inner) {
+			task = task || string(inner) == "task"
+			continue
+		}
+		s, _ := decodeString(m.val)
+		task = task || s == "task"
+	}
+	return task
+}
