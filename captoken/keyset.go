@@ -45,6 +45,10 @@ type signingKey struct {
 	private jose.JSONWebKey
 	public  jose.JSONWebKey
 	retired time.Time // zero while active
+	// signers holds one go-jose signer per typ, built on first use: a
+	// signer is safe for concurrent use, and building one per token was
+	// a third of minting.
+	signers sync.Map // string → jose.Signer
 }
 
 type sealingKey struct {

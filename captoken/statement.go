@@ -41,13 +41,9 @@ func signCompact(k *signingKey, typ string, payload []byte) (string, error) {
 
 // signCompactWith is signCompact with more protected header parameters.
 func signCompactWith(k *signingKey, typ string, header map[string]string, payload []byte) (string, error) {
-	opts := (&jose.SignerOptions{}).WithType(jose.ContentType(typ))
-	for name, v := range header {
-		opts = opts.WithHeader(jose.HeaderKey(name), v)
-	}
-	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: k.alg, Key: k.private}, opts)
+	signer, err := k.signer(typ, header)
 	if err != nil {
-		return "", fmt.Errorf("captoken: signer: %w", err)
+		return "", err
 	}
 	obj, err := signer.Sign(payload)
 	if err != nil {
@@ -58,4 +54,26 @@ func signCompactWith(k *signingKey, typ string, header map[string]string, payloa
 		return "", fmt.Errorf("captoken: serialising: %w", err)
 	}
 	return out, nil
+}
+
+// signer returns a go-jose signer for typ and header: the key's cached one
+// when header adds nothing, a new one otherwise.
+func (k *signingKey) signer(typ string, header map[string]string) (jose.Signer, error) {
+	if len(header) == 0 {
+		if s, ok := k.signers.Load(typ); ok {
+			return s.(jose.Signer), nil
+		}
+	}
+	opts := (&jose.SignerOptions{}).WithType(jose.ContentType(typ))
+	for name, v := range header {
+		opts = opts.WithHeader(jose.HeaderKey(name), v)
+	}
+	s, err := jose.NewSigner(jose.SigningKey{Algorithm: k.alg, Key: k.private}, opts)
+	if err != nil {
+		return nil, fmt.Errorf("captoken: signer: %w", err)
+	}
+	if len(header) == 0 {
+		k.signers.Store(typ, s)
+	}
+	return s, nil
 }
