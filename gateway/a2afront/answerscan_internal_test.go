@@ -13,13 +13,9 @@ import (
 // decodedAnswerTasks is what taskAnswer found before its fast path: the
 // answer decoded into a map, then answerTasks on its result.
 func decodedAnswerTasks(resp json.RawMessage) ([]string, error) {
-	var env map[string]json.RawMessage
-	if json.Unmarshal(resp, &env) != nil {
-		return nil, errNotJSONRPC
-	}
-	result, ok := env["result"]
-	if !ok {
-		return nil, nil
+	result, found, err := decodedResult(resp)
+	if err != nil || !found {
+		return nil, err
 	}
 	return answerTasks(result), nil
 }

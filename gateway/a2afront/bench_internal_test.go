@@ -52,7 +52,11 @@ func BenchmarkInvokeCheck(b *testing.B) {
 // BenchmarkIssue is one a2a/capabilities/request decision with the
 // resolution hook over loopback HTTP.
 func BenchmarkIssue(b *testing.B) {
-	fx := newFixture(b)
+	benchIssue(b, newFixture(b))
+}
+
+// benchIssue issues alice's documents:read on fx, once per iteration.
+func benchIssue(b *testing.B, fx *fixture) {
 	ctx := context.Background()
 	c := fx.call(b, aliceKey, "documents", requestBody)
 	b.ReportAllocs()

@@ -20,23 +20,22 @@ var catalogConfig = strings.Replace(fixtureConfig, "    skills: {retrieve_docume
 		"      - {id: reports/q1-sales, collection: reports, display_name: Q1 Sales Report, attributes: {quarter: 2025-Q1}}\n"+
 		"    skills: {retrieve_document", 1)
 
+// newCatalogFixture is the fixture over catalogConfig.
+func newCatalogFixture(tb testing.TB) *fixture {
+	tb.Helper()
+	data, err := readQuickstartPolicy()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return newFixtureWith(tb, catalogConfig, data, quickstartCatalog(), &recorder{})
+}
+
 // BenchmarkIssueCatalog is BenchmarkIssue for an agent whose resources
 // are in the config's catalog: the signature, the seal, the decision,
 // the index write and the audit event, without the resolution hop.
 func BenchmarkIssueCatalog(b *testing.B) {
-	data, err := readQuickstartPolicy()
-	if err != nil {
-		b.Fatal(err)
-	}
-	fx := newFixtureWith(b, catalogConfig, data, quickstartCatalog(), &recorder{})
-	ctx := context.Background()
-	c := fx.call(b, aliceKey, "documents", requestBody)
-	b.ReportAllocs()
-	for b.Loop() {
-		if o := fx.front.decide(ctx, c); o.resp == nil || o.resp.Error != nil {
-			b.Fatalf("refused: %+v", o.resp)
-		}
-	}
+	fx := newCatalogFixture(b)
+	benchIssue(b, fx)
 	if n := len(fx.upstream.calls("a2a/resources/resolve")); n != 0 {
 		b.Fatalf("the agent was asked to resolve %d times", n)
 	}
@@ -51,11 +50,7 @@ func BenchmarkIssueCatalog(b *testing.B) {
 // opened-map caches add (cacheB/cap; the opened-map cache keeps at most
 // 50,000).
 func BenchmarkLiveCapabilitiesMemoryCatalog(b *testing.B) {
-	data, err := readQuickstartPolicy()
-	if err != nil {
-		b.Fatal(err)
-	}
-	fx := newFixtureWith(b, catalogConfig, data, quickstartCatalog(), &recorder{})
+	fx := newCatalogFixture(b)
 	v, err := captoken.NewVerifier(fx.keys, captoken.VerifierConfig{
 		Issuer: "capgate", Algorithms: fx.keys.Algorithms(), Now: func() time.Time { return fx.now }, CacheSize: 100_000,
 	})

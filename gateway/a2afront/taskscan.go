@@ -31,11 +31,9 @@ func answerTaskIDs(resp json.RawMessage) ([]string, error) {
 		return nil, err
 	}
 	if !plain {
-		var env map[string]json.RawMessage
-		if json.Unmarshal(resp, &env) != nil {
-			return nil, errNotJSONRPC
+		if result, found, err = decodedResult(resp); err != nil {
+			return nil, err
 		}
-		result, found = env["result"]
 	}
 	if !found {
 		return nil, nil
@@ -44,6 +42,18 @@ func answerTaskIDs(resp json.RawMessage) ([]string, error) {
 		return tasks, nil
 	}
 	return answerTasks(result), nil
+}
+
+// decodedResult is the result member of resp, decoded into a map: found
+// is false when there is none. Anything that is not a JSON object (or
+// null) is refused.
+func decodedResult(resp json.RawMessage) (result json.RawMessage, found bool, err error) {
+	var env map[string]json.RawMessage
+	if json.Unmarshal(resp, &env) != nil {
+		return nil, false, errNotJSONRPC
+	}
+	result, found = env["result"]
+	return result, found, nil
 }
 
 // plainResult finds the result member of valid JSON text, the last one
