@@ -14,7 +14,7 @@ import (
 
 // notesCapability issues alice (or bob) notes grants on the team notes
 // and returns the capability and the handle of each display name.
-func notesCapability(t *testing.T, fx *fixture, key, grants string) (sep.Capability, map[string]string) {
+func notesCapability(t testing.TB, fx *fixture, key, grants string) (sep.Capability, map[string]string) {
 	t.Helper()
 	caps, e := fx.request(t, key, "notes", grants, `{"collection":"team"}`)
 	if e != nil || len(caps) == 0 {
