@@ -1,6 +1,7 @@
 package interop_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -43,10 +44,10 @@ func checkInvoke(t *testing.T, out invokeOut) {
 		if out.Request["error"] != nil || out.Request["handles"] == float64(0) {
 			t.Fatalf("capability request: %v", out.Request)
 		}
-		// The agent answers with its own id; the caller sees its handle.
-		id, _ := out.With["id"].(string)
-		if out.With["error"] != nil || out.With["title"] != "Q1 Financial Summary" || !strings.HasPrefix(id, "rh_") {
-			t.Fatalf("want the document behind the handle, named by the handle, got %v", out.With)
+		// The document comes back by title; no storage id reaches the caller.
+		raw, _ := json.Marshal(out.With)
+		if out.With["error"] != nil || out.With["title"] != "Q1 Financial Summary" || strings.Contains(string(raw), "reports/") {
+			t.Fatalf("want the document behind the handle, without its storage id, got %v", out.With)
 		}
 	})
 }

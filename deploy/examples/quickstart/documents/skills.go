@@ -62,15 +62,16 @@ type skillArgs struct {
 	Content     *string   `json:"content"`
 }
 
-// DocumentRef is a document's id and title, as list and search return it.
+// DocumentRef is a document as list and search return it: by title, the
+// display name the caller's capability gives its handle. The agent never
+// answers with its storage ids; the caller names documents by handle, and
+// the gateway would map an id back to the handle anyway.
 type DocumentRef struct {
-	ID    string `json:"id"`    // real resource id
 	Title string `json:"title"` // document title
 }
 
 // DocumentView is what retrieve_document and update_document return.
 type DocumentView struct {
-	ID      string `json:"id"`      // real resource id
 	Title   string `json:"title"`   // document title
 	Content string `json:"content"` // full content; first line is a summary
 }
@@ -83,8 +84,7 @@ type DocumentList struct {
 
 // Deleted is what delete_document returns.
 type Deleted struct {
-	ID      string `json:"id"`      // the deleted resource id
-	Deleted bool   `json:"deleted"` // always true
+	Deleted bool `json:"deleted"` // always true
 }
 
 // invoke serves a2a/skill/invoke.
@@ -163,7 +163,7 @@ func (a *Agent) retrieve(args skillArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return DocumentView{ID: d.ID, Title: d.Title, Content: d.Content}, nil
+	return DocumentView{Title: d.Title, Content: d.Content}, nil
 }
 
 func (a *Agent) search(args skillArgs) (any, error) {
@@ -178,7 +178,7 @@ func (a *Agent) search(args skillArgs) (any, error) {
 	out := DocumentList{Query: args.Query, Documents: []DocumentRef{}}
 	for _, d := range docs {
 		if strings.Contains(strings.ToLower(d.Title), q) || strings.Contains(strings.ToLower(d.Content), q) {
-			out.Documents = append(out.Documents, DocumentRef{ID: d.ID, Title: d.Title})
+			out.Documents = append(out.Documents, DocumentRef{Title: d.Title})
 		}
 	}
 	return out, nil
@@ -191,7 +191,7 @@ func (a *Agent) list(args skillArgs) (any, error) {
 	}
 	out := DocumentList{Documents: make([]DocumentRef, 0, len(docs))}
 	for _, d := range docs {
-		out.Documents = append(out.Documents, DocumentRef{ID: d.ID, Title: d.Title})
+		out.Documents = append(out.Documents, DocumentRef{Title: d.Title})
 	}
 	return out, nil
 }
@@ -207,7 +207,7 @@ func (a *Agent) update(args skillArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return DocumentView{ID: d.ID, Title: d.Title, Content: d.Content}, nil
+	return DocumentView{Title: d.Title, Content: d.Content}, nil
 }
 
 func (a *Agent) remove(args skillArgs) (any, error) {
@@ -217,7 +217,7 @@ func (a *Agent) remove(args skillArgs) (any, error) {
 	if err := a.docs.delete(args.ResourceID); err != nil {
 		return nil, err
 	}
-	return Deleted{ID: args.ResourceID, Deleted: true}, nil
+	return Deleted{Deleted: true}, nil
 }
 
 func (a *Agent) docAt(args skillArgs) (Document, error) {

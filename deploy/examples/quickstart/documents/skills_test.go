@@ -24,7 +24,7 @@ func TestSkillInvoke(t *testing.T) {
 		want       string // golden-free expected result, compact JSON
 	}{
 		{name: "retrieve", params: invoke("retrieve_document", map[string]any{"resourceId": "reports/q1-financial"}),
-			want: `{"content":"Q1 2025 revenue grew 12% year over year to 4.2M USD while operating costs stayed flat.\nGross margin: 61%, up two points on lower hosting costs.\nOperating expenses: 2.1M USD, in line with plan.\nCash position at quarter end: 9.8M USD.","id":"reports/q1-financial","title":"Q1 Financial Summary"}`},
+			want: `{"content":"Q1 2025 revenue grew 12% year over year to 4.2M USD while operating costs stayed flat.\nGross margin: 61%, up two points on lower hosting costs.\nOperating expenses: 2.1M USD, in line with plan.\nCash position at quarter end: 9.8M USD.","title":"Q1 Financial Summary"}`},
 		{name: "retrieve unknown resource", params: invoke("retrieve_document", map[string]any{"resourceId": "reports/q9"}),
 			wantCode: -32602, wantReason: "unknown_resource"},
 		{name: "retrieve path traversal", params: invoke("retrieve_document", map[string]any{"resourceId": "reports/../hr/salaries-2025"}),
@@ -44,7 +44,7 @@ func TestSkillInvoke(t *testing.T) {
 		{name: "skill name is exact", params: invoke("Retrieve_Document", map[string]any{"resourceId": "reports/q1-sales"}),
 			wantCode: -32601, wantReason: "unknown_skill"},
 		{name: "search within ids", params: invoke("search_documents", map[string]any{"query": "REVENUE", "resourceIds": reportIDs}),
-			want: `{"documents":[{"id":"reports/q1-financial","title":"Q1 Financial Summary"},{"id":"reports/q2-financial","title":"Q2 Financial Summary"}],"query":"REVENUE"}`},
+			want: `{"documents":[{"title":"Q1 Financial Summary"},{"title":"Q2 Financial Summary"}],"query":"REVENUE"}`},
 		{name: "search never leaves its ids", params: invoke("search_documents", map[string]any{"query": "salary", "resourceIds": reportIDs}),
 			want: `{"documents":[],"query":"salary"}`},
 		{name: "search without ids", params: invoke("search_documents", map[string]any{"query": "salary"}),
@@ -52,9 +52,9 @@ func TestSkillInvoke(t *testing.T) {
 		{name: "search without query", params: invoke("search_documents", map[string]any{"resourceIds": reportIDs}),
 			wantCode: -32602, wantReason: "invalid_params"},
 		{name: "list", params: invoke("list_documents", map[string]any{"resourceIds": []string{"reports/q1-sales", "reports/q1-financial", "reports/q1-sales"}}),
-			want: `{"documents":[{"id":"reports/q1-financial","title":"Q1 Financial Summary"},{"id":"reports/q1-sales","title":"Q1 Sales Report"}]}`},
+			want: `{"documents":[{"title":"Q1 Financial Summary"},{"title":"Q1 Sales Report"}]}`},
 		{name: "list skips ids that name nothing", params: invoke("list_documents", map[string]any{"resourceIds": []string{"reports/q1-sales", "nope"}}),
-			want: `{"documents":[{"id":"reports/q1-sales","title":"Q1 Sales Report"}]}`},
+			want: `{"documents":[{"title":"Q1 Sales Report"}]}`},
 		{name: "list empty ids", params: invoke("list_documents", map[string]any{"resourceIds": []string{}}),
 			want: `{"documents":[]}`},
 		{name: "list without ids never lists everything", params: invoke("list_documents", map[string]any{}),
@@ -71,7 +71,7 @@ func TestSkillInvoke(t *testing.T) {
 			wantCode: -32602, wantReason: "unknown_resource"},
 		{name: "operation header allows", params: invoke("retrieve_document", map[string]any{"resourceId": "reports/q1-sales"}),
 			header: http.Header{"A2a-Capability-Operations": {"search, retrieve"}},
-			want:   `{"content":"Q1 2025 sales closed 148 new accounts, 9% above target, led by the EMEA team.\nEMEA: 61 accounts. Americas: 54 accounts. APAC: 33 accounts.\nAverage deal size rose to 28,400 USD.\nPipeline for Q2 stands at 6.3M USD.","id":"reports/q1-sales","title":"Q1 Sales Report"}`},
+			want:   `{"content":"Q1 2025 sales closed 148 new accounts, 9% above target, led by the EMEA team.\nEMEA: 61 accounts. Americas: 54 accounts. APAC: 33 accounts.\nAverage deal size rose to 28,400 USD.\nPipeline for Q2 stands at 6.3M USD.","title":"Q1 Sales Report"}`},
 		{name: "operation header wildcard", params: invoke("list_documents", map[string]any{"resourceIds": []string{}}),
 			header: http.Header{"A2a-Capability-Operations": {"*"}}, want: `{"documents":[]}`},
 		{name: "operation header refuses", params: invoke("delete_document", map[string]any{"resourceId": "reports/q1-sales"}),
@@ -152,10 +152,10 @@ func TestUpdateThenDelete(t *testing.T) {
 	id := map[string]any{"resourceId": "reports/q2-financial"}
 	resp := call(t, srv.URL, documents.MethodSkillInvoke, invoke("update_document",
 		map[string]any{"resourceId": "reports/q2-financial", "content": "Revised.\nSecond line."}), nil)
-	checkRPC(t, resp, 0, "", `{"content":"Revised.\nSecond line.","id":"reports/q2-financial","title":"Q2 Financial Summary"}`)
+	checkRPC(t, resp, 0, "", `{"content":"Revised.\nSecond line.","title":"Q2 Financial Summary"}`)
 
 	resp = call(t, srv.URL, documents.MethodSkillInvoke, invoke("retrieve_document", id), nil)
-	checkRPC(t, resp, 0, "", `{"content":"Revised.\nSecond line.","id":"reports/q2-financial","title":"Q2 Financial Summary"}`)
+	checkRPC(t, resp, 0, "", `{"content":"Revised.\nSecond line.","title":"Q2 Financial Summary"}`)
 	for _, d := range a.Documents() {
 		if d.ID == "reports/q2-financial" && (d.FirstLine() != "Revised." || !d.UpdatedAt.Equal(fixedNow())) {
 			t.Errorf("stored document = %+v, want updated at the injected clock", d)
@@ -163,7 +163,7 @@ func TestUpdateThenDelete(t *testing.T) {
 	}
 
 	resp = call(t, srv.URL, documents.MethodSkillInvoke, invoke("delete_document", id), nil)
-	checkRPC(t, resp, 0, "", `{"deleted":true,"id":"reports/q2-financial"}`)
+	checkRPC(t, resp, 0, "", `{"deleted":true}`)
 	resp = call(t, srv.URL, documents.MethodSkillInvoke, invoke("retrieve_document", id), nil)
 	checkRPC(t, resp, -32602, "unknown_resource", "")
 	if n := len(a.Documents()); n != 3 {
