@@ -76,7 +76,7 @@ func (f *Front) send(ctx context.Context, c *call) outcome {
 	params = delegatedParams(params, "", nil)
 	if c.scope != nil {
 		if e := scopeMessage(c, params); e != nil {
-			f.auditMessage(ctx, c, "", "", e)
+			f.auditMessage(ctx, c, c.scope.claims, "", "", e)
 			return fail(c.req.ID, e)
 		}
 	}

@@ -3,6 +3,7 @@ package a2afront
 import (
 	"bytes"
 	"encoding/json"
+	"net/http"
 
 	"github.com/capgate/capgate/gateway/agentcard"
 	"github.com/capgate/capgate/gateway/jsonrpc"
@@ -59,6 +60,30 @@ func (x extData) String(member string) (string, *jsonrpc.Error) {
 		return "", capErr(jsonrpc.CodeInvalidParams, member+" must be a string", nil)
 	}
 	return s, nil
+}
+
+// capability returns the capability the call names in its extension data
+// (capabilityId, capabilityToken as sent) and the token presented with the
+// call: the one sent, or the one in the A2A-Capability header; both may be
+// sent only when they agree.
+func (x extData) capability(r *http.Request) (id, sent, presented string, e *jsonrpc.Error) {
+	if id, e = x.String(memberCapabilityID); e != nil {
+		return "", "", "", e
+	}
+	if sent, e = x.String(memberCapabilityToken); e != nil {
+		return "", "", "", e
+	}
+	presented, e = presentedToken(r, sent)
+	return id, sent, presented, e
+}
+
+// refuseDelegation refuses delegation members on a call that is not a
+// send: capabilities are delegated with a send, nowhere else.
+func (x extData) refuseDelegation() *jsonrpc.Error {
+	if x.Has(memberCapabilities) || x.Has(memberAttenuations) {
+		return capErr(jsonrpc.CodeInvalidParams, "capabilities are delegated with a send, not with this call", nil)
+	}
+	return nil
 }
 
 // extensionData collects the extension's members of a call from the three

@@ -38,15 +38,9 @@ func gated(a *agent) bool {
 }
 
 // followUp reports whether canonical is a call on existing tasks, which a
-// gated agent scopes like a message.
+// gated agent scopes like a message: one naming a task, or a listing.
 func followUp(canonical string) bool {
-	switch canonical {
-	case jsonrpc.MethodGetTask, jsonrpc.MethodCancelTask, jsonrpc.MethodSubscribeToTask, jsonrpc.MethodListTasks,
-		jsonrpc.MethodSetTaskPushNotificationConfig, jsonrpc.MethodGetTaskPushNotificationConfig,
-		jsonrpc.MethodListTaskPushNotificationConfig, jsonrpc.MethodDeleteTaskPushNotificationConfig:
-		return true
-	}
-	return false
+	return namesTask(canonical) || canonical == jsonrpc.MethodListTasks
 }
 
 // messageOperation is the operation a gated send needs: the one its named
@@ -63,39 +57,32 @@ func messageOperation(a *agent, x extData) (skill, op string, e *jsonrpc.Error) 
 }
 
 // gate checks the capability a call to a gated agent presents and, when
-// it is usable for op ("" for any), scopes the call to it.
-func (f *Front) gate(ctx context.Context, c *call, x extData, op string) *jsonrpc.Error {
-	id, e := x.String(memberCapabilityID)
+// it is usable for op ("" for any), scopes the call to it. It returns the
+// capability's claims once they are loaded, for the audit, refused or not.
+func (f *Front) gate(ctx context.Context, c *call, x extData, op string) (*captoken.Claims, *jsonrpc.Error) {
+	id, _, token, e := x.capability(c.http)
 	if e != nil {
-		return e
-	}
-	token, e := x.String(memberCapabilityToken)
-	if e != nil {
-		return e
-	}
-	if token, e = presentedToken(c.http, token); e != nil {
-		return e
+		return nil, e
 	}
 	if id == "" && token == "" {
-		return capErr(jsonrpc.CodeCapabilityRequired,
+		return nil, capErr(jsonrpc.CodeCapabilityRequired,
 			"messages to agent "+c.agent.cfg.Name+" need a capability (capabilityId, or a token in the A2A-Capability header)", nil)
 	}
 	claims, _, e := f.checks.usable(ctx, c.principal, c.agent.cfg.Name, id, token)
 	if e != nil {
-		return e
+		return nil, e
 	}
 	if op != "" {
 		if e := checkOperation(claims, op); e != nil {
-			c.scope = &capScope{claims: claims}
-			return e
+			return claims, e
 		}
 	}
 	resources, err := f.unsealed.open(f.deps.Verifier, claims)
 	if err != nil {
-		return capErr(jsonrpc.CodeCapabilityInvalid, "capability invalid", nil)
+		return claims, capErr(jsonrpc.CodeCapabilityInvalid, "capability invalid", nil)
 	}
 	c.scope = &capScope{claims: claims, resources: resources}
-	return nil
+	return claims, nil
 }
 
 // gateSend checks the capability a send to a gated agent presents: it
@@ -104,10 +91,11 @@ func (f *Front) gate(ctx context.Context, c *call, x extData, op string) *jsonrp
 // later, once the extension's data is removed (scopeMessage).
 func (f *Front) gateSend(ctx context.Context, c *call, x extData) *jsonrpc.Error {
 	skill, op, e := messageOperation(c.agent, x)
+	var claims *captoken.Claims
 	if e == nil {
-		e = f.gate(ctx, c, x, op)
+		claims, e = f.gate(ctx, c, x, op)
 	}
-	f.auditMessage(ctx, c, skill, op, e)
+	f.auditMessage(ctx, c, claims, skill, op, e)
 	return e
 }
 
@@ -120,13 +108,14 @@ func (f *Front) gateFollowUp(ctx context.Context, c *call) *jsonrpc.Error {
 		return capErr(jsonrpc.CodeInvalidParams, "params must be an object", nil)
 	}
 	x, e := extensionData(params)
-	if e == nil && (x.Has(memberCapabilities) || x.Has(memberAttenuations)) {
-		e = capErr(jsonrpc.CodeInvalidParams, "capabilities are delegated with a send", nil)
-	}
 	if e == nil {
-		e = f.gate(ctx, c, x, "")
+		e = x.refuseDelegation()
 	}
-	f.auditMessage(ctx, c, "", "", e)
+	var claims *captoken.Claims
+	if e == nil {
+		claims, e = f.gate(ctx, c, x, "")
+	}
+	f.auditMessage(ctx, c, claims, "", "", e)
 	if e != nil {
 		return e
 	}
@@ -137,7 +126,7 @@ func (f *Front) gateFollowUp(ctx context.Context, c *call) *jsonrpc.Error {
 }
 
 // auditMessage records the decision on a gated call.
-func (f *Front) auditMessage(ctx context.Context, c *call, skill, op string, e *jsonrpc.Error) {
+func (f *Front) auditMessage(ctx context.Context, c *call, claims *captoken.Claims, skill, op string, e *jsonrpc.Error) {
 	decision := "allowed"
 	if e != nil {
 		decision = reasonOf(e)
@@ -145,8 +134,5 @@ func (f *Front) auditMessage(ctx context.Context, c *call, skill, op string, e *
 	attrs := []slog.Attr{slog.String("caller", c.principal.ID), slog.String("agent", c.agent.cfg.Name),
 		slog.String("method", c.req.Method), slog.String("skill", skill), slog.String("operation", op),
 		slog.String("decision", decision)}
-	if c.scope != nil {
-		attrs = append(attrs, claimAttrs(c.scope.claims)...)
-	}
-	f.audit(ctx, EventMessage, attrs...)
+	f.audit(ctx, EventMessage, append(attrs, claimAttrs(claims)...)...)
 }

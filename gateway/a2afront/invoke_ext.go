@@ -28,17 +28,13 @@ func decodedInvocationCapability(c *call, p *sep.InvokeParams) (string, *jsonrpc
 		return "", capErr(jsonrpc.CodeInvalidParams, "params must be an object", nil)
 	}
 	x, e := extensionData(params)
+	if e == nil {
+		e = x.refuseDelegation()
+	}
 	if e != nil {
 		return "", e
 	}
-	if x.Has(memberCapabilities) || x.Has(memberAttenuations) {
-		return "", capErr(jsonrpc.CodeInvalidParams, "capabilities are delegated with a send, not with an invocation", nil)
-	}
-	if p.CapabilityID, e = x.String(memberCapabilityID); e != nil {
-		return "", e
-	}
-	if p.CapabilityToken, e = x.String(memberCapabilityToken); e != nil {
-		return "", e
-	}
-	return presentedToken(c.http, p.CapabilityToken)
+	var presented string
+	p.CapabilityID, p.CapabilityToken, presented, e = x.capability(c.http)
+	return presented, e
 }

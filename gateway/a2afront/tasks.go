@@ -76,16 +76,14 @@ func (f *Front) taskGate(ctx context.Context, c *call) *jsonrpc.Error {
 	if ownership(c.agent) == config.TaskOwnershipOff || c.req.Err != nil {
 		return nil
 	}
-	switch c.canonical {
-	case jsonrpc.MethodGetTask, jsonrpc.MethodCancelTask, jsonrpc.MethodSubscribeToTask,
-		jsonrpc.MethodSetTaskPushNotificationConfig, jsonrpc.MethodGetTaskPushNotificationConfig,
-		jsonrpc.MethodListTaskPushNotificationConfig, jsonrpc.MethodDeleteTaskPushNotificationConfig:
+	switch {
+	case namesTask(c.canonical):
 		tasks, e := followUpTasks(c.req.Method, c.canonical, c.req.Params)
 		if e != nil {
 			return e
 		}
 		return f.ownerCheck(ctx, c.agent, c.principal.ID, false, tasks...)
-	case jsonrpc.MethodSendMessage, jsonrpc.MethodSendStreamingMessage, jsonrpc.MethodTaskSend:
+	case c.canonical == jsonrpc.MethodSendMessage || c.canonical == jsonrpc.MethodSendStreamingMessage || c.canonical == jsonrpc.MethodTaskSend:
 		named, chosen, e := sendTasks(c.req.Method, c.req.Params)
 		if e != nil {
 			return e
@@ -96,6 +94,18 @@ func (f *Front) taskGate(ctx context.Context, c *call) *jsonrpc.Error {
 		return f.ownerCheck(ctx, c.agent, c.principal.ID, true, chosen...)
 	}
 	return nil
+}
+
+// namesTask reports whether canonical is a follow-up call on one existing
+// task: get, cancel, resubscribe and the push-notification configs.
+func namesTask(canonical string) bool {
+	switch canonical {
+	case jsonrpc.MethodGetTask, jsonrpc.MethodCancelTask, jsonrpc.MethodSubscribeToTask,
+		jsonrpc.MethodSetTaskPushNotificationConfig, jsonrpc.MethodGetTaskPushNotificationConfig,
+		jsonrpc.MethodListTaskPushNotificationConfig, jsonrpc.MethodDeleteTaskPushNotificationConfig:
+		return true
+	}
+	return false
 }
 
 // taskAnswer is the answer processor of task ownership. An answer to a
