@@ -66,11 +66,9 @@ func (f *Front) redeemApproval(ctx context.Context, c *call, p sep.RequestParams
 	if f.deps.Approvals == nil {
 		return fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, "unknown approvalId", nil))
 	}
-	// An approval is redeemed where it was asked: at the same agent.
-	if r, err := f.deps.Approvals.Get(ctx, p.ApprovalID); err == nil && r.Agent != c.agent.cfg.Name {
-		return fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, "unknown approvalId", nil))
-	}
-	r, err := f.deps.Approvals.Redeem(ctx, p.ApprovalID, c.principal.ID)
+	// An approval is redeemed by who asked, where it was asked: the store
+	// checks both as it marks the approval used.
+	r, err := f.deps.Approvals.Redeem(ctx, p.ApprovalID, c.principal.ID, c.agent.cfg.Name)
 	if err != nil {
 		return f.unredeemed(ctx, c, r, err)
 	}

@@ -257,5 +257,9 @@ func TestApprovalRedeemedOnlyAtItsAgent(t *testing.T) {
 	if out.resp == nil || out.resp.Error == nil || out.resp.Error.Code != jsonrpc.CodeInvalidParams {
 		t.Fatalf("redeemed at another agent: %+v", out.resp)
 	}
+	// Nothing was used up: the approval is still approved, where it belongs.
+	if r, err := fx.front.deps.Approvals.Get(context.Background(), pr.ApprovalID); err != nil || r.Status != approval.StatusApproved {
+		t.Fatalf("after a redemption at another agent: %+v, %v", r, err)
+	}
 	issued(t, fx.redeem(t, pr.ApprovalID))
 }

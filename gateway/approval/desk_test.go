@@ -100,17 +100,17 @@ func TestApproveOnOneReplicaRedeemOnAnother(t *testing.T) {
 		if !strings.HasPrefix(r.ID, approval.IDPrefix) || r.Status != approval.StatusPending || !r.Deadline.Equal(w.clk.Now().Add(time.Hour)) {
 			t.Fatalf("created %+v", r)
 		}
-		if _, err := w.b.Redeem(ctx, r.ID, carol); !errors.Is(err, approval.ErrPending) {
+		if _, err := w.b.Redeem(ctx, r.ID, carol, "documents"); !errors.Is(err, approval.ErrPending) {
 			t.Fatalf("redeem pending: %v", err)
 		}
 		if _, err := w.b.Approve(ctx, r.ID, dave, "ok for the audit"); err != nil {
 			t.Fatal(err)
 		}
-		got, err := w.a.Redeem(ctx, r.ID, carol)
+		got, err := w.a.Redeem(ctx, r.ID, carol, "documents")
 		if err != nil || got.Status != approval.StatusRedeemed || got.DecidedBy != dave.ID || got.Grants[0].Resources[0].ID != "doc-9" {
 			t.Fatalf("redeem: %+v %v", got, err)
 		}
-		if _, err := w.b.Redeem(ctx, r.ID, carol); !errors.Is(err, approval.ErrRedeemed) {
+		if _, err := w.b.Redeem(ctx, r.ID, carol, "documents"); !errors.Is(err, approval.ErrRedeemed) {
 			t.Fatalf("second redeem: %v, want ErrRedeemed", err)
 		}
 		for _, ev := range []string{approval.EventRequested, approval.EventApproved, approval.EventRedeemed} {
@@ -142,8 +142,11 @@ func TestRulesOfApproval(t *testing.T) {
 				t.Errorf("%s: err = %v, want %v", tt.name, err, tt.wantErr)
 			}
 		}
-		if _, err := w.a.Redeem(ctx, r.ID, mal.ID); !errors.Is(err, approval.ErrNotFound) {
+		if _, err := w.a.Redeem(ctx, r.ID, mal.ID, "documents"); !errors.Is(err, approval.ErrNotFound) {
 			t.Errorf("redeem by another principal: %v, want ErrNotFound", err)
+		}
+		if _, err := w.a.Redeem(ctx, r.ID, carol, "summarizer"); !errors.Is(err, approval.ErrNotFound) {
+			t.Errorf("redeem at another agent: %v, want ErrNotFound", err)
 		}
 		if _, err := w.a.Deny(ctx, r.ID, dave, "no ticket"); err != nil {
 			t.Fatal(err)
@@ -151,7 +154,7 @@ func TestRulesOfApproval(t *testing.T) {
 		if _, err := w.b.Approve(ctx, r.ID, erin, "x"); !errors.Is(err, approval.ErrNotPending) {
 			t.Errorf("approve after deny: %v", err)
 		}
-		got, err := w.b.Redeem(ctx, r.ID, carol)
+		got, err := w.b.Redeem(ctx, r.ID, carol, "documents")
 		if !errors.Is(err, approval.ErrDenied) || got.Reason != "no ticket" {
 			t.Errorf("redeem denied: %+v %v", got, err)
 		}
@@ -179,10 +182,10 @@ func TestExpiry(t *testing.T) {
 			t.Fatalf("status %s", r.Status)
 		}
 		w.clk.add(30 * time.Minute) // past approved's deadline
-		if _, err := w.b.Redeem(ctx, approved.ID, carol); !errors.Is(err, approval.ErrExpired) {
+		if _, err := w.b.Redeem(ctx, approved.ID, carol, "documents"); !errors.Is(err, approval.ErrExpired) {
 			t.Fatalf("redeem expired: %v", err)
 		}
-		if _, err := w.a.Redeem(ctx, approved.ID, carol); !errors.Is(err, approval.ErrExpired) {
+		if _, err := w.a.Redeem(ctx, approved.ID, carol, "documents"); !errors.Is(err, approval.ErrExpired) {
 			t.Fatalf("redeem expired again: %v", err)
 		}
 		if n := strings.Count(w.audit.String(), approval.EventExpired); n != 2 {
@@ -210,7 +213,7 @@ func TestRedeemOnceUnderRace(t *testing.T) {
 		for i := range 16 {
 			s := []approval.Store{w.a, w.b}[i%2]
 			wg.Go(func() {
-				if _, err := s.Redeem(ctx, r.ID, carol); err == nil {
+				if _, err := s.Redeem(ctx, r.ID, carol, "documents"); err == nil {
 					mu.Lock()
 					wins++
 					mu.Unlock()
@@ -277,7 +280,7 @@ func TestForgedRecordIsNeverUsed(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, id := range []string{r.ID, "apr_forged"} {
-		if _, err := d.Redeem(ctx, id, carol); !errors.Is(err, approval.ErrForged) {
+		if _, err := d.Redeem(ctx, id, carol, "documents"); !errors.Is(err, approval.ErrForged) {
 			t.Errorf("redeem %s: %v, want ErrForged", id, err)
 		}
 		if _, err := d.Get(ctx, id); !errors.Is(err, approval.ErrForged) {

@@ -36,8 +36,10 @@ type Store interface {
 	Approve(ctx context.Context, id string, approver policy.Principal, reason string) (Request, error)
 	// Deny denies a pending request on behalf of approver.
 	Deny(ctx context.Context, id string, approver policy.Principal, reason string) (Request, error)
-	// Redeem uses the approval of principal's request id, once.
-	Redeem(ctx context.Context, id, principal string) (Request, error)
+	// Redeem uses the approval of principal's request id, asked at agent,
+	// once. A request of another principal or asked at another agent is
+	// ErrNotFound.
+	Redeem(ctx context.Context, id, principal, agent string) (Request, error)
 }
 
 // Backend stores requests. Update must be atomic across every user of the
@@ -168,11 +170,13 @@ func (d *Desk) decide(ctx context.Context, id string, approver policy.Principal,
 	return r, err
 }
 
-// Redeem uses the approval of principal's request id, once.
-func (d *Desk) Redeem(ctx context.Context, id, principal string) (Request, error) {
+// Redeem uses the approval of principal's request id, asked at agent,
+// once. Who asked and where are checked in the same atomic update that
+// marks it redeemed, so no store error can let it be used elsewhere.
+func (d *Desk) Redeem(ctx context.Context, id, principal, agent string) (Request, error) {
 	now := d.opts.Now()
 	r, err := d.b.Update(ctx, id, func(r *Request) (bool, error) {
-		if r.Principal != principal {
+		if r.Principal != principal || r.Agent != agent {
 			return false, ErrNotFound
 		}
 		if expired := expire(r, now); expired != nil {
