@@ -22,14 +22,16 @@ func members(raw json.RawMessage) (map[string]json.RawMessage, bool) {
 	return m, true
 }
 
-// lookup returns the values of every member of m whose name, folded and
-// without underscores, is one of names (given folded).
+// lookup returns the values of every member of m whose name, without
+// underscores, matches one of names under Unicode case folding: the
+// folding encoding/json (and so an agent decoding with it) applies, where
+// "taſkId" is "taskId", not lower-casing, where it is not.
 func lookup(m map[string]json.RawMessage, names ...string) []json.RawMessage {
 	var out []json.RawMessage
 	for k, v := range m {
-		folded := strings.ToLower(strings.ReplaceAll(k, "_", ""))
+		bare := strings.ReplaceAll(k, "_", "")
 		for _, n := range names {
-			if folded == n {
+			if strings.EqualFold(bare, n) {
 				out = append(out, v)
 			}
 		}

@@ -22,6 +22,10 @@ func TestFollowUpTasks(t *testing.T) {
 		{"GetTaskPushNotificationConfig", `{"name":"tasks/t1/pushNotificationConfigs/c"}`, []string{"t1"}, 0},
 		{"SetTaskPushNotificationConfig", `{"parent":"tasks/t1","config":{}}`, []string{"t1"}, 0},
 		{"tasks/get", `{"id":"t1","task_id":"t2"}`, []string{"t1", "t2"}, 0},
+		// encoding/json folds "ſ" (U+017F) to "s" and the Kelvin sign to
+		// "k": an agent decoding with it reads these as taskId.
+		{"tasks/pushNotificationConfig/set", `{"id":"mine","taſkId":"victim","pushNotificationConfig":{"url":"https://x/"}}`, []string{"mine", "victim"}, 0},
+		{"GetTaskPushNotificationConfig", `{"tasKId":"t1","id":"c"}`, []string{"t1"}, 0},
 		{"tasks/get", `{}`, nil, jsonrpc.CodeInvalidParams},
 		{"tasks/get", `{"id":7}`, nil, jsonrpc.CodeInvalidParams},
 		{"GetTask", `{"name":"contexts/c"}`, nil, jsonrpc.CodeInvalidParams},
@@ -47,6 +51,8 @@ func TestSendTasks(t *testing.T) {
 		{"message/send", `{"message":{"messageId":"m"}}`, nil, nil, false},
 		{"message/send", `{"message":{"taskId":"t1","referenceTaskIds":["t2","t3"]}}`, []string{"t1", "t2", "t3"}, nil, false},
 		{"SendMessage", `{"request":{"task_id":"t1"}}`, []string{"t1"}, nil, false},
+		{"message/send", `{"message":{"taſkId":"victim"}}`, []string{"victim"}, nil, false},
+		{"message/send", `{"meſſage":{"taskId":"victim"}}`, []string{"victim"}, nil, false},
 		{"tasks/send", `{"id":"t9","message":{}}`, nil, []string{"t9"}, false},
 		{"message/send", `{"message":{"taskId":1}}`, nil, nil, true},
 		{"message/send", `{"message":{"referenceTaskIds":"t1"}}`, nil, nil, true},
