@@ -42,8 +42,9 @@ type idPair struct {
 	refuse   bool
 }
 
-// refused stands in for an id whose answer is refused; it cannot occur in
-// a JSON string the agent sent, since it is a control character.
+// refused stands in for an id whose answer is refused. An agent may send
+// it too (JSON's "\u0000"), so a refusal is told by the count growing,
+// not by its presence.
 const refused = "\x00"
 
 // replaceIDs replaces every occurrence of each pair's old in s, longest
@@ -65,7 +66,7 @@ func replaceIDs(s string, pairs []idPair) (string, bool) {
 		return s, false
 	}
 	out := strings.NewReplacer(args...).Replace(s)
-	if strings.Contains(out, refused) && !strings.Contains(s, refused) {
+	if strings.Count(out, refused) > strings.Count(s, refused) {
 		return "", true
 	}
 	return out, false

@@ -26,6 +26,7 @@ func TestReplaceIDs(t *testing.T) {
 		{"refused inside a mapped id's text", "notes/forbidden2", "", true},
 		{"unmapped redacted", "notes/secret: 42", "[resource]: 42", false},
 		{"unmapped refused", "see notes/forbidden", "", true},
+		{"refused even beside a NUL the agent sent", "see notes/forbidden\x00", "", true},
 		{"nothing", "hello", "hello", false},
 	}
 	for _, tt := range tests {
@@ -65,24 +66,23 @@ func TestMapStrings(t *testing.T) {
 	}
 }
 
-// FuzzMapIDs: whatever an agent answers, the mapped answer is JSON and
-// names no real id of the capability, however the agent escaped it.
+// FuzzMapIDs: whatever an agent answers, the answer as mapIDs maps it
+// (mapAnswer) is JSON and names no real id of the capability, in a value
+// or a key, however the agent escaped it.
 func FuzzMapIDs(f *testing.F) {
 	f.Add(`{"result":{"id":"notes/a","text":"notes/a and notes/b"}}`)
 	f.Add(`{"result":"notes\/a"}`)
 	f.Add(`["notes\u002fa",{"x":"notes/ab notes/a-"}]`)
+	f.Add(`{"notes/a":{"notes\/b":"\u0000notes/a"}}`)
 	ids := []string{"notes/a", "notes/b"}
 	pairs := []idPair{{old: "notes/a", new: "rh_a"}, {old: "notes/b", new: "[resource]"}}
 	f.Fuzz(func(t *testing.T, answer string) {
 		if !json.Valid([]byte(answer)) {
 			return
 		}
-		out, err := mapStrings(json.RawMessage(answer), func(s string) (string, error) {
-			out, _ := replaceIDs(s, pairs)
-			return out, nil
-		})
+		out, err := mapAnswer(json.RawMessage(answer), pairs)
 		if err != nil {
-			return
+			t.Fatalf("no pair refuses, yet: %v", err)
 		}
 		if !json.Valid(out) {
 			t.Fatalf("not JSON: %s", out)
