@@ -48,7 +48,11 @@ func (f *Front) modifyAnswer(resp *http.Response) error {
 		return nil
 	}
 	if isEventStream(resp.Header.Get("Content-Type")) {
-		resp.Body = newEventStream(ctx, f.processChain(c), c.req.ID, resp.Body)
+		es := newEventStream(ctx, f.processChain(c), c.req.ID, resp.Body)
+		if c.scope != nil {
+			es.line = scopedLine(answerPairs(c.agent, c.scope))
+		}
+		resp.Body = es
 		resp.ContentLength = -1
 		resp.Header.Del("Content-Length")
 		return nil

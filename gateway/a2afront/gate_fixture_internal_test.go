@@ -105,7 +105,8 @@ func echoAgent(w http.ResponseWriter, r *http.Request, method string, id json.Ra
 	case method == "message/stream" || method == "tasks/resubscribe":
 		w.Header().Set("Content-Type", "text/event-stream")
 		for i := range 2 {
-			fmt.Fprintf(w, "id: %d\ndata: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":%s}\n\n", i, id, echoTask(body))
+			// The event id and a comment name storage ids too.
+			fmt.Fprintf(w, ": touched notes/alice-diary\nid: notes/team-standup/%d\ndata: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":%s}\n\n", i, id, echoTask(body))
 		}
 		return true
 	}

@@ -96,6 +96,9 @@ func TestGatedStream(t *testing.T) {
 		t.Fatalf("%d events, want 2: %s", n, body)
 	}
 	assertNoRealIDs(t, body)
+	if !strings.Contains(body, "id: "+h["Team standup"]+"/1") {
+		t.Errorf("the event id was not mapped to the handle: %s", body)
+	}
 	if !strings.Contains(body, h["Team standup"]) || !strings.Contains(body, "you said: read "+h["Team retro"]) {
 		t.Errorf("events not mapped to handles: %s", body)
 	}

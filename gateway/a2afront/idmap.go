@@ -111,6 +111,20 @@ func (f *Front) mapIDs(ctx context.Context, c *call, resp json.RawMessage) (json
 	return mapAnswer(resp, answerPairs(c.agent, c.scope))
 }
 
+// scopedLine is the SSE line filter of a call scoped to a capability: the
+// event, id and retry fields a client keeps (its Last-Event-ID) have their
+// ids mapped like the data, a field that would be refused is dropped, and
+// comments, which no client acts on, are dropped rather than scanned.
+func scopedLine(pairs []idPair) func([]byte) ([]byte, bool) {
+	return func(line []byte) ([]byte, bool) {
+		if line[0] == ':' {
+			return nil, false
+		}
+		out, refused := replaceIDs(string(line), pairs)
+		return []byte(out), !refused
+	}
+}
+
 // mentionsIDs is mapIDs' fast path, which builds nothing: an answer in
 // which none of the ids answerPairs would rewrite appears, neither as
 // written nor in any string literal once its escapes are decoded ("a\/b"

@@ -41,6 +41,9 @@ type eventStream struct {
 	lines [][]byte // lines read but not yet consumed
 	out   []byte   // written back but not yet read
 	done  bool     // nothing follows out
+	// line, when set, rewrites each kept line (false drops it): on a call
+	// scoped to a capability, ids in event and id fields are mapped too.
+	line func([]byte) ([]byte, bool)
 }
 
 func newEventStream(ctx context.Context, run chain, id json.RawMessage, src io.ReadCloser) *eventStream {
@@ -89,6 +92,11 @@ func (s *eventStream) nextEvent() []byte {
 		if value, ok := field(line, "data"); ok {
 			data = append(data, value)
 		} else if keep(line) {
+			if s.line != nil {
+				if line, ok = s.line(line); !ok {
+					continue
+				}
+			}
 			kept = append(kept, line)
 		}
 	}
