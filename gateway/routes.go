@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/capgate/capgate/gateway/a2afront"
 	"github.com/capgate/capgate/gateway/cors"
 )
 
@@ -16,7 +17,7 @@ func (g *Gateway) routes() chi.Router {
 	r.Use(cors.Middleware(g.cfg.CORS.Settings()))
 	r.Get("/healthz", g.healthz)
 	r.Get("/readyz", g.readyz)
-	r.Get("/.well-known/jwks.json", g.serveJWKS)
+	r.Get(a2afront.JWKSPath, g.serveJWKS)
 	if g.scrape != nil {
 		r.Method(http.MethodGet, "/metrics", g.scrape)
 	}

@@ -47,6 +47,9 @@ func upstreamRequest(ctx context.Context, r *http.Request, id json.RawMessage, o
 	req.ContentLength = int64(len(out.forward))
 	req.Header.Set("Content-Length", strconv.Itoa(len(out.forward)))
 	req.Header.Set("Content-Type", "application/json")
+	// The answer processors read the answer: the transport asks for and
+	// undoes any compression itself, never the caller's encodings.
+	req.Header.Del("Accept-Encoding")
 	return req
 }
 
