@@ -230,7 +230,8 @@ func (b *Built) guards(cfg *config.Config, opts BuildOptions, caps *Capabilities
 		return fmt.Errorf("gateway: rate limits: %w", err)
 	}
 	desk, closeHook, err := approval.Open(cfg.Approvals, approval.OpenOptions{Redis: client, Prefix: prefix, Timeout: timeout,
-		Keys: caps.Keys, Getenv: opts.Getenv, Now: opts.Now, Audit: caps.Audit, Logger: opts.Logger})
+		Keys: caps.Keys, Getenv: opts.Getenv, Now: opts.Now, Audit: caps.Audit, Logger: opts.Logger,
+		Approvers: func() policy.Approvers { return caps.Policy.Current().Approvers() }})
 	if err != nil {
 		return fmt.Errorf("gateway: approvals: %w", err)
 	}

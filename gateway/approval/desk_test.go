@@ -294,3 +294,27 @@ func TestForgedRecordIsNeverUsed(t *testing.T) {
 		t.Error("a short key was accepted")
 	}
 }
+
+// TestRemovedApproverCannotDecide: an approver the policy in force no
+// longer names cannot decide a request held while it did; the request
+// still waits for one it names.
+func TestRemovedApproverCannotDecide(t *testing.T) {
+	current := policy.Approvers{Groups: []string{"security"}}
+	d := approval.NewDesk(approval.NewMemory(time.Now), approval.Options{Approvers: func() policy.Approvers { return current }})
+	ctx := context.Background()
+	r, err := d.Create(ctx, sample())
+	if err != nil {
+		t.Fatal(err)
+	}
+	current = policy.Approvers{Groups: []string{"auditors"}}
+	if _, err := d.Approve(ctx, r.ID, dave, "still here?"); !errors.Is(err, approval.ErrNotApprover) {
+		t.Fatalf("approve by a removed approver: %v, want ErrNotApprover", err)
+	}
+	if got, _ := d.Get(ctx, r.ID); got.Status != approval.StatusPending {
+		t.Fatalf("status %s after a refused decision", got.Status)
+	}
+	current = policy.Approvers{Groups: []string{"security"}}
+	if _, err := d.Approve(ctx, r.ID, dave, "named again"); err != nil {
+		t.Fatalf("approve by a named approver: %v", err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/policy"
 )
 
 // OpenOptions are what Open builds a Store from, besides the config.
@@ -30,6 +31,9 @@ type OpenOptions struct {
 	Audit *slog.Logger
 	// Logger receives the webhook's delivery failures.
 	Logger *slog.Logger
+	// Approvers returns the approvers the policy in force names (see
+	// Options.Approvers).
+	Approvers func() policy.Approvers
 }
 
 // Open returns the Store the gateway runs on: a Desk over Redis (each
@@ -53,7 +57,7 @@ func Open(cfg *Config, o OpenOptions) (d *Desk, close func() error, err error) {
 			return nil, nil, err
 		}
 	}
-	opts, close := Options{Now: o.Now, Audit: o.Audit}, func() error { return nil }
+	opts, close := Options{Now: o.Now, Audit: o.Audit, Approvers: o.Approvers}, func() error { return nil }
 	if cfg != nil && cfg.Webhook != nil {
 		hook, err := NewWebhook(*cfg.Webhook, WebhookOptions{Getenv: o.Getenv, Logger: o.Logger, Now: o.Now})
 		if err != nil {

@@ -72,6 +72,11 @@ type Options struct {
 	Audit *slog.Logger
 	// Notifier, when set, is told of every new request.
 	Notifier Notifier
+	// Approvers, when set, returns the approvers the policy in force
+	// names. A decision then needs the approver to be named there too, not
+	// only by the rule the request was held under: an approver the policy
+	// no longer names cannot decide a request that still waits.
+	Approvers func() policy.Approvers
 }
 
 // Desk enforces the rules of approval on top of a Backend.
@@ -153,6 +158,9 @@ func (d *Desk) decide(ctx context.Context, id string, approver policy.Principal,
 	r, err := d.b.Update(ctx, id, func(r *Request) (bool, error) {
 		if err := r.MayDecide(approver); err != nil {
 			return false, err
+		}
+		if d.opts.Approvers != nil && !d.opts.Approvers().Admits(approver) {
+			return false, ErrNotApprover
 		}
 		if expired := expire(r, now); expired != nil {
 			return expired == errExpiring, expired
