@@ -50,7 +50,11 @@
 // decide or redeem a request created on any other. On a shared store,
 // wrap the backend in Sealed: every record then carries a MAC, so that
 // whoever can write the store still cannot approve a request or change
-// what it holds (a record that fails its MAC is ErrForged, never used). Both keep a decided or
+// what it holds (a record that fails its MAC is ErrForged, never used).
+// The MAC does not stop a replay: writing back an earlier sealed record
+// of the same request (its approved state, after it was redeemed) lets
+// it be redeemed again. Guard write access to the store like the keys.
+// Both keep a decided or
 // expired request for Retention after its deadline, so that the console
 // and the audit can still show it.
 package approval
