@@ -18,8 +18,8 @@ import (
 // resource ids and with the capability context in trusted headers; the
 // token itself never goes upstream.
 func (f *Front) skillInvoke(ctx context.Context, c *call) outcome {
-	var p sep.InvokeParams
-	if err := c.req.UnmarshalParams(&p); err != nil {
+	p, plain, err := invokeParams(c.req)
+	if err != nil {
 		return fail(c.req.ID, jsonrpc.ErrorFor(err))
 	}
 	op, ok := c.agent.cfg.Skills[p.Skill]
@@ -30,7 +30,7 @@ func (f *Front) skillInvoke(ctx context.Context, c *call) outcome {
 		f.auditInvoke(ctx, c, p, nil, reasonOf(e))
 		return fail(c.req.ID, e)
 	}
-	token, e := invocationCapability(c, &p)
+	token, e := invocationCapability(c, &p, plain)
 	if e == nil && p.CapabilityID == "" && token == "" {
 		return f.ambient(ctx, c, p)
 	}

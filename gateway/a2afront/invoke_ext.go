@@ -12,8 +12,13 @@ import (
 // extension's URI), sets p.CapabilityID and p.CapabilityToken to it, and
 // returns the token presented with the call, in params or in the
 // A2A-Capability header. Capabilities are delegated with a send, never
-// with an invocation, so delegation members are refused here.
-func invocationCapability(c *call, p *sep.InvokeParams) (string, *jsonrpc.Error) {
+// with an invocation, so delegation members are refused here. plain
+// says p came from plainInvokeParams, which admits no member but p's own:
+// the capability is in p already and there is nothing to refuse.
+func invocationCapability(c *call, p *sep.InvokeParams, plain bool) (string, *jsonrpc.Error) {
+	if plain {
+		return presentedToken(c.http, p.CapabilityToken)
+	}
 	if id, token, ok := plainInvocationCapability(c.req.Params); ok {
 		p.CapabilityID, p.CapabilityToken = id, token
 		return presentedToken(c.http, token)

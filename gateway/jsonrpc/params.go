@@ -36,8 +36,7 @@ func UnmarshalParams(raw json.RawMessage, v any) error {
 // params included, within limits no looser than UnmarshalParams' own,
 // so they are not run again. Every other check runs as before.
 func (r Request) UnmarshalParams(v any) error {
-	checked := len(r.Params) > 0 && len(r.checked) == len(r.Params) && &r.Params[0] == &r.checked[0]
-	return unmarshalParams(r.Params, v, checked)
+	return unmarshalParams(r.Params, v, r.ParamsChecked())
 }
 
 // unmarshalParams is UnmarshalParams; checked says that raw already

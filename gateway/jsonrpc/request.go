@@ -38,6 +38,14 @@ type Request struct {
 	checked json.RawMessage
 }
 
+// ParamsChecked reports whether r.Params are still the bytes Decode
+// checked: valid JSON, valid UTF-8, within the depth limit, with no
+// duplicate or case-variant member names at any depth. A caller may then
+// scan them without repeating those checks.
+func (r Request) ParamsChecked() bool {
+	return len(r.Params) > 0 && len(r.checked) == len(r.Params) && &r.Params[0] == &r.checked[0]
+}
+
 // IsNotification reports whether r is a valid request without an id, which
 // gets no response. An invalid element is never a notification: it is
 // always answered.

@@ -1,0 +1,93 @@
+package a2afront
+
+import (
+	"encoding/json"
+
+	"github.com/capgate/capgate/gateway/jsonrpc"
+	"github.com/capgate/capgate/gateway/sep"
+)
+
+// The params of a2a/skill/invoke are decoded on every invocation, and
+// through encoding/json (reflection, a copy of every argument, the exact
+// member-name pass of jsonrpc.UnmarshalParams) that was the largest single
+// cost of the decision. Almost every invocation has the same plain shape,
+// so it is read by a scan instead, and anything else takes the strict
+// decoder, which also words every refusal.
+
+// invokeParams decodes an invocation's params strictly. plain says the
+// params had the common shape (see plainInvokeParams): only the members
+// skill, arguments, capabilityId and capabilityToken, so the capability
+// is in params and nowhere else.
+func invokeParams(req jsonrpc.Request) (p sep.InvokeParams, plain bool, err error) {
+	if req.ParamsChecked() {
+		if plainP, ok := plainInvokeParams(req.Params); ok {
+			return plainP, true, nil
+		}
+	}
+	err = req.UnmarshalParams(&p)
+	return p, false, err
+}
+
+// plainInvokeParams decodes params that Decode already checked (valid
+// JSON and UTF-8, no duplicate or case-variant names) when they have the
+// common shape: an object whose keys are plain ASCII and exactly skill,
+// arguments, capabilityId or capabilityToken; string values for the three
+// strings; an object of plain-keyed members for arguments. It returns
+// what jsonrpc.UnmarshalParams returns for the same bytes (a fuzz target
+// compares the two), with the argument values sharing params' bytes, or
+// ok false for anything else, which includes every refusal.
+func plainInvokeParams(params []byte) (p sep.InvokeParams, ok bool) {
+	if !isObject(params) {
+		return p, false
+	}
+	it := newMemberIter(params)
+	for k, v, more := it.next(); more; k, v, more = it.next() {
+		if !plainKey(k) {
+			return p, false
+		}
+		switch string(k) {
+		case "skill":
+			p.Skill, ok = plainString(v)
+		case memberCapabilityID:
+			p.CapabilityID, ok = plainString(v)
+		case memberCapabilityToken:
+			p.CapabilityToken, ok = plainString(v)
+		case "arguments":
+			p.Arguments, ok = plainArguments(v)
+		default:
+			return p, false
+		}
+		if !ok {
+			return sep.InvokeParams{}, false
+		}
+	}
+	return p, true
+}
+
+// plainString decodes a value that must be a string literal; null and
+// every other type are left to the strict decoder.
+func plainString(v []byte) (string, bool) {
+	if len(v) == 0 || v[0] != '"' {
+		return "", false
+	}
+	return decodeString(v)
+}
+
+// plainArguments reads an object of plain-keyed members into a map of
+// their values' text, as encoding/json decodes it into
+// map[string]json.RawMessage; null and every other type are left to the
+// strict decoder.
+func plainArguments(v []byte) (map[string]json.RawMessage, bool) {
+	if len(v) == 0 || v[0] != '{' {
+		return nil, false
+	}
+	args := make(map[string]json.RawMessage, 4)
+	it := newMemberIter(v)
+	for k, val, more := it.next(); more; k, val, more = it.next() {
+		if !plainKey(k) {
+			return nil, false
+		}
+		args[string(k)] = val
+	}
+	return args, true
+}
