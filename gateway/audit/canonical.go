@@ -113,6 +113,15 @@ func sortMembers(ms []member) {
 	slices.SortFunc(ms, func(a, b member) int { return strings.Compare(a.key, b.key) })
 }
 
+// insertMember inserts m into ms, which is sorted as sortMembers sorts,
+// keeping it sorted: the chain adds its few members to attributes that
+// are sorted already, under the chain's lock, where a full sort per
+// event was the larger part of the time the lock was held.
+func insertMember(ms []member, m member) []member {
+	i, _ := slices.BinarySearchFunc(ms, m.key, func(e member, k string) int { return strings.Compare(e.key, k) })
+	return slices.Insert(ms, i, m)
+}
+
 // join writes the canonical object made of ms, leaving out the member
 // named skip ("" leaves out nothing).
 func join(ms []member, skip string) []byte {

@@ -122,8 +122,10 @@ func (c *chain) checkpointLocked() {
 		var jws string
 		if jws, err = c.cp.signer.SignJWS(CheckpointType, payload); err == nil {
 			c.cp.since = 0
-			_ = c.appendLocked([]member{mustMember(FieldEvent, CheckpointEvent),
-				mustMember(FieldChain, c.id), mustMember(FieldJWS, jws)}, time.Time{})
+			ms := []member{mustMember(FieldEvent, CheckpointEvent),
+				mustMember(FieldChain, c.id), mustMember(FieldJWS, jws)}
+			sortMembers(ms)
+			_ = c.appendLocked(ms, time.Time{})
 			return
 		}
 	}

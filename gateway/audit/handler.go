@@ -150,7 +150,8 @@ func (h *Handler) Handle(_ context.Context, r slog.Record) error {
 			"event", r.Message, "bytes", size)
 		attrs = []member{mustMember(FieldOmitted, json.Number(strconv.Itoa(size)))}
 	}
-	attrs = append(attrs, b.member(FieldEvent, clean(r.Message)), b.member(FieldChain, h.c.id))
+	attrs = insertMember(attrs, b.member(FieldEvent, clean(r.Message)))
+	attrs = insertMember(attrs, b.member(FieldChain, h.c.id))
 	return h.c.append(attrs, r.Time)
 }
 
@@ -208,7 +209,8 @@ func (c *chain) append(ms []member, recTime time.Time) error {
 	return err
 }
 
-// appendLocked is append without the checkpoint; the caller holds c.mu.
+// appendLocked is append without the checkpoint; the caller holds c.mu
+// and ms is sorted by key (sortMembers).
 // The line is built in c.line, reused from event to event; the stream
 // gets its own copy.
 func (c *chain) appendLocked(ms []member, recTime time.Time) error {
@@ -226,18 +228,17 @@ func (c *chain) appendLocked(ms []member, recTime time.Time) error {
 	seqEnd := len(f)
 	f = appendString(append(f, `"prev":`...), c.prev)
 	prevEnd := len(f)
-	ms = append(ms, member{FieldTime, f[:timeEnd:timeEnd]},
-		member{FieldSeq, f[timeEnd:seqEnd:seqEnd]}, member{FieldPrev, f[seqEnd:prevEnd:prevEnd]})
-	sortMembers(ms)
+	ms = insertMember(ms, member{FieldTime, f[:timeEnd:timeEnd]})
+	ms = insertMember(ms, member{FieldSeq, f[timeEnd:seqEnd:seqEnd]})
+	ms = insertMember(ms, member{FieldPrev, f[seqEnd:prevEnd:prevEnd]})
 	c.line = appendJoined(c.line[:0], ms, FieldHash)
 	sum := sha256.Sum256(c.line)
 	var hexSum [2 * sha256.Size]byte
 	hex.Encode(hexSum[:], sum[:])
 	hash := string(hexSum[:])
 	f = appendString(append(f, `"hash":`...), hash)
-	ms = append(ms, member{FieldHash, f[prevEnd:]})
+	ms = insertMember(ms, member{FieldHash, f[prevEnd:]})
 	c.fixed = f
-	sortMembers(ms)
 	c.line = append(appendJoined(c.line[:0], ms, ""), '\n')
 	line := c.line
 	c.seq, c.prev = seq, hash
