@@ -16,6 +16,10 @@ type claimsCache struct {
 	max     int
 	entries map[[sha256.Size]byte]*list.Element
 	lru     *list.List // front: most recently used; values are *cacheEntry
+	// bufs holds the buffers tokens are copied into to be hashed:
+	// sha256 takes bytes, and converting a token of a kilobyte to bytes
+	// would allocate that kilobyte on every lookup.
+	bufs sync.Pool
 }
 
 type cacheEntry struct {
@@ -28,8 +32,25 @@ func newClaimsCache(max int) *claimsCache {
 	return &claimsCache{max: max, entries: make(map[[sha256.Size]byte]*list.Element), lru: list.New()}
 }
 
+// key is the cache key of token: its SHA-256.
+func (c *claimsCache) key(token string) [sha256.Size]byte {
+	bp, _ := c.bufs.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
+	}
+	*bp = append((*bp)[:0], token...)
+	key := sha256.Sum256(*bp)
+	if cap(*bp) <= maxPooledToken {
+		c.bufs.Put(bp)
+	}
+	return key
+}
+
+// maxPooledToken is the largest buffer kept for hashing tokens.
+const maxPooledToken = 16 << 10
+
 func (c *claimsCache) get(token string) (*cacheEntry, bool) {
-	key := sha256.Sum256([]byte(token))
+	key := c.key(token)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	el, ok := c.entries[key]
@@ -41,7 +62,7 @@ func (c *claimsCache) get(token string) (*cacheEntry, bool) {
 }
 
 func (c *claimsCache) put(token string, claims *Claims, kid string) {
-	key := sha256.Sum256([]byte(token))
+	key := c.key(token)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if el, ok := c.entries[key]; ok {
@@ -56,7 +77,7 @@ func (c *claimsCache) put(token string, claims *Claims, kid string) {
 	}
 }
 
-func (c *claimsCache) forget(token string) { c.remove(sha256.Sum256([]byte(token))) }
+func (c *claimsCache) forget(token string) { c.remove(c.key(token)) }
 
 func (c *claimsCache) remove(key [sha256.Size]byte) {
 	c.mu.Lock()

@@ -16,30 +16,46 @@ type method struct {
 	result func(json.RawMessage) (json.RawMessage, error)
 }
 
-// methods are the v1.0 methods with a v0.3 translation.
-func methods() map[string]method {
-	taskID := func(history, metadata bool) func(*object, []string) (out, error) {
-		return func(o *object, _ []string) (out, error) { return taskIDParamsTo03(o, history, metadata) }
+// lookup returns the translation of the v1.0 method v1, if it has one.
+// It is a switch rather than a map built per call: it runs on every call
+// the gateway receives (Translatable), and allocates nothing.
+func lookup(v1 string) (method, bool) {
+	switch v1 {
+	case "SendMessage":
+		return method{"message/send", sendParamsTo03, sendResultTo1}, true
+	case "SendStreamingMessage":
+		return method{"message/stream", sendParamsTo03, streamResultTo1}, true
+	case "GetTask":
+		return method{"tasks/get", getTaskParamsTo03, taskResultTo1}, true
+	case "CancelTask":
+		return method{"tasks/cancel", cancelTaskParamsTo03, taskResultTo1}, true
+	case "SubscribeToTask":
+		return method{"tasks/resubscribe", subscribeParamsTo03, streamResultTo1}, true
+	case "CreateTaskPushNotificationConfig":
+		return method{"tasks/pushNotificationConfig/set", createPushTo03, pushResultTo1}, true
+	case "GetTaskPushNotificationConfig":
+		return method{"tasks/pushNotificationConfig/get", pushIDTo03, pushResultTo1}, true
+	case "DeleteTaskPushNotificationConfig":
+		return method{"tasks/pushNotificationConfig/delete", pushIDTo03, emptyResultTo1}, true
 	}
-	return map[string]method{
-		"SendMessage":          {"message/send", sendParamsTo03, sendResultTo1},
-		"SendStreamingMessage": {"message/stream", sendParamsTo03, streamResultTo1},
-		"GetTask":              {"tasks/get", taskID(true, false), taskResultTo1},
-		"CancelTask":           {"tasks/cancel", taskID(false, true), taskResultTo1},
-		"SubscribeToTask":      {"tasks/resubscribe", taskID(false, false), streamResultTo1},
-		"CreateTaskPushNotificationConfig": {"tasks/pushNotificationConfig/set",
-			func(o *object, _ []string) (out, error) { return createPushParamsTo03(o) }, pushResultTo1},
-		"GetTaskPushNotificationConfig": {"tasks/pushNotificationConfig/get",
-			func(o *object, _ []string) (out, error) { return pushIDParamsTo03(o) }, pushResultTo1},
-		"DeleteTaskPushNotificationConfig": {"tasks/pushNotificationConfig/delete",
-			func(o *object, _ []string) (out, error) { return pushIDParamsTo03(o) }, emptyResultTo1},
-	}
+	return method{}, false
 }
+
+// The params translations in lookup's shape (keep is used by sends only).
+func getTaskParamsTo03(o *object, _ []string) (out, error) { return taskIDParamsTo03(o, true, false) }
+func cancelTaskParamsTo03(o *object, _ []string) (out, error) {
+	return taskIDParamsTo03(o, false, true)
+}
+func subscribeParamsTo03(o *object, _ []string) (out, error) {
+	return taskIDParamsTo03(o, false, false)
+}
+func createPushTo03(o *object, _ []string) (out, error) { return createPushParamsTo03(o) }
+func pushIDTo03(o *object, _ []string) (out, error)     { return pushIDParamsTo03(o) }
 
 // Translatable returns the v0.3 method a v1.0 method is translated to;
 // ok is false for a method with no translation.
 func Translatable(v1 string) (v03 string, ok bool) {
-	m, ok := methods()[v1]
+	m, ok := lookup(v1)
 	return m.v03, ok
 }
 
@@ -49,7 +65,7 @@ func Translatable(v1 string) (v03 string, ok bool) {
 // extension's members); any other member that v0.3 cannot express fails
 // the translation. Absent or null params are read as an empty object.
 func Request(v1 string, params json.RawMessage, keep ...string) (v03 string, out json.RawMessage, err error) {
-	m, ok := methods()[v1]
+	m, ok := lookup(v1)
 	if !ok {
 		return "", nil, untranslatable("method", "%q has no v0.3 translation", v1)
 	}
@@ -70,7 +86,7 @@ func Request(v1 string, params json.RawMessage, keep ...string) (v03 string, out
 // error response is returned as it is: A2A's error codes are the same in
 // both generations.
 func Response(v1 string, resp json.RawMessage) (json.RawMessage, error) {
-	m, ok := methods()[v1]
+	m, ok := lookup(v1)
 	if !ok {
 		return nil, untranslatable("method", "%q has no v0.3 translation", v1)
 	}
