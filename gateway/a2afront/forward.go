@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"strconv"
 	"time"
@@ -42,7 +41,7 @@ func upstreamRequest(ctx context.Context, r *http.Request, id json.RawMessage, o
 	req.Method = http.MethodPost
 	req.Body = http.NoBody
 	if len(out.forward) > 0 {
-		req.Body = io.NopCloser(bytes.NewReader(out.forward))
+		req.Body = proxy.Body(out.forward)
 	}
 	req.ContentLength = int64(len(out.forward))
 	req.Header.Set("Content-Length", strconv.Itoa(len(out.forward)))

@@ -98,6 +98,7 @@ func (p *Proxy) rewrite(pr *httputil.ProxyRequest) {
 	out.URL.RawPath = p.target.RawPath
 	out.URL.RawQuery = p.target.RawQuery
 	out.Host = p.target.Host
+	restoreBody(pr)
 	pr.SetXForwarded()
 	stripCredentials(out.Header)
 	if cc, ok := contextFrom(pr.In.Context()); ok {
