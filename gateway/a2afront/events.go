@@ -87,8 +87,7 @@ func (f *Front) auditInvoke(ctx context.Context, c *call, p sep.InvokeParams, cl
 // none, or named them in a shape the gateway refuses anyway.
 func handlesNamed(args map[string]json.RawMessage) []string {
 	if raw, ok := args[argHandle]; ok {
-		var h string
-		if json.Unmarshal(raw, &h) == nil {
+		if h, ok := stringValue(raw); ok {
 			return []string{h}
 		}
 		return []string{}

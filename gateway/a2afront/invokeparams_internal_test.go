@@ -1,6 +1,7 @@
 package a2afront
 
 import (
+	"encoding/json"
 	"reflect"
 	"testing"
 
@@ -89,5 +90,24 @@ func FuzzPlainInvokeParams(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, params string) {
 		checkInvokeParams(t, params)
+	})
+}
+
+// FuzzStringValue: on any valid JSON value, stringValue decodes what
+// json.Unmarshal into a string decodes, and fails where it fails.
+func FuzzStringValue(f *testing.F) {
+	for _, s := range []string{`"rh_1"`, `null`, ` "a" `, `"\u00e9\n"`, `"é"`, `1`, `["rh_1"]`, `{}`, `true`, `""`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		if !json.Valid([]byte(raw)) {
+			return
+		}
+		var want string
+		wantErr := json.Unmarshal([]byte(raw), &want)
+		got, ok := stringValue([]byte(raw))
+		if ok != (wantErr == nil) || got != want {
+			t.Fatalf("%s: stringValue %q, %v; json.Unmarshal %q, %v", raw, got, ok, want, wantErr)
+		}
 	})
 }

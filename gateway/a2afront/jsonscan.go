@@ -129,6 +129,17 @@ func decodeString(lit []byte) (string, bool) {
 	return s, true
 }
 
+// stringValue decodes the JSON value raw into a string exactly as
+// json.Unmarshal does (null leaves it empty), without its allocations
+// when the literal has no escape.
+func stringValue(raw []byte) (string, bool) {
+	raw = bytes.TrimSpace(raw)
+	if string(raw) == "null" {
+		return "", true
+	}
+	return decodeString(raw)
+}
+
 // hasLooseSpace reports whether the JSON text b has whitespace outside its
 // string literals: whether json.Compact would change it.
 func hasLooseSpace(b []byte) bool {

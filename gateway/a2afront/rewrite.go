@@ -32,8 +32,8 @@ func rewriteHandles(c *captoken.Claims, resources map[string]string, in map[stri
 		out[k] = v
 	}
 	if raw, ok := in[argHandle]; ok {
-		var h string
-		if json.Unmarshal(raw, &h) != nil || !c.HasHandle(h) || resources[h] == "" {
+		h, ok := stringValue(raw)
+		if !ok || !c.HasHandle(h) || resources[h] == "" {
 			return nil, capErr(jsonrpc.CodeResourceNotPermitted, "resource handle is not in the capability", nil)
 		}
 		delete(out, argHandle)
