@@ -15,7 +15,9 @@ import (
 
 const benchUsage = `usage:
   capgate bench [--duration 5s] [--warmup 1s] [--conns 1,64] [--variants memory,redis,synced]
-                [--redis auto|off|URL] [--only upstream|baseline|capgate|issuance|issuance-catalog|attenuation]
+                [--redis auto|off|URL]
+                [--only upstream|baseline|capgate|issuance|issuance-catalog|attenuation|propagation|heap]
+                [--propagation-trials 200] [--heap-capabilities 20000]
                 [--quick] [--json] [--check] [--cpuprofile FILE]
 
 bench measures what capgate costs beyond the proxy hop. In one process, on
@@ -31,7 +33,18 @@ prints the plan and its time budget first (on standard error), then a table
 with req/s, p50/p99/p99.9, allocations per request and the ratio to the
 baseline from the same run (on standard output; --json for machine reading).
 The default run takes about 90 s: 90 s of load, plus a few seconds starting the
-servers.
+servers and measuring the two figures below.
+
+After the load steps it measures two figures. propagation starts two
+replicas of one gateway on one Redis (synced store), revokes
+--propagation-trials capabilities on replica A while 8 callers keep
+replica B busy, and from the moment each revoke call returns invokes the
+capability on B until B refuses: it reports the time from the revoke call
+to B's first refusal (p50, p99) and the late allows, calls on B started
+after the revoke returned that B still allowed. heap issues
+--heap-capabilities capabilities from the catalog agent and reports the
+live heap they hold, per capability. propagation needs Redis, like the
+redis and synced variants.
 
 --redis auto (the default) starts a throwaway redis-server if one is on PATH,
 and skips the Redis variants with a note otherwise. --quick shortens the
@@ -52,6 +65,9 @@ missed target, 2 usage error.
 const (
 	quickDuration = 300 * time.Millisecond
 	quickWarmup   = 100 * time.Millisecond
+	// The figures after the steps, shortened.
+	quickPropagationTrials = 10
+	quickHeapCapabilities  = 1000
 )
 
 // benchArgs are the parsed arguments of `capgate bench`.
@@ -123,6 +139,8 @@ func parseBench(args []string) (benchArgs, error) {
 	fs.StringVar(&variants, "variants", "memory,redis,synced", "comma-separated capgate revocation stores")
 	fs.StringVar(&a.opts.Redis, "redis", loadtest.RedisAuto, "auto, off, or a redis:// URL")
 	fs.StringVar(&only, "only", "", "keep one target's runs")
+	fs.IntVar(&a.opts.PropagationTrials, "propagation-trials", loadtest.DefaultPropagationTrials, "revocations the propagation figure times")
+	fs.IntVar(&a.opts.HeapCapabilities, "heap-capabilities", loadtest.DefaultHeapCapabilities, "capabilities the heap figure issues")
 	fs.BoolVar(&quick, "quick", false, "a short run, for smoke tests")
 	fs.BoolVar(&a.json, "json", false, "print JSON instead of the table")
 	fs.BoolVar(&a.check, "check", false, "fail when a target is missed")
@@ -139,6 +157,9 @@ func parseBench(args []string) (benchArgs, error) {
 	}
 	a.opts.Variants = parseVariants(variants)
 	a.opts.Only = loadtest.Target(only)
+	if a.opts.PropagationTrials < 1 || a.opts.HeapCapabilities < 1 {
+		return a, usagef("--propagation-trials and --heap-capabilities must be positive")
+	}
 	if a.opts.Duration <= 0 {
 		return a, usagef("--duration %v must be positive", a.opts.Duration)
 	}
@@ -161,6 +182,12 @@ func applyQuick(o *loadtest.Options, quick bool, set map[string]bool) {
 	}
 	if !set["warmup"] {
 		o.Warmup = quickWarmup
+	}
+	if !set["propagation-trials"] {
+		o.PropagationTrials = quickPropagationTrials
+	}
+	if !set["heap-capabilities"] {
+		o.HeapCapabilities = quickHeapCapabilities
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/capgate/capgate/captoken"
 	qsfiles "github.com/capgate/capgate/deploy/examples/quickstart"
 	"github.com/capgate/capgate/gateway"
 	"github.com/capgate/capgate/gateway/config"
@@ -98,6 +99,11 @@ type capgateOptions struct {
 	// catalog puts the documents agent's resources in the config's
 	// catalog, so that issuance makes no hop to the agent.
 	catalog bool
+	// redis, when set, is the gateway's Redis (revocations, index and the
+	// rest), as replicas of one gateway share it; keys is then the key set
+	// the replicas share.
+	redis *config.Redis
+	keys  *captoken.KeySet
 }
 
 // startCapgate builds a gateway from the quickstart config, serves it, and
@@ -112,8 +118,9 @@ func startCapgate(ctx context.Context, o capgateOptions) (*Capgate, error) {
 		ln.Close()
 		return nil, err
 	}
+	cfg.Redis = o.redis
 	built, err := gateway.FromConfig(ctx, cfg, gateway.BuildOptions{
-		Logger: slog.New(slog.DiscardHandler), Now: o.now, Revocations: o.revocations,
+		Logger: slog.New(slog.DiscardHandler), Now: o.now, Revocations: o.revocations, Keys: o.keys,
 		// The lab A2E host is configured but not started or driven here.
 		Getenv: func(string) string { return "unused-lab-secret" },
 	})
@@ -228,21 +235,28 @@ func RequestHeader() http.Header {
 func post(ctx context.Context, client *http.Client, url string, body []byte) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	status, b, err := exchange(ctx, client, url, body)
 	if err != nil {
 		return nil, err
+	}
+	return b, CheckResponse(status, b)
+}
+
+// exchange posts body to url as alice and returns the answer's status
+// and body (at most 1 MiB).
+func exchange(ctx context.Context, client *http.Client, url string, body []byte) (int, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, err
 	}
 	req.Header = RequestHeader()
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, err
+		return 0, nil, err
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if err != nil {
-		return nil, err
-	}
-	return b, CheckResponse(resp.StatusCode, b)
+	return resp.StatusCode, b, err
 }
 
 // upstreamCatalog is what the upstream resolves (resolveResult), as a

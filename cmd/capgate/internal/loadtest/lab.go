@@ -29,6 +29,9 @@ type Lab struct {
 	// the config's catalog (in-memory store), for TargetIssuanceCatalog;
 	// nil when no step drives it.
 	Catalog *Capgate
+	// ReplicaA and ReplicaB are two replicas of one gateway on one Redis,
+	// for the propagation figure; nil when it is not measured.
+	ReplicaA, ReplicaB *Capgate
 	// Notes say what was skipped and why.
 	Notes []string
 
@@ -86,9 +89,16 @@ func (l *Lab) start(ctx context.Context, o Options) error {
 			return err
 		}
 	}
-	if len(variants) > 0 && (o.Only == "" || o.Only == TargetIssuanceCatalog) {
+	if len(variants) > 0 && (o.runs(TargetIssuanceCatalog) || o.runs(TargetHeap)) {
 		if l.Catalog, err = startCapgate(ctx, capgateOptions{variant: VariantMemory, upstreamURL: l.Upstream.URL,
 			policyFile: policy, now: o.Now, client: &http.Client{Transport: l.setup}, catalog: true}); err != nil {
+			return err
+		}
+	}
+	if o.runs(TargetPropagation) {
+		if l.redis == nil && !isRedisURL(o.Redis) {
+			l.Notes = append(l.Notes, "propagation SKIPPED: it needs Redis (redis-server on PATH, or --redis URL)")
+		} else if err := l.startReplicas(ctx, o, policy); err != nil {
 			return err
 		}
 	}
@@ -122,7 +132,7 @@ func (l *Lab) writePolicy() (string, error) {
 // Redis variants are dropped, with a note, when Redis is off or when
 // RedisAuto finds no redis-server.
 func (l *Lab) redisFor(ctx context.Context, o Options) ([]Variant, error) {
-	if !slices.ContainsFunc(o.Variants, Variant.needsRedis) {
+	if !slices.ContainsFunc(o.Variants, Variant.needsRedis) && !o.runs(TargetPropagation) {
 		return o.Variants, nil
 	}
 	skip := func(why string) []Variant {
@@ -240,8 +250,10 @@ func (l *Lab) Close() error {
 	for _, c := range l.Capgates {
 		errs = append(errs, c.Close())
 	}
-	if l.Catalog != nil {
-		errs = append(errs, l.Catalog.Close())
+	for _, c := range []*Capgate{l.Catalog, l.ReplicaA, l.ReplicaB} {
+		if c != nil {
+			errs = append(errs, c.Close())
+		}
 	}
 	for _, s := range l.stores {
 		errs = append(errs, s.Close())
@@ -258,6 +270,9 @@ func (l *Lab) Close() error {
 	l.setup.CloseIdleConnections()
 	return errors.Join(errs...)
 }
+
+// isRedisURL reports whether the --redis setting names a server.
+func isRedisURL(s string) bool { return s != RedisAuto && s != RedisOff && s != "" }
 
 // redactURL hides a password in a Redis URL.
 func redactURL(raw string) string {

@@ -28,11 +28,20 @@ const (
 	TargetIssuanceCatalog Target = "issuance-catalog"
 	// TargetAttenuation is a2a/capabilities/attenuate on capgate.
 	TargetAttenuation Target = "attenuation"
+	// TargetPropagation is the revocation figure: two replicas on one
+	// Redis, revoke on one, time until the other refuses. It is not a
+	// load step: it runs after the steps.
+	TargetPropagation Target = "propagation"
+	// TargetHeap is the heap per live capability: many issued from the
+	// catalog agent, the heap measured before and after. It runs after
+	// the steps.
+	TargetHeap Target = "heap"
 )
 
 // Targets lists every target in report order.
 func Targets() []Target {
-	return []Target{TargetUpstream, TargetBaseline, TargetCapgate, TargetIssuance, TargetIssuanceCatalog, TargetAttenuation}
+	return []Target{TargetUpstream, TargetBaseline, TargetCapgate, TargetIssuance, TargetIssuanceCatalog, TargetAttenuation,
+		TargetPropagation, TargetHeap}
 }
 
 // Variant is the revocation store capgate runs with.
@@ -62,6 +71,10 @@ const (
 	RedisAuto = "auto"
 	// RedisOff skips the Redis variants.
 	RedisOff = "off"
+	// DefaultPropagationTrials and DefaultHeapCapabilities size the two
+	// figures measured after the load steps.
+	DefaultPropagationTrials = 200
+	DefaultHeapCapabilities  = 20_000
 )
 
 // DefaultConns are the default connection counts.
@@ -87,6 +100,12 @@ type Options struct {
 	Only Target
 	// SamplesPerSecond sizes the latency buffers (see Spec).
 	SamplesPerSecond int
+	// PropagationTrials is how many revocations the propagation figure
+	// times; zero means DefaultPropagationTrials.
+	PropagationTrials int
+	// HeapCapabilities is how many capabilities the heap figure issues;
+	// zero means DefaultHeapCapabilities.
+	HeapCapabilities int
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Progress receives the plan and one line per finished step; nil
@@ -110,6 +129,12 @@ func (o Options) WithDefaults() Options {
 	}
 	if o.Redis == "" {
 		o.Redis = RedisAuto
+	}
+	if o.PropagationTrials == 0 {
+		o.PropagationTrials = DefaultPropagationTrials
+	}
+	if o.HeapCapabilities == 0 {
+		o.HeapCapabilities = DefaultHeapCapabilities
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -141,6 +166,9 @@ func (o Options) Validate() error {
 	}
 	if o.Only != "" && !slices.Contains(Targets(), o.Only) {
 		problems = append(problems, fmt.Sprintf("unknown target %q", o.Only))
+	}
+	if o.PropagationTrials < 0 || o.HeapCapabilities < 0 {
+		problems = append(problems, "propagation trials and heap capabilities must not be negative")
 	}
 	if o.SamplesPerSecond < 0 {
 		problems = append(problems, "samples per second is negative")
@@ -186,6 +214,9 @@ func (o Options) Plan(variants []Variant) []Step {
 	}
 	return steps
 }
+
+// runs reports whether the figure or step target t is measured.
+func (o Options) runs(t Target) bool { return o.Only == "" || o.Only == t }
 
 // Budget is the load time of steps: each step's warm-up and duration.
 // Setup (starting servers, issuing the capabilities) comes on top.

@@ -68,6 +68,10 @@ type Report struct {
 	Rows   []Row
 	Notes  []string
 	Checks []Check
+	// Propagation and Heap are the figures measured after the load
+	// steps; nil when not measured.
+	Propagation *Propagation
+	Heap        *Heap
 }
 
 // NewReport returns an empty report for a run with options o.
@@ -110,7 +114,7 @@ func (r *Report) Finish(wall time.Duration) {
 				row.label(), row.Dropped, row.Latencies.Samples))
 		}
 	}
-	r.Checks = r.checks()
+	r.Checks = append(r.checks(), r.figureChecks()...)
 }
 
 // Problems describes every row whose numbers are not a valid

@@ -29,6 +29,10 @@ func sampleReport() *Report {
 	r.Add(Step{Target: TargetIssuance, Variant: VariantMemory, Conns: 64}, res(60_000, 5000, 9000, 12_000, 480), 60_100)
 	r.Add(Step{Target: TargetIssuanceCatalog, Variant: VariantMemory, Conns: 64}, res(65_000, 4500, 8000, 11_000, 300), 0)
 	r.Add(Step{Target: TargetAttenuation, Variant: VariantMemory, Conns: 64}, res(70_000, 4000, 8000, 11_000, 440), 0)
+	r.Propagation = &Propagation{Trials: 200, Load: 8, LoadCalls: 41_000,
+		Refused: Latencies{Samples: 200, P50: us(1480), P99: us(5580), Max: us(6100)},
+		Revoke:  Latencies{Samples: 200, P50: us(970), P99: us(5070), Max: us(5600)}, LateAllows: 1, LateTrials: 1}
+	r.Heap = &Heap{Capabilities: 20_000, BytesPerCapability: 987.5}
 	r.Finish(90 * time.Second)
 	return r
 }
@@ -109,7 +113,8 @@ func TestReportChecks(t *testing.T) {
 		}
 		got = append(got, verdict+" "+string(c.Variant)+" "+c.Value)
 	}
-	want := "pass memory +55.0µs|pass memory 0.95×|FAIL redis 0.50×|pass memory 13,000/s"
+	want := "pass memory +55.0µs|pass memory 0.95×|FAIL redis 0.50×|pass memory 13,000/s|" +
+		"pass synced 5.58ms|FAIL synced 1 late allows|pass memory 988 B"
 	if strings.Join(got, "|") != want {
 		t.Fatalf("checks %q, want %q", strings.Join(got, "|"), want)
 	}

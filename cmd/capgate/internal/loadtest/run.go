@@ -46,6 +46,9 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 		fmt.Fprintf(o.Progress, "[%2d/%d] %-16s %-6s %3d conns: %9.0f req/s, p50 %s, %d errors\n",
 			i+1, len(steps), s.Target, s.Variant, s.Conns, res.RequestsPerSecond(), formatDuration(res.Latencies.P50), res.Errors)
 	}
+	if err := measureFigures(ctx, lab, o, rep); err != nil {
+		return nil, err
+	}
 	rep.Finish(o.Now().Sub(began))
 	return rep, nil
 }

@@ -14,7 +14,7 @@ import (
 
 func quickOptions() Options {
 	return Options{Duration: 150 * time.Millisecond, Warmup: 30 * time.Millisecond, Conns: []int{2},
-		Variants: []Variant{VariantMemory}, Redis: RedisOff}
+		Variants: []Variant{VariantMemory}, Redis: RedisOff, PropagationTrials: 5, HeapCapabilities: 200}
 }
 
 func TestRunQuick(t *testing.T) {

@@ -23,7 +23,9 @@ func (r *Report) WriteTable(w io.Writer) error {
 	for _, row := range r.Rows {
 		cells = append(cells, tableRow(row))
 	}
-	writeColumns(&b, cells, 2)
+	if len(r.Rows) > 0 {
+		writeColumns(&b, cells, 2)
+	}
 	r.writeTrailer(&b)
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -74,6 +76,7 @@ func writeColumns(b *strings.Builder, cells [][]string, left int) {
 }
 
 func (r *Report) writeTrailer(b *strings.Builder) {
+	r.writeFigures(b)
 	for _, n := range r.Notes {
 		fmt.Fprintf(b, "note: %s\n", n)
 	}
@@ -111,6 +114,9 @@ type jsonReport struct {
 	Notes      []string    `json:"notes"`
 	Problems   []string    `json:"problems"`
 	Checks     []jsonCheck `json:"checks"`
+	// Propagation and Heap are null when not measured.
+	Propagation *jsonPropagation `json:"propagation"`
+	Heap        *jsonHeap        `json:"heap"`
 }
 
 type jsonRow struct {
@@ -158,6 +164,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	for _, c := range r.Checks {
 		out.Checks = append(out.Checks, jsonCheck(c))
 	}
+	out.Propagation, out.Heap = r.jsonFigures()
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
