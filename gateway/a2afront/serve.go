@@ -69,7 +69,7 @@ func (f *Front) serveA2A(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	lim := f.cfg.Limits
-	body, err := jsonrpc.ReadBody(http.MaxBytesReader(w, r.Body, lim.MaxBodyBytes+1), lim)
+	body, err := jsonrpc.ReadBodyLen(http.MaxBytesReader(w, r.Body, lim.MaxBodyBytes+1), r.ContentLength, lim)
 	if err != nil {
 		status := http.StatusBadRequest
 		if errors.Is(err, jsonrpc.ErrBodyTooLarge) {

@@ -1,6 +1,7 @@
 package jsonrpc
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -13,10 +14,25 @@ import (
 // further. A limit hit by http.MaxBytesReader upstream is ErrBodyTooLarge
 // too. Other read errors are returned wrapped.
 func ReadBody(r io.Reader, lim Limits) ([]byte, error) {
+	return ReadBodyLen(r, -1, lim)
+}
+
+// ReadBodyLen is ReadBody for a body announced as length bytes (-1 when
+// unknown, as http.Request.ContentLength says): a length within the limit
+// sizes the buffer, so the body is read into one allocation instead of a
+// growing series. The announcement is only a hint: the limit is enforced
+// on what is read, and a body longer or shorter than announced is read
+// as it is.
+func ReadBodyLen(r io.Reader, length int64, lim Limits) ([]byte, error) {
 	if err := lim.Validate(); err != nil {
 		return nil, err
 	}
-	body, err := io.ReadAll(io.LimitReader(r, lim.MaxBodyBytes+1))
+	var buf bytes.Buffer
+	if length >= 0 && length <= lim.MaxBodyBytes {
+		buf.Grow(int(length) + bytes.MinRead)
+	}
+	_, err := buf.ReadFrom(io.LimitReader(r, lim.MaxBodyBytes+1))
+	body := buf.Bytes()
 	if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 		return nil, fmt.Errorf("%w: %w", ErrBodyTooLarge, err)
 	}

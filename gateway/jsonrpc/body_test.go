@@ -37,6 +37,39 @@ func TestReadBody(t *testing.T) {
 	}
 }
 
+// TestReadBodyLen: the announced length is a hint only. A body shorter
+// or longer than announced is read as it is, the limit holds whatever was
+// announced, and an announced length over the limit changes nothing.
+func TestReadBodyLen(t *testing.T) {
+	lim := Limits{MaxBodyBytes: 100, MaxBatch: 1, MaxDepth: 3}
+	tests := []struct {
+		name     string
+		body     string
+		announce int64
+		wantLen  int
+		wantErr  error
+	}{
+		{"as announced", strings.Repeat("a", 40), 40, 40, nil},
+		{"unknown length", strings.Repeat("a", 40), -1, 40, nil},
+		{"shorter than announced", strings.Repeat("a", 10), 40, 10, nil},
+		{"longer than announced", strings.Repeat("a", 90), 40, 90, nil},
+		{"over the limit, announced small", strings.Repeat("a", 101), 10, 0, ErrBodyTooLarge},
+		{"announced over the limit", strings.Repeat("a", 50), 1 << 40, 50, nil},
+		{"empty", "", 0, 0, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := ReadBodyLen(strings.NewReader(tt.body), tt.announce, lim)
+			if !errors.Is(err, tt.wantErr) || len(b) != tt.wantLen {
+				t.Fatalf("ReadBodyLen() = %d bytes, %v; want %d, %v", len(b), err, tt.wantLen, tt.wantErr)
+			}
+			if err == nil && string(b) != tt.body {
+				t.Fatalf("ReadBodyLen() = %q, want %q", b, tt.body)
+			}
+		})
+	}
+}
+
 // errReader fails every read.
 type errReader struct{}
 
