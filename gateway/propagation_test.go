@@ -30,27 +30,30 @@ const propagationStaleness = 2 * time.Second
 // TestRevocationPropagation revokes a capability on replica A and, from
 // the moment the revoke call returns, has B invoke it in a closed loop
 // until B refuses; first with B idle, then with B under load from other
-// callers. It checks that B refuses within the staleness bound, and logs
-// the figure: the time from the revoke's return to B's first refusal
-// (p50, p99, max; it includes one invoke round trip), and the late
-// allows, calls B started after the revoke returned and still allowed.
-// Times are logged, never asserted: they depend on the machine.
+// callers. It asserts that there is no late allow: no call B started
+// after the revoke returned is allowed (the revoke waits for B to hold
+// the revocation, see the revocation package doc). It logs the figures:
+// the revoke call's duration on A, and the time from its return to B's
+// first refusal (p50, p99, max; it includes one invoke round trip). Times
+// are logged, never asserted: they depend on the machine.
 func TestRevocationPropagation(t *testing.T) {
 	srv := redistest.Start(t)
 	a, b := replicas(t, srv, propagationStaleness)
 	for _, workers := range []int{0, 8} {
 		stop := loadReplica(t, b, a.aliceQ1(), workers)
-		var lat []time.Duration
+		var lat, revokes []time.Duration
 		late, lateTrials := 0, 0
 		for trial := range *propagationTrials {
 			c := a.aliceQ1()
 			if r := b.invokeFirst("alice-dev-key", c); r.Error != nil {
 				t.Fatalf("trial %d: a capability issued on A is refused on B: %+v", trial, r.Error)
 			}
+			called := time.Now()
 			if _, r := a.rpc("alice-dev-key", "a2a/capabilities/revoke", map[string]any{"capabilityId": c.ID}); r.Error != nil {
 				t.Fatalf("revoke on A: %+v", r.Error)
 			}
 			returned := time.Now()
+			revokes = append(revokes, returned.Sub(called))
 			allowed := 0
 			for r := b.invokeFirst("alice-dev-key", c); r.Error == nil; r = b.invokeFirst("alice-dev-key", c) {
 				allowed++
@@ -65,10 +68,15 @@ func TestRevocationPropagation(t *testing.T) {
 			}
 		}
 		calls := stop()
+		if late != 0 {
+			t.Errorf("B under %d load workers: %d late allows in %d of %d trials, want none", workers, late, lateTrials, len(lat))
+		}
 		slices.Sort(lat)
-		t.Logf("B under %d load workers (%d calls during the trials): revoked on A, refused on B after p50 %v, p99 %v, max %v "+
-			"(%d trials); late allows %d, in %d trials",
-			workers, calls, lat[len(lat)/2], lat[len(lat)*99/100], lat[len(lat)-1], len(lat), late, lateTrials)
+		slices.Sort(revokes)
+		t.Logf("B under %d load workers (%d calls during the trials): revoke call on A p50 %v, p99 %v, max %v; "+
+			"refused on B after its return p50 %v, p99 %v, max %v (%d trials); late allows %d, in %d trials",
+			workers, calls, revokes[len(revokes)/2], revokes[len(revokes)*99/100], revokes[len(revokes)-1],
+			lat[len(lat)/2], lat[len(lat)*99/100], lat[len(lat)-1], len(lat), late, lateTrials)
 	}
 }
 

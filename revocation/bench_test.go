@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -129,4 +130,30 @@ func loadRedis(b *testing.B, r *Redis, n int) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkSyncedRevoke times Revoke on replica A of two Synced replicas
+// sharing one throwaway redis-server, and reports the p50 and p99 of the
+// calls besides the mean.
+func BenchmarkSyncedRevoke(b *testing.B) {
+	srv := redistest.Start(b)
+	prefix := freshPrefix()
+	a := startSynced(b, startRedis(b, srv.NewClient(nil), RedisOptions{Prefix: prefix}), SyncedOptions{})
+	startSynced(b, startRedis(b, srv.NewClient(nil), RedisOptions{Prefix: prefix}), SyncedOptions{})
+	ctx := context.Background()
+	until := time.Now().Add(time.Hour)
+	var took []time.Duration
+	i := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		start := time.Now()
+		if err := a.Revoke(ctx, benchID(i), until); err != nil {
+			b.Fatal(err)
+		}
+		took = append(took, time.Since(start))
+		i++
+	}
+	slices.Sort(took)
+	b.ReportMetric(float64(took[len(took)/2].Nanoseconds()), "p50-ns")
+	b.ReportMetric(float64(took[len(took)*99/100].Nanoseconds()), "p99-ns")
 }

@@ -2,8 +2,6 @@ package revocation
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -69,13 +67,6 @@ if cur ~= ARGV[1] then return false end
 return cur
 `)
 
-// newEpochID returns a random marker value.
-func newEpochID() string {
-	b := make([]byte, 16)
-	_, _ = rand.Read(b) // crypto/rand.Read never fails
-	return hex.EncodeToString(b)
-}
-
 // epochRead is one read of the marker: its value and whether it exists.
 type epochRead struct {
 	value   string
@@ -104,7 +95,7 @@ func (r *Redis) readEpoch(ctx context.Context) (epochRead, error) {
 // establish runs establishScript with expected ("" for absent). It returns
 // errEpochMoved, unwrapped, when the marker changed.
 func (r *Redis) establish(ctx context.Context, expected string) (string, error) {
-	id := newEpochID()
+	id := newToken()
 	v, err := call(ctx, r, "establish epoch", func(ctx context.Context) (string, error) {
 		v, err := establishScript.Run(ctx, r.client, []string{r.keys.epoch()}, expected, id).Text()
 		if errors.Is(err, redis.Nil) {
@@ -125,11 +116,14 @@ func (r *Redis) establish(ctx context.Context, expected string) (string, error) 
 // initEpoch returns the marker in force, waiting up to the grace for one
 // to appear before creating it. Used by a store that never saw a marker.
 func (r *Redis) initEpoch(ctx context.Context) (string, error) {
+	// The grace runs from the reply of the first read that found no
+	// marker, so that it is at least that long after any loss.
 	grace := time.NewTimer(r.grace)
+	grace.Stop()
 	defer grace.Stop()
 	poll := time.NewTicker(min(epochPoll, r.grace))
 	defer poll.Stop()
-	graceOver := false
+	graceRuns, graceOver := false, false
 	for {
 		e, err := r.readEpoch(ctx)
 		if err != nil {
@@ -138,6 +132,10 @@ func (r *Redis) initEpoch(ctx context.Context) (string, error) {
 		if e.present {
 			r.observe(e)
 			return e.value, nil
+		}
+		if !graceRuns {
+			grace.Reset(r.grace)
+			graceRuns = true
 		}
 		if graceOver {
 			v, err := r.establish(ctx, "")

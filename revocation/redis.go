@@ -175,7 +175,10 @@ func (r *Redis) Ping(ctx context.Context) error {
 	return err
 }
 
-// Revoke implements Store.
+// Revoke implements Store. It returns once Redis holds the revocation and
+// has published it; Synced replicas apply it when the event reaches them,
+// and answer from memory until then (at most MaxStaleness): only
+// Synced.Revoke waits for the replicas (see the package doc).
 func (r *Redis) Revoke(ctx context.Context, id string, until time.Time) error {
 	if err := validateID(id); err != nil {
 		return err
@@ -183,37 +186,48 @@ func (r *Redis) Revoke(ctx context.Context, id string, until time.Time) error {
 	if err := validateTime("until", until); err != nil {
 		return err
 	}
-	return r.writeEntry(ctx, entry{name: id, cutoff: cutoff{untilMs: ceilMilli(until)}}, true)
+	_, err := r.writeEntry(ctx, entry{name: id, cutoff: cutoff{untilMs: ceilMilli(until)}}, true, "")
+	return err
 }
 
-// RevokePrincipal implements Store.
+// RevokePrincipal implements Store; like Revoke, it does not wait for the
+// replicas.
 func (r *Redis) RevokePrincipal(ctx context.Context, principal string, before, until time.Time) error {
 	c, err := newCutoff(principal, before, until)
 	if err != nil {
 		return err
 	}
-	return r.writeEntry(ctx, entry{principal: true, name: principal, cutoff: c}, true)
+	_, err = r.writeEntry(ctx, entry{principal: true, name: principal, cutoff: c}, true, "")
+	return err
 }
 
-// writeEntry runs the revoke script for e. An entry already expired is a
-// no-op.
-func (r *Redis) writeEntry(ctx context.Context, e entry, publish bool) error {
+// notPublished is what writeEntry reports when it published nothing.
+const notPublished = -1
+
+// writeEntry runs the revoke script for e, publishing the event when
+// publish is set, tagged with nonce when it is not empty. It returns the
+// number of subscribers PUBLISH reported, or notPublished. An entry
+// already expired is a no-op.
+func (r *Redis) writeEntry(ctx context.Context, e entry, publish bool, nonce string) (int64, error) {
 	ttl := e.untilMs - r.now().UnixMilli()
 	if ttl <= 0 {
-		return r.usable()
+		return notPublished, r.usable()
 	}
-	script, keys, args := r.scriptFor(e, min(ttl, maxTTL.Milliseconds()), publish)
-	_, err := call(ctx, r, "revoke", func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, script.Run(ctx, r.client, keys, args...).Err()
+	script, keys, args := r.scriptFor(e, min(ttl, maxTTL.Milliseconds()), publish, nonce)
+	n, err := call(ctx, r, "revoke", func(ctx context.Context) (int64, error) {
+		return script.Run(ctx, r.client, keys, args...).Int64()
 	})
-	return err
+	if err != nil || !publish {
+		return notPublished, err
+	}
+	return n, nil
 }
 
 // maxTTL caps the TTL written for an entry kept "forever".
 const maxTTL = 100 * 365 * 24 * time.Hour
 
 // scriptFor returns the script, keys and arguments that write e.
-func (r *Redis) scriptFor(e entry, ttl int64, publish bool) (*redis.Script, []string, []any) {
+func (r *Redis) scriptFor(e entry, ttl int64, publish bool, nonce string) (*redis.Script, []string, []any) {
 	pub := "0"
 	if publish {
 		pub = "1"
@@ -222,9 +236,9 @@ func (r *Redis) scriptFor(e entry, ttl int64, publish bool) (*redis.Script, []st
 	if e.principal {
 		before := strconv.FormatInt(e.beforeMs, 10)
 		return revokePrincipalScript, []string{r.keys.principal(e.name)},
-			[]any{ttl, before, until, e.name, r.keys.channel(), pub}
+			[]any{ttl, before, until, e.name, r.keys.channel(), pub, nonce}
 	}
-	return revokeIDScript, []string{r.keys.id(e.name)}, []any{ttl, until, e.name, r.keys.channel(), pub}
+	return revokeIDScript, []string{r.keys.id(e.name)}, []any{ttl, until, e.name, r.keys.channel(), pub, nonce}
 }
 
 // Check implements Store with one pipelined round trip: EXISTS for every id

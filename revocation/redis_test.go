@@ -67,9 +67,9 @@ func TestRedisLayout(t *testing.T) {
 	if err := r.RevokePrincipal(ctx, "user:alice@example.com", before, until); err != nil {
 		t.Fatal(err)
 	}
-	want := []entry{
-		{name: "rv_layout", cutoff: cutoff{untilMs: ceilMilli(until)}},
-		{principal: true, name: "user:alice@example.com", cutoff: cutoff{beforeMs: ceilMilli(before), untilMs: ceilMilli(until)}},
+	want := []event{
+		{entry: entry{name: "rv_layout", cutoff: cutoff{untilMs: ceilMilli(until)}}},
+		{entry: entry{principal: true, name: "user:alice@example.com", cutoff: cutoff{beforeMs: ceilMilli(before), untilMs: ceilMilli(until)}}},
 	}
 	for _, w := range want {
 		msg, err := sub.ReceiveMessage(ctx)

@@ -153,7 +153,7 @@ func (r *Redis) restore(ctx context.Context, entries []entry) (uint64, error) {
 			nowMs := r.now().UnixMilli()
 			for _, e := range batch {
 				if ttl := e.untilMs - nowMs; ttl > 0 {
-					script, keys, args := r.scriptFor(e, min(ttl, maxTTL.Milliseconds()), true)
+					script, keys, args := r.scriptFor(e, min(ttl, maxTTL.Milliseconds()), true, "")
 					script.Eval(ctx, pipe, keys, args...)
 				}
 			}
@@ -173,19 +173,9 @@ func (r *Redis) restore(ctx context.Context, entries []entry) (uint64, error) {
 // rest in, and finally keeps or re-establishes the marker, provided it did
 // not change meanwhile (else the resync fails and is repeated).
 func (s *Synced) resync(ctx context.Context, start time.Time) error {
-	e, err := s.redis.readEpoch(ctx)
+	e, err := s.resyncEpoch(ctx)
 	if err != nil {
 		return fmt.Errorf("resync: %w", err)
-	}
-	switch {
-	case !e.present && s.epoch == "":
-		// Never synced: nothing to write back, so wait for a survivor.
-		if e.value, err = s.redis.initEpoch(ctx); err != nil {
-			return fmt.Errorf("resync: %w", err)
-		}
-	case s.epoch != "" && e.value != s.epoch:
-		_ = s.redis.observe(e)
-		s.markLost()
 	}
 	fresh := newSet()
 	if err := s.redis.scanInto(ctx, fresh, start.UnixMilli()); err != nil {
@@ -211,4 +201,50 @@ func (s *Synced) resync(ctx context.Context, start time.Time) error {
 	s.resyncs.Add(1)
 	s.lastSync.Store(s.opts.Now().UnixNano())
 	return nil
+}
+
+// resyncEpoch reads the epoch marker for a resync. A store that never saw
+// one waits for it (initEpoch). A store that saw one and finds it gone is
+// lost; before it may create a new marker it waits until MaxStaleness has
+// passed since it found the marker gone, so that no replica still trusting
+// a set confirmed under the old marker (one that has not noticed the loss)
+// remains when revokers start trusting the registry again (see the package
+// doc). The marker to establish is returned; "" means a new one.
+func (s *Synced) resyncEpoch(ctx context.Context) (epochRead, error) {
+	e, err := s.redis.readEpoch(ctx)
+	if err != nil {
+		return epochRead{}, err
+	}
+	seen := s.opts.Now()
+	switch {
+	case !e.present && s.epoch == "":
+		// Never synced: nothing to write back, so wait for a survivor.
+		e.value, err = s.redis.initEpoch(ctx)
+		return e, err
+	case s.epoch != "" && e.value != s.epoch:
+		_ = s.redis.observe(e)
+		s.markLost()
+	}
+	if e.present {
+		return e, nil
+	}
+	s.log.Warn("revocation: waiting max staleness before re-establishing the epoch marker", "wait", s.opts.MaxStaleness)
+	return e, s.sleepUntil(ctx, seen.Add(s.opts.MaxStaleness))
+}
+
+// sleepUntil waits until the clock reads t, or until ctx is done.
+func (s *Synced) sleepUntil(ctx context.Context, t time.Time) error {
+	for {
+		d := t.Sub(s.opts.Now())
+		if d <= 0 {
+			return nil
+		}
+		timer := time.NewTimer(d)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return ctx.Err()
+		case <-timer.C:
+		}
+	}
 }

@@ -88,6 +88,10 @@ func (o SyncedOptions) withDefaults() SyncedOptions {
 // local set only grows from real revocations, and keeps them even if Redis
 // loses them, in which case the next resync writes them back.
 //
+// Revoke and RevokePrincipal return once every replica that may answer
+// from memory has acknowledged the revocation, or once none that lacks it
+// can still trust its set (see the package doc).
+//
 // After every answered PING it reads the epoch marker; if Redis lost the
 // set, it stops answering from memory (checks go to Redis, which fails
 // closed), resyncs, writes back everything it holds, and only then
@@ -98,19 +102,33 @@ type Synced struct {
 	opts     SyncedOptions
 	log      *slog.Logger
 	janitor  *janitor
+	acker    *acker
+	waiters  waiters
 	cancel   context.CancelFunc
 	done     chan struct{}
-	synced   chan struct{} // closed after the first complete sync
+	synced   chan struct{} // closed once the local set is first confirmed fresh
 	syncOnce sync.Once
 	closed   atomic.Bool
 
-	// syncedAt is when (unix ns) the local set was last known to hold every
-	// revocation published before it; 0 while not synced.
+	// id names this replica in the registry and in its acknowledgements.
+	id string
+	// base is the clock reading freshUntil counts from: freshness is
+	// measured as a duration, on the monotonic clock when the clock has
+	// one, so that a step of the wall clock cannot extend it.
+	base time.Time
+	// freshUntil is until when (nanoseconds after base) the local set may
+	// answer "not revoked" on its own; 0 while it may not.
+	freshUntil atomic.Int64
+	// syncedAt is when (unix ns) the local set was last confirmed to hold
+	// every revocation published before it; 0 while not synced.
 	syncedAt  atomic.Int64
 	lastSync  atomic.Int64
 	resyncs   atomic.Uint64
 	restored  atomic.Uint64
 	malformed atomic.Uint64
+
+	unconfirmedRevokes atomic.Uint64
+	missingAcks        atomic.Uint64
 
 	// epoch is the marker in force at the last complete resync ("" before
 	// the first); only the subscription goroutine touches it. lost is set
@@ -124,8 +142,9 @@ type Synced struct {
 }
 
 // NewSynced starts the subscription and waits, at most until ctx is done,
-// for the first complete sync; it fails with ErrUnavailable if none
-// happened. The Redis store stays the caller's: Close does not close it.
+// for the first complete sync and the PING that confirms it; it fails
+// with ErrUnavailable if none happened. The Redis store stays the
+// caller's: Close does not close it.
 func NewSynced(ctx context.Context, r *Redis, opts SyncedOptions) (*Synced, error) {
 	if r == nil {
 		return nil, fmt.Errorf("%w: nil Redis store", ErrInvalidOptions)
@@ -134,12 +153,20 @@ func NewSynced(ctx context.Context, r *Redis, opts SyncedOptions) (*Synced, erro
 		return nil, err
 	}
 	opts = opts.withDefaults()
+	if r.grace < opts.MaxStaleness {
+		opts.Logger.Warn("revocation: redis init grace is shorter than max staleness; a replica that never saw the epoch marker "+
+			"may re-create it too early after a loss, and a revocation may then return before every replica holds it",
+			"init_grace", r.grace, "max_staleness", opts.MaxStaleness)
+	}
 	runCtx, cancel := context.WithCancel(context.Background())
 	s := &Synced{
 		redis: r, set: newSet(), opts: opts, log: opts.Logger,
-		cancel: cancel, done: make(chan struct{}), synced: make(chan struct{}),
+		waiters: waiters{m: map[string]*waiter{}},
+		cancel:  cancel, done: make(chan struct{}), synced: make(chan struct{}),
+		id: newToken(), base: opts.Now(),
 	}
 	s.janitor = startJanitor(s.set, opts.PruneInterval, opts.Now)
+	s.acker = startAcker(runCtx, r, s.id, s.log)
 	go s.run(runCtx)
 	select {
 	case <-s.synced:
@@ -153,6 +180,14 @@ func NewSynced(ctx context.Context, r *Redis, opts SyncedOptions) (*Synced, erro
 // Revoke implements Store. The revocation takes effect on this replica
 // before Redis is written; if writing Redis fails, the error is returned
 // (retry it) and the next resync writes the local entry back.
+//
+// Once Redis holds and has published it, Revoke waits until every other
+// replica that may answer from memory has acknowledged it, or until
+// MaxStaleness has passed, after which no replica lacking it trusts its
+// set any more (both are in the package doc). Either way it returns nil;
+// reaching the bound is logged and counted (SyncedStats). If ctx ends
+// while it waits, it returns ErrUnconfirmed wrapping ctx's error: the
+// revocation is stored, but confirmation was not awaited.
 func (s *Synced) Revoke(ctx context.Context, id string, until time.Time) error {
 	if err := s.usable(); err != nil {
 		return err
@@ -163,12 +198,11 @@ func (s *Synced) Revoke(ctx context.Context, id string, until time.Time) error {
 	if err := validateTime("until", until); err != nil {
 		return err
 	}
-	e := entry{name: id, cutoff: cutoff{untilMs: ceilMilli(until)}}
-	s.set.add(e)
-	return s.redis.writeEntry(ctx, e, true)
+	return s.revoke(ctx, entry{name: id, cutoff: cutoff{untilMs: ceilMilli(until)}})
 }
 
-// RevokePrincipal implements Store, taking effect locally first like Revoke.
+// RevokePrincipal implements Store, taking effect locally first and
+// waiting for the replicas like Revoke.
 func (s *Synced) RevokePrincipal(ctx context.Context, principal string, before, until time.Time) error {
 	if err := s.usable(); err != nil {
 		return err
@@ -177,12 +211,12 @@ func (s *Synced) RevokePrincipal(ctx context.Context, principal string, before, 
 	if err != nil {
 		return err
 	}
-	e := entry{principal: true, name: principal, cutoff: c}
-	s.set.add(e)
-	return s.redis.writeEntry(ctx, e, true)
+	return s.revoke(ctx, entry{principal: true, name: principal, cutoff: c})
 }
 
 // Check implements Store: from memory when fresh, else from Redis.
+// Freshness is read before the set: a confirmation stored after the read
+// of the set could vouch for an event the read missed.
 func (s *Synced) Check(ctx context.Context, q Query) (Result, error) {
 	if err := s.usable(); err != nil {
 		return Result{}, err
@@ -191,7 +225,8 @@ func (s *Synced) Check(ctx context.Context, q Query) (Result, error) {
 		return Result{}, err
 	}
 	now := s.opts.Now()
-	if res := s.set.check(q, now); res.Revoked || s.fresh(now) {
+	fresh := s.fresh(now)
+	if res := s.set.check(q, now); res.Revoked || fresh {
 		return res, nil
 	}
 	return s.redis.Check(ctx, q)
@@ -199,8 +234,27 @@ func (s *Synced) Check(ctx context.Context, q Query) (Result, error) {
 
 // fresh reports whether the local set may answer "not revoked" at now.
 func (s *Synced) fresh(now time.Time) bool {
-	at := s.syncedAt.Load()
-	return at != 0 && now.UnixNano()-at <= int64(s.opts.MaxStaleness)
+	until := s.freshUntil.Load()
+	return until != 0 && int64(now.Sub(s.base)) < until
+}
+
+// markFresh records a confirmed sync: the local set held every revocation
+// published before sent, when the PING sent then was answered, and the
+// lease registered at leased (before that PING) is still running. The set
+// is trusted until MaxStaleness after sent, and never beyond the lease
+// (see registry.go).
+func (s *Synced) markFresh(sent, leased time.Time) {
+	m := s.opts.MaxStaleness
+	until := min(sent.Add(m).Sub(s.base), leased.Add(localLeaseFactor*m).Sub(s.base))
+	s.freshUntil.Store(int64(until))
+	s.syncedAt.Store(sent.UnixNano())
+	s.syncOnce.Do(func() { close(s.synced) })
+}
+
+// markStale stops answering from memory until the next confirmed sync.
+func (s *Synced) markStale() {
+	s.freshUntil.Store(0)
+	s.syncedAt.Store(0)
 }
 
 // SyncedStats describes a Synced store for metrics and readiness.
@@ -220,8 +274,16 @@ type SyncedStats struct {
 	// Restored counts entries written back to Redis because Redis had lost
 	// them.
 	Restored uint64
-	// Malformed counts unparsable events received on the channel.
+	// Malformed counts unparsable events and acknowledgements received.
 	Malformed uint64
+	// UnconfirmedRevokes counts revocations made here that reached the
+	// bound (MaxStaleness) without every acknowledgement they waited for.
+	UnconfirmedRevokes uint64
+	// MissingAcks sums the acknowledgements those revocations lacked.
+	MissingAcks uint64
+	// DroppedAcks counts acknowledgements this replica did not publish
+	// because its queue was full.
+	DroppedAcks uint64
 	// Lost reports that Redis lost the revocation set and this replica has
 	// not yet written back and re-established it.
 	Lost bool
@@ -236,6 +298,10 @@ func (s *Synced) Stats() SyncedStats {
 		Restored:  s.restored.Load(),
 		Malformed: s.malformed.Load(),
 		Lost:      s.lost.Load(),
+
+		UnconfirmedRevokes: s.unconfirmedRevokes.Load(),
+		MissingAcks:        s.missingAcks.Load(),
+		DroppedAcks:        s.acker.dropped.Load(),
 	}
 	if at := s.lastSync.Load(); at != 0 {
 		st.LastSync = time.Unix(0, at)
@@ -259,10 +325,14 @@ func (s *Synced) Ready(ctx context.Context) error {
 	return s.redis.Ping(ctx)
 }
 
-// Close stops the subscription and the janitor and waits for them. It
-// does not close the Redis store. It is idempotent.
+// Close stops the subscription, the acknowledgements and the janitor and
+// waits for them, after taking this replica out of the registry (best
+// effort: a lease left behind ends on its own). It does not close the
+// Redis store. It is idempotent.
 func (s *Synced) Close() error {
-	s.closed.Store(true)
+	if !s.closed.Swap(true) {
+		_ = s.redis.deregister(context.Background(), s.id)
+	}
 	s.cancel()
 	s.psMu.Lock()
 	if s.ps != nil {
@@ -270,6 +340,7 @@ func (s *Synced) Close() error {
 	}
 	s.psMu.Unlock()
 	<-s.done
+	<-s.acker.done
 	s.janitor.close()
 	return nil
 }

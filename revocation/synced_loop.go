@@ -27,7 +27,7 @@ func (s *Synced) run(ctx context.Context) {
 	backoff := minBackoff
 	for {
 		synced, err := s.session(ctx)
-		s.syncedAt.Store(0)
+		s.markStale()
 		if ctx.Err() != nil {
 			return
 		}
@@ -54,12 +54,16 @@ type session struct {
 	seq      uint64    // payload of the last PING
 	pingSent time.Time // when it was sent; zero once answered
 	lastPing time.Time
+	// lease is when the last registration that succeeded since the last
+	// resync was sent (zero if none); pingLease is the lease in force when
+	// the PING in flight was sent, the one its answer may rely on.
+	lease, pingLease time.Time
 }
 
 // session subscribes and serves events until the subscription fails. It
 // reports whether it completed a sync.
 func (s *Synced) session(ctx context.Context) (bool, error) {
-	ps := s.redis.client.Subscribe(ctx, s.redis.keys.channel())
+	ps := s.redis.client.Subscribe(ctx, s.redis.keys.channel(), s.redis.keys.acks())
 	defer func() { _ = ps.Close() }()
 	s.psMu.Lock()
 	if ctx.Err() != nil {
@@ -97,26 +101,47 @@ func (ss *session) handle(ctx context.Context, msg any) error {
 		}
 		// A confirmation comes after every (re)subscription, including the
 		// silent ones go-redis makes after a reconnect: events may have been
-		// missed, so rebuild.
-		return ss.resync(ctx)
+		// missed, so rebuild. (Both channels share the connection; the
+		// events channel's confirmation comes first.)
+		if m.Channel == s.redis.keys.channel() {
+			return ss.resync(ctx)
+		}
 	case *redis.Message:
-		e, err := parseEvent(m.Payload)
+		if m.Channel == s.redis.keys.acks() {
+			s.onAck(m.Payload)
+			return nil
+		}
+		ev, err := parseEvent(m.Payload)
 		if err != nil {
 			s.malformed.Add(1)
 			s.log.Warn("revocation: malformed event; resyncing", "err", err)
 			return ss.resync(ctx)
 		}
-		s.set.add(e)
-	case *redis.Pong:
-		if !ss.pingSent.IsZero() && m.Payload == strconv.FormatUint(ss.seq, 10) {
-			if ss.synced && ss.epochIntact(ctx) {
-				s.syncedAt.Store(ss.pingSent.UnixNano())
-			}
-			ss.pingSent = time.Time{}
-			if s.lost.Load() {
-				return errStoreLostSeen
-			}
+		s.set.add(ev.entry)
+		if ev.nonce != "" {
+			s.delivered(ev.nonce)
 		}
+	case *redis.Pong:
+		return ss.pong(ctx, m)
+	}
+	return nil
+}
+
+// pong handles the answer to a PING: if it answers the PING in flight, the
+// epoch marker is intact and a lease preceded the PING, the local set is
+// confirmed fresh as of the PING's sending.
+func (ss *session) pong(ctx context.Context, m *redis.Pong) error {
+	s := ss.s
+	if ss.pingSent.IsZero() || m.Payload != strconv.FormatUint(ss.seq, 10) {
+		return nil
+	}
+	sent, leased := ss.pingSent, ss.pingLease
+	ss.pingSent = time.Time{}
+	if ss.synced && ss.confirm(ctx) && !leased.IsZero() {
+		s.markFresh(sent, leased)
+	}
+	if s.lost.Load() {
+		return errStoreLostSeen
 	}
 	return nil
 }
@@ -125,20 +150,25 @@ func (ss *session) handle(ctx context.Context, msg any) error {
 // changed, so that the next one resyncs and writes back.
 var errStoreLostSeen = fmt.Errorf("%w: epoch marker gone or changed", ErrStoreLost)
 
-// epochIntact reads the epoch marker after a PING was answered: the local
-// set is confirmed fresh only if the marker is still the one of the last
-// resync. A changed or missing marker marks the replica lost; a failed
-// read just leaves freshness unconfirmed.
-func (ss *session) epochIntact(ctx context.Context) bool {
+// confirm reads the epoch marker after a PING was answered, and renews
+// the lease for the next PING in the same round trip: the local set is
+// confirmed fresh only if the marker is still the one of the last resync.
+// A changed or missing marker marks the replica lost; a failed read just
+// leaves freshness unconfirmed.
+func (ss *session) confirm(ctx context.Context) bool {
 	s := ss.s
-	e, err := s.redis.readEpoch(ctx)
+	leased := s.opts.Now()
+	rn, err := s.redis.confirm(ctx, s.id, registryLeaseFactor*s.opts.MaxStaleness)
 	if err != nil {
 		return false
 	}
-	if e.present && e.value == s.epoch {
+	if rn.leased {
+		ss.lease = leased
+	}
+	if rn.epoch.present && rn.epoch.value == s.epoch {
 		return true
 	}
-	_ = s.redis.observe(e)
+	_ = s.redis.observe(rn.epoch)
 	s.markLost()
 	return false
 }
@@ -146,25 +176,29 @@ func (ss *session) epochIntact(ctx context.Context) bool {
 // markLost stops answering from memory until a resync re-establishes the
 // marker.
 func (s *Synced) markLost() {
-	s.syncedAt.Store(0)
+	s.markStale()
 	if s.lost.CompareAndSwap(false, true) {
 		s.log.Error("revocation: redis lost or replaced the revocation set; resyncing and writing back what this replica holds")
 	}
 }
 
-// resync marks the set unsynced, rebuilds it, and pings at once so that it
-// is confirmed fresh as soon as the events queued meanwhile are applied.
+// resync marks the set unsynced, rebuilds it, registers a lease, and
+// pings at once so that it is confirmed fresh as soon as the events queued
+// meanwhile are applied. A lease from before the resync is forgotten: it
+// may have been lost with the set.
 func (ss *session) resync(ctx context.Context) error {
 	s := ss.s
-	ss.synced = false
-	s.syncedAt.Store(0)
+	ss.synced, ss.lease = false, time.Time{}
+	s.markStale()
 	start := s.opts.Now()
 	if err := s.resync(ctx, start); err != nil {
 		return err
 	}
 	ss.synced = true
-	s.syncedAt.Store(start.UnixNano())
-	s.syncOnce.Do(func() { close(s.synced) })
+	leased := s.opts.Now()
+	if err := s.redis.register(ctx, s.id, registryLeaseFactor*s.opts.MaxStaleness); err == nil {
+		ss.lease = leased
+	}
 	// Forget any PING in flight (it may have been lost with a connection
 	// go-redis replaced) and send a new one at once.
 	ss.pingSent, ss.lastPing = time.Time{}, time.Time{}
@@ -186,7 +220,7 @@ func (ss *session) tick(ctx context.Context) error {
 		return nil
 	}
 	ss.seq++
-	ss.pingSent, ss.lastPing = now, now
+	ss.pingSent, ss.lastPing, ss.pingLease = now, now, ss.lease
 	return ss.ps.Ping(ctx, strconv.FormatUint(ss.seq, 10))
 }
 

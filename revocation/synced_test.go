@@ -105,7 +105,7 @@ func TestSyncedResyncsOnResubscribe(t *testing.T) {
 	before := s.Stats().Resyncs
 	// Written without publishing: only a resync can find it.
 	e := entry{name: "rv_missed", cutoff: cutoff{untilMs: time.Now().Add(time.Hour).UnixMilli()}}
-	if err := r.writeEntry(t.Context(), e, false); err != nil {
+	if _, err := r.writeEntry(t.Context(), e, false, ""); err != nil {
 		t.Fatal(err)
 	}
 	if localHas(s, "rv_missed") {

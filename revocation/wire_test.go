@@ -14,22 +14,30 @@ import (
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")
 
 // formatEvent is the Go twin of the payloads the Lua scripts publish.
-func formatEvent(e entry) string {
-	if e.principal {
-		return fmt.Sprintf("p:%d:%d:%s", e.beforeMs, e.untilMs, e.name)
+func formatEvent(e event) string {
+	tag := ""
+	if e.nonce != "" {
+		tag = "n:" + e.nonce + ":"
 	}
-	return fmt.Sprintf("i:%d:%s", e.untilMs, e.name)
+	if e.principal {
+		return fmt.Sprintf("%sp:%d:%d:%s", tag, e.beforeMs, e.untilMs, e.name)
+	}
+	return fmt.Sprintf("%si:%d:%s", tag, e.untilMs, e.name)
 }
 
 // describe renders a parse outcome for golden files.
-func describe(e entry, err error) string {
+func describe(e event, err error) string {
+	tag := ""
+	if e.nonce != "" {
+		tag = " nonce=" + e.nonce
+	}
 	switch {
 	case err != nil:
 		return "error: " + err.Error()
 	case e.principal:
-		return fmt.Sprintf("principal %q before=%d until=%d", e.name, e.beforeMs, e.untilMs)
+		return fmt.Sprintf("principal %q before=%d until=%d%s", e.name, e.beforeMs, e.untilMs, tag)
 	}
-	return fmt.Sprintf("id %q until=%d", e.name, e.untilMs)
+	return fmt.Sprintf("id %q until=%d%s", e.name, e.untilMs, tag)
 }
 
 // describeKey renders a parsed key for golden files.
@@ -73,6 +81,32 @@ var eventInputs = []string{
 	"p:1:2:user:\xff",
 	"p:a:2:user:a",
 	"revoke-everything",
+	"n:0123456789abcdef0123456789abcdef:i:1700000000000:rv_AAAAAAAAAAAAAAAAAAAAAA",
+	"n:0123456789abcdef0123456789abcdef:p:1:2:user:alice@example.com",
+	"n:0123456789abcdef0123456789abcdef:i:1:rv_with:colons",
+	"n:0123456789ABCDEF0123456789ABCDEF:i:1:rv_upper_nonce",
+	"n:0123456789abcdef0123456789abcde:i:1:rv_short_nonce",
+	"n:0123456789abcdef0123456789abcdef0:i:1:rv_long_nonce",
+	"n:0123456789abcdef0123456789abcdeg:i:1:rv_not_hex",
+	"n:0123456789abcdef0123456789abcdef:n:0123456789abcdef0123456789abcdef:i:1:rv_twice",
+	"n:0123456789abcdef0123456789abcdef:",
+	"n:0123456789abcdef0123456789abcdef",
+	"n::i:1:rv_empty_nonce",
+	"n:",
+	"N:0123456789abcdef0123456789abcdef:i:1:rv_upper_kind",
+}
+
+// ackInputs are payloads of the acknowledgement channel.
+var ackInputs = []string{
+	"0123456789abcdef0123456789abcdef:fedcba9876543210fedcba9876543210",
+	"0123456789abcdef0123456789abcdef:fedcba9876543210fedcba9876543210:extra",
+	"0123456789abcdef0123456789abcdef:",
+	":fedcba9876543210fedcba9876543210",
+	"0123456789abcdef0123456789abcdef",
+	"0123456789ABCDEF0123456789ABCDEF:fedcba9876543210fedcba9876543210",
+	"0123456789abcdef0123456789abcdef:fedcba9876543210fedcba987654321",
+	"0123456789abcdef0123456789abcdef :fedcba9876543210fedcba9876543210",
+	"",
 }
 
 // keyInputs are scanned key names under the prefix "capgate:".
@@ -98,6 +132,14 @@ func TestWireGolden(t *testing.T) {
 	for _, in := range keyInputs {
 		p, name, err := keys.parseKey(in)
 		fmt.Fprintf(&b, "key %q\n  %s\n", in, describeKey(p, name, err))
+	}
+	for _, in := range ackInputs {
+		nonce, replica, err := parseAck(in)
+		if err != nil {
+			fmt.Fprintf(&b, "ack %q\n  error: %v\n", in, err)
+			continue
+		}
+		fmt.Fprintf(&b, "ack %q\n  nonce=%s replica=%s\n", in, nonce, replica)
 	}
 	fmt.Fprintf(&b, "match %q\n", keyspace{prefix: `we*rd?[x]\:`}.match())
 	golden(t, "wire.golden", b.String())
@@ -151,6 +193,9 @@ func FuzzParseEvent(f *testing.F) {
 		if e.untilMs < 0 || e.beforeMs < 0 {
 			t.Fatalf("parseEvent(%q) gave negative times %+v", in, e)
 		}
+		if e.nonce != "" && !isToken(e.nonce) {
+			t.Fatalf("parseEvent(%q) accepted the nonce %q", in, e.nonce)
+		}
 		valid := validateID(e.name)
 		if e.principal {
 			valid = validatePrincipal(e.name)
@@ -160,6 +205,41 @@ func FuzzParseEvent(f *testing.F) {
 		}
 		if again, err := parseEvent(formatEvent(e)); err != nil || again != e {
 			t.Fatalf("round trip of %q: %+v, %v; want %+v", in, again, err, e)
+		}
+	})
+}
+
+// TestParseAckErrors: every refusal is ErrMalformedEvent, and what is
+// accepted round-trips.
+func TestParseAckErrors(t *testing.T) {
+	for _, in := range ackInputs {
+		nonce, replica, err := parseAck(in)
+		if err != nil {
+			if !errors.Is(err, ErrMalformedEvent) {
+				t.Errorf("parseAck(%q) = %v, want ErrMalformedEvent", in, err)
+			}
+			continue
+		}
+		if got := formatAck(nonce, replica); got != in {
+			t.Errorf("round trip of %q gave %q", in, got)
+		}
+	}
+}
+
+func FuzzParseAck(f *testing.F) {
+	for _, in := range ackInputs {
+		f.Add(in)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		nonce, replica, err := parseAck(in)
+		if err != nil {
+			if !errors.Is(err, ErrMalformedEvent) {
+				t.Fatalf("parseAck(%q) = %v, not ErrMalformedEvent", in, err)
+			}
+			return
+		}
+		if !isToken(nonce) || !isToken(replica) || formatAck(nonce, replica) != in {
+			t.Fatalf("parseAck(%q) = %q, %q", in, nonce, replica)
 		}
 	})
 }
