@@ -2,11 +2,13 @@ package a2afront
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/sep"
+	"github.com/capgate/capgate/revocation"
 )
 
 // capabilitiesRevoke is a2a/capabilities/revoke: the holder (or the
@@ -32,9 +34,7 @@ func (f *Front) capabilitiesRevoke(ctx context.Context, c *call) outcome {
 	}
 	until := claims.Expiry.Time().Add(time.Minute)
 	if err := f.deps.Revocations.Revoke(ctx, claims.RevocationID, until); err != nil {
-		f.deps.Logger.ErrorContext(ctx, "revocation failed", "error", err)
-		f.auditRevoke(ctx, c, claims, jsonrpc.ReasonRevocationUnavailable)
-		return fail(c.req.ID, capErr(jsonrpc.CodeRevocationUnavailable, "revocation store unavailable; the capability was NOT revoked", nil))
+		return f.revokeFailed(ctx, c, claims, err)
 	}
 	f.auditRevoke(ctx, c, claims, "revoked")
 	return answer(jsonrpc.NewResult(c.req.ID, sep.RevokeResult{
@@ -49,4 +49,27 @@ func checkRevoker(c *captoken.Claims, caller string) *jsonrpc.Error {
 		return capErr(jsonrpc.CodeHolderMismatch, "only the holder or its principal may revoke a capability", nil)
 	}
 	return nil
+}
+
+// reasonRevokedUnconfirmed is the audited decision of a revocation that
+// was stored but whose call ended before every replica confirmed it.
+const reasonRevokedUnconfirmed = "revoked_unconfirmed"
+
+// revokeFailed answers a revocation the store did not complete. Either
+// nothing was stored (the capability is NOT revoked: retry), or it was
+// stored and published but the call ended before every replica confirmed
+// it (revocation.ErrUnconfirmed): the capability is revoked, in effect on
+// every replica within the store's staleness bound, and a retry waits for
+// the confirmation again. Both are errors to the caller, who cannot rely
+// on "revoked everywhere" yet; the audit trail says which.
+func (f *Front) revokeFailed(ctx context.Context, c *call, claims *captoken.Claims, err error) outcome {
+	if errors.Is(err, revocation.ErrUnconfirmed) {
+		f.deps.Logger.WarnContext(ctx, "revocation stored, replicas' confirmation not awaited", "error", err)
+		f.auditRevoke(ctx, c, claims, reasonRevokedUnconfirmed)
+		return fail(c.req.ID, capErr(jsonrpc.CodeRevocationUnavailable, "the capability is revoked, but the call ended before "+
+			"every replica confirmed it; it is refused everywhere within the staleness bound; retry to confirm", nil))
+	}
+	f.deps.Logger.ErrorContext(ctx, "revocation failed", "error", err)
+	f.auditRevoke(ctx, c, claims, jsonrpc.ReasonRevocationUnavailable)
+	return fail(c.req.ID, capErr(jsonrpc.CodeRevocationUnavailable, "revocation store unavailable; the capability was NOT revoked", nil))
 }
