@@ -120,6 +120,11 @@ func (a *API) adminRevoke(w http.ResponseWriter, r *http.Request) {
 		writeJSONStatus(w, http.StatusNotFound, map[string]string{"error": "unknown capability"})
 	case errors.Is(err, captoken.ErrInvalid):
 		writeJSONStatus(w, http.StatusUnprocessableEntity, map[string]string{"error": "the indexed token does not verify"})
+	case errors.Is(err, revocation.ErrUnconfirmed):
+		a.deps.Logger.WarnContext(ctx, "admin revocation stored, replicas' confirmation not awaited", "error", err)
+		w.Header().Set("Retry-After", "1")
+		writeJSONStatus(w, http.StatusServiceUnavailable, map[string]string{"error": "revoked, but the call ended before every " +
+			"replica confirmed it; it is refused everywhere within the staleness bound; retry to confirm"})
 	case err != nil:
 		a.deps.Logger.ErrorContext(ctx, "admin revocation failed", "error", err)
 		w.Header().Set("Retry-After", "1")
@@ -243,7 +248,10 @@ func countSet(ss ...string) int {
 }
 
 func decisionWord(err error) string {
-	if err != nil {
+	switch {
+	case errors.Is(err, revocation.ErrUnconfirmed):
+		return "revoked_unconfirmed"
+	case err != nil:
 		return "failed"
 	}
 	return "revoked"

@@ -7,6 +7,7 @@ import (
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/capindex"
+	"github.com/capgate/capgate/revocation"
 )
 
 // maxFilter bounds a filter field taken from the query.
@@ -100,6 +101,9 @@ func (c *Console) indexError(w http.ResponseWriter, r *http.Request, err error) 
 		c.fail(w, http.StatusNotFound, "No live capability has that id.")
 	case errors.Is(err, captoken.ErrInvalid):
 		c.fail(w, http.StatusUnprocessableEntity, "The indexed token does not verify.")
+	case errors.Is(err, revocation.ErrUnconfirmed):
+		c.fail(w, http.StatusServiceUnavailable, "Revoked, but the request ended before every replica confirmed it: "+
+			"it is refused everywhere within the staleness bound. Revoke again to confirm.")
 	default:
 		c.deps.Logger.ErrorContext(r.Context(), "console: capability store failed", "error", err)
 		c.fail(w, http.StatusServiceUnavailable, "The capability stores are unavailable; nothing was revoked.")
