@@ -147,7 +147,8 @@ func (o BuildOptions) withDefaults() BuildOptions {
 func (b *Built) cacheStats() metrics.RevocationCacheStats {
 	if st, ok := b.revocations.(interface{ LocalSet() revocation.LocalSet }); ok {
 		x := st.LocalSet()
-		return metrics.RevocationCacheStats{Size: x.Size, SyncedAt: x.SyncedAt}
+		return metrics.RevocationCacheStats{Size: x.Size, SyncedAt: x.SyncedAt,
+			UnconfirmedRevokes: x.UnconfirmedRevokes, MissingAcks: x.MissingAcks, DroppedAcks: x.DroppedAcks}
 	}
 	return metrics.RevocationCacheStats{}
 }

@@ -108,9 +108,16 @@ func (t *waiters) remove(w *waiter) {
 // (see the package doc).
 func (s *Synced) revoke(ctx context.Context, e entry) error {
 	s.set.add(e)
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("%w: revoke: %w", ErrUnavailable, err)
+	}
 	w := s.waiters.add(s.id)
 	defer s.waiters.remove(w)
-	n, err := s.redis.writeEntry(ctx, e, true, w.nonce)
+	// Once started, the write is finished even if ctx ends meanwhile (the
+	// store's timeout bounds it): the caller is then told "stored, not
+	// confirmed" or "not stored", never an outcome left to the timing of
+	// its cancellation. ctx governs the wait for acknowledgements.
+	n, err := s.redis.writeEntry(context.WithoutCancel(ctx), e, true, w.nonce)
 	if err != nil || n == notPublished {
 		return err
 	}

@@ -66,6 +66,11 @@ func newRedis(t testing.TB, client redis.UniversalClient, opts revocation.RedisO
 	if opts.InitGrace == 0 {
 		opts.InitGrace = time.Millisecond // every prefix is fresh: nobody to wait for
 	}
+	if opts.Timeout == 0 {
+		// The cases test behaviour, not speed: a test machine busy with
+		// other packages must not turn a slow answer into a refusal.
+		opts.Timeout = 2 * time.Second
+	}
 	r, err := revocation.NewRedis(ctx, client, opts)
 	if err != nil {
 		t.Fatalf("NewRedis: %v", err)

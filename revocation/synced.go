@@ -187,7 +187,10 @@ func NewSynced(ctx context.Context, r *Redis, opts SyncedOptions) (*Synced, erro
 // set any more (both are in the package doc). Either way it returns nil;
 // reaching the bound is logged and counted (SyncedStats). If ctx ends
 // while it waits, it returns ErrUnconfirmed wrapping ctx's error: the
-// revocation is stored, but confirmation was not awaited.
+// revocation is stored, but confirmation was not awaited. A ctx that ends
+// during the write does not cut it short (the store's timeout bounds it),
+// so a cancelled call is "stored, not confirmed" or "not stored", never
+// undetermined.
 func (s *Synced) Revoke(ctx context.Context, id string, until time.Time) error {
 	if err := s.usable(); err != nil {
 		return err

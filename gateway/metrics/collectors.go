@@ -47,9 +47,10 @@ func (c *revisionCollector) Collect(ch chan<- prometheus.Metric) {
 // revocationCollector exposes the revocation cache gauges from one call to
 // the stats function per scrape, so size and age agree.
 type revocationCollector struct {
-	size, age *prometheus.Desc
-	stats     func() RevocationCacheStats
-	now       func() time.Time
+	size, age                     *prometheus.Desc
+	unconfirmed, missing, dropped *prometheus.Desc
+	stats                         func() RevocationCacheStats
+	now                           func() time.Time
 }
 
 func newRevocationCollector(stats func() RevocationCacheStats, now func() time.Time) *revocationCollector {
@@ -58,12 +59,22 @@ func newRevocationCollector(stats func() RevocationCacheStats, now func() time.T
 			"Revocation ids held in the local cache.", nil, nil),
 		age: prometheus.NewDesc(namespace+"_revocation_cache_age_seconds",
 			"Seconds since the local revocation set was last confirmed complete; +Inf if never.", nil, nil),
+		unconfirmed: prometheus.NewDesc(namespace+"_revocation_unconfirmed_total",
+			"Revocations made here that waited the whole staleness bound for a replica's acknowledgement.", nil, nil),
+		missing: prometheus.NewDesc(namespace+"_revocation_missing_acks_total",
+			"Acknowledgements those revocations lacked.", nil, nil),
+		dropped: prometheus.NewDesc(namespace+"_revocation_dropped_acks_total",
+			"Acknowledgements this replica could not send because its queue was full.", nil, nil),
 		stats: stats, now: now,
 	}
 }
 
 // Describe implements prometheus.Collector.
-func (c *revocationCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.size; ch <- c.age }
+func (c *revocationCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{c.size, c.age, c.unconfirmed, c.missing, c.dropped} {
+		ch <- d
+	}
+}
 
 // Collect implements prometheus.Collector.
 func (c *revocationCollector) Collect(ch chan<- prometheus.Metric) {
@@ -74,6 +85,9 @@ func (c *revocationCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	ch <- prometheus.MustNewConstMetric(c.size, prometheus.GaugeValue, float64(st.Size))
 	ch <- prometheus.MustNewConstMetric(c.age, prometheus.GaugeValue, age)
+	ch <- prometheus.MustNewConstMetric(c.unconfirmed, prometheus.CounterValue, float64(st.UnconfirmedRevokes))
+	ch <- prometheus.MustNewConstMetric(c.missing, prometheus.CounterValue, float64(st.MissingAcks))
+	ch <- prometheus.MustNewConstMetric(c.dropped, prometheus.CounterValue, float64(st.DroppedAcks))
 }
 
 var (

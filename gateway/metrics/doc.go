@@ -16,6 +16,9 @@
 //	upstream_duration_seconds{agent}              histogram, 0.5ms..60s
 //	revocation_cache_size                         gauge, read from a stats function at scrape time
 //	revocation_cache_age_seconds                  gauge, same; +Inf when never synced
+//	revocation_unconfirmed_total                  counter, same: revocations that waited the whole bound for an acknowledgement
+//	revocation_missing_acks_total                 counter, same: the acknowledgements they lacked
+//	revocation_dropped_acks_total                 counter, same: acknowledgements this replica could not send
 //	redis_errors_total{component}                 counter
 //	policy_revision_info{revision}                gauge, 1 for the current revision only
 //	policy_reloads_total                          counter, every reload attempt (a SIGHUP on an unchanged file too)

@@ -210,7 +210,7 @@ func TestRevocationCacheGauges(t *testing.T) {
 		wantSize float64
 		wantAge  float64
 	}{
-		{"synced", RevocationCacheStats{Size: 7, SyncedAt: now.Add(-2 * time.Second)}, 7, 2},
+		{"synced", RevocationCacheStats{Size: 7, SyncedAt: now.Add(-2 * time.Second), UnconfirmedRevokes: 2, MissingAcks: 3, DroppedAcks: 4}, 7, 2},
 		{"never synced", RevocationCacheStats{Size: 0}, 0, math.Inf(1)},
 		{"clock behind", RevocationCacheStats{Size: 1, SyncedAt: now.Add(time.Second)}, 1, 0},
 	}
@@ -232,6 +232,18 @@ func TestRevocationCacheGauges(t *testing.T) {
 			}
 			if got["capgate_revocation_cache_size"] != tt.wantSize || got["capgate_revocation_cache_age_seconds"] != tt.wantAge {
 				t.Fatalf("gauges %v; want size %v, age %v", got, tt.wantSize, tt.wantAge)
+			}
+			counters := map[string]float64{}
+			for _, mf := range mfs {
+				if strings.HasPrefix(mf.GetName(), "capgate_revocation_") && mf.GetMetric()[0].GetCounter() != nil {
+					counters[strings.TrimPrefix(mf.GetName(), "capgate_revocation_")] = mf.GetMetric()[0].GetCounter().GetValue()
+				}
+			}
+			for name, want := range map[string]uint64{"unconfirmed_total": tt.stats.UnconfirmedRevokes,
+				"missing_acks_total": tt.stats.MissingAcks, "dropped_acks_total": tt.stats.DroppedAcks} {
+				if counters[name] != float64(want) {
+					t.Errorf("capgate_revocation_%s = %v, want %d", name, counters[name], want)
+				}
 			}
 		})
 	}

@@ -60,6 +60,11 @@ type RevocationCacheStats struct {
 	// SyncedAt is when the local set was last confirmed complete; zero
 	// when it never was (the age is then reported as +Inf).
 	SyncedAt time.Time
+	// UnconfirmedRevokes counts revocations made here that waited the
+	// whole bound because a replica did not acknowledge them, MissingAcks
+	// the acknowledgements they lacked, and DroppedAcks the
+	// acknowledgements this replica could not send (queue full).
+	UnconfirmedRevokes, MissingAcks, DroppedAcks uint64
 }
 
 // Options configures New. The label sets bound cardinality: a value not
