@@ -67,6 +67,11 @@ func TestRunFigures(t *testing.T) {
 			if p.Trials != o.PropagationTrials || p.Refused.Samples != o.PropagationTrials || p.Refused.P50 <= 0 || p.LoadCalls == 0 {
 				t.Errorf("propagation figure %+v", p)
 			}
+			// A revoke returns once every replica holds it: a correctness
+			// property, not a timing.
+			if p.LateAllows != 0 {
+				t.Errorf("%d calls allowed on B after the revoke returned on A", p.LateAllows)
+			}
 		case TargetHeap:
 			if rep.Heap == nil || rep.Propagation != nil || rep.Heap.Capabilities != o.HeapCapabilities {
 				t.Fatalf("heap %v, propagation %v: want the heap figure only", rep.Heap, rep.Propagation)
