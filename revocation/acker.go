@@ -43,6 +43,7 @@ func (a *acker) enqueue(nonce string) {
 	}
 }
 
+// run publishes queued acknowledgements, in batches, until ctx ends.
 func (a *acker) run(ctx context.Context) {
 	defer close(a.done)
 	batch := make([]string, 0, ackBatch)

@@ -21,8 +21,11 @@ import (
 func twoReplicas(t *testing.T, newClient func() redis.UniversalClient, opts SyncedOptions) (a, b *Synced) {
 	t.Helper()
 	prefix := freshPrefix()
-	a = startSynced(t, startRedis(t, newClient(), RedisOptions{Prefix: prefix}), opts)
-	b = startSynced(t, startRedis(t, newClient(), RedisOptions{Prefix: prefix}), opts)
+	// A generous call timeout: the tests assert what a revoke guarantees,
+	// and a busy test machine must not turn a slow answer into a failure.
+	ro := RedisOptions{Prefix: prefix, Timeout: 2 * time.Second}
+	a = startSynced(t, startRedis(t, newClient(), ro), opts)
+	b = startSynced(t, startRedis(t, newClient(), ro), opts)
 	return a, b
 }
 
@@ -186,6 +189,30 @@ func TestSyncedClosedReplicaIsNotWaitedFor(t *testing.T) {
 	}
 	if st := a.Stats(); st.UnconfirmedRevokes != 0 {
 		t.Errorf("stats %+v: waited for a closed replica", st)
+	}
+}
+
+// TestSyncedCloseLeavesNoLease: a replica closed while its lease renewals
+// run back to back (1 ms pings) leaves no lease behind, so no revoke
+// elsewhere waits for it. Deregistering before the loop stopped let an
+// in-flight renewal write the lease back.
+func TestSyncedCloseLeavesNoLease(t *testing.T) {
+	srv := redistest.Start(t)
+	a, _ := twoReplicas(t, func() redis.UniversalClient { return srv.NewClient(nil) }, SyncedOptions{})
+	fast := SyncedOptions{MaxStaleness: 50 * time.Millisecond, PingInterval: time.Millisecond}
+	for i := range 30 {
+		s := startSynced(t, startRedis(t, srv.NewClient(nil), RedisOptions{Prefix: a.redis.keys.prefix, Timeout: 2 * time.Second}), fast)
+		time.Sleep(time.Duration(i%5) * time.Millisecond)
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	live, err := a.redis.liveReplicas(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(live) != 2 { // a and b
+		t.Fatalf("%d live leases after closing every other replica, want 2: %v", len(live), live)
 	}
 }
 

@@ -146,6 +146,15 @@
 //     bound, an event held up on the bus can reach B after A returned. A
 //     loss confined to the master holding the registry is not detected
 //     by the marker, as for revocations.
+//   - Redis does not lose the set twice within about M plus a resync. The
+//     wait before a new marker is measured from a read that found the
+//     marker gone, and the compare-and-set that creates it checks only
+//     that none is there now: a replica still recovering from a first
+//     loss can create a marker right after a second one, and a replica
+//     that resynced onto the marker of the first recovery can then be
+//     left out of the registry while it still trusts its set. Closing
+//     this needs a pending token that a loss erases and that creation
+//     requires; it is not built.
 //
 // The count c is not needed by the argument: it makes any subscriber that
 // holds no lease (a replica from before acknowledgements, which also finds

@@ -34,7 +34,9 @@ type SyncedOptions struct {
 	// PruneInterval is how often expired entries are dropped from the local
 	// set; zero means DefaultPruneInterval.
 	PruneInterval time.Duration
-	// Now is the clock; nil means time.Now.
+	// Now is the clock; nil means time.Now. Freshness is measured on it
+	// as durations, so it must keep Go's monotonic reading (time.Now does;
+	// time.Now().UTC() does not, and brings wall-clock steps back).
 	Now func() time.Time
 	// Logger receives subscription and resync events; nil discards them.
 	Logger *slog.Logger
@@ -333,9 +335,7 @@ func (s *Synced) Ready(ctx context.Context) error {
 // effort: a lease left behind ends on its own). It does not close the
 // Redis store. It is idempotent.
 func (s *Synced) Close() error {
-	if !s.closed.Swap(true) {
-		_ = s.redis.deregister(context.Background(), s.id)
-	}
+	first := !s.closed.Swap(true)
 	s.cancel()
 	s.psMu.Lock()
 	if s.ps != nil {
@@ -345,6 +345,13 @@ func (s *Synced) Close() error {
 	<-s.done
 	<-s.acker.done
 	s.janitor.close()
+	// Deregistered only once the loop has stopped: a lease renewal still
+	// in flight would otherwise write the lease back, and every revoke on
+	// the other replicas would wait the whole bound for this closed one
+	// until the lease expired.
+	if first {
+		_ = s.redis.deregister(context.Background(), s.id)
+	}
 	return nil
 }
 
