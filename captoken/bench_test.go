@@ -39,6 +39,23 @@ func BenchmarkVerifyCached(b *testing.B) {
 	}
 }
 
+// BenchmarkVerifyPackedCached is BenchmarkVerifyCached for the packed
+// token the capability index keeps.
+func BenchmarkVerifyPackedCached(b *testing.B) {
+	ks := newTestKeySet(b, 1)
+	v := newTestVerifier(b, ks, t0, 1024)
+	p, err := Pack(mustMint(b, ks, rootClaims(t0), rootResources()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := v.VerifyPacked(ctx, p, Expected{Audience: testAudience}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func BenchmarkAttenuate(b *testing.B) {
 	f := newAttenuationFixture(b, nil)
 	c := Constraints{Operations: []string{"retrieve"}, Handles: []string{"rh_001"}}

@@ -12,7 +12,8 @@ import (
 // FuzzVerify feeds arbitrary strings to Verify (and to the unverified
 // decoder). Nothing may panic, and Verify may accept only tokens whose
 // claims are exactly those of a token the test minted itself; the sealed
-// map must then open to exactly the minted resources.
+// map must then open to exactly the minted resources. A string that packs
+// verifies packed exactly as it does as a string.
 func FuzzVerify(f *testing.F) {
 	ks := newTestKeySet(f, 1)
 	v := newTestVerifier(f, ks, t0, 0)
@@ -46,6 +47,12 @@ func FuzzVerify(f *testing.F) {
 	f.Fuzz(func(t *testing.T, tok string) {
 		_, _, _ = UnsafeClaimsWithoutVerification(tok)
 		got, err := v.Verify(context.Background(), tok, Expected{})
+		if p, perr := Pack(tok); perr == nil {
+			pc, perr := v.VerifyPacked(context.Background(), p, Expected{})
+			if (perr == nil) != (err == nil) || !reflect.DeepEqual(pc, got) {
+				t.Fatalf("VerifyPacked = %+v, %v; Verify = %+v, %v", pc, perr, got, err)
+			}
+		}
 		if err != nil {
 			checkErrorClass(t, err)
 			return

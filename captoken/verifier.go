@@ -109,15 +109,46 @@ func (v *Verifier) Verify(ctx context.Context, token string, want Expected) (*Cl
 		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrTooLarge, len(token), MaxTokenSize)
 	}
 	now := v.cfg.Now()
-	if c, ok := v.cached(token); ok {
-		if err := v.checkClaims(c, now, want); err != nil {
-			if errors.Is(err, ErrExpired) {
-				v.cache.forget(token)
-			}
-			return nil, err
-		}
-		return c.Clone(), nil
+	if v.cache == nil {
+		return v.verifyFresh(cacheKey{}, token, "", now, want)
 	}
+	key := v.cache.key(token)
+	if c, hit, err := v.fromCache(key, now, want); hit {
+		return c, err
+	}
+	return v.verifyFresh(key, token, "", now, want)
+}
+
+// VerifyPacked is Verify of p's compact token, with the same checks, the
+// same errors and the same cache entry; the zero Packed is ErrMalformed.
+// Its claims are cached as spans of p, so a caller that keeps p (the
+// capability index) and the cache share one copy of the token. On a cache
+// hit the token is re-encoded into a pooled buffer only to be hashed: the
+// string is built on a miss alone.
+func (v *Verifier) VerifyPacked(ctx context.Context, p Packed, want Expected) (*Claims, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if p.IsZero() {
+		return nil, fmt.Errorf("%w: no token", ErrMalformed)
+	}
+	if n := p.compactLen(); n > MaxTokenSize {
+		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrTooLarge, n, MaxTokenSize)
+	}
+	now := v.cfg.Now()
+	if v.cache == nil {
+		return v.verifyFresh(cacheKey{}, p.String(), p.payload, now, want)
+	}
+	key := v.cache.packedKey(p)
+	if c, hit, err := v.fromCache(key, now, want); hit {
+		return c, err
+	}
+	return v.verifyFresh(key, p.String(), p.payload, now, want)
+}
+
+// verifyFresh verifies token, whose hash is key, and caches its claims;
+// src is where the cache may find the claims' strings (see compact).
+func (v *Verifier) verifyFresh(key cacheKey, token, src string, now time.Time, want Expected) (*Claims, error) {
 	c, kid, err := v.verifyToken(token)
 	if err != nil {
 		return nil, err
@@ -126,26 +157,41 @@ func (v *Verifier) Verify(ctx context.Context, token string, want Expected) (*Cl
 		return nil, err
 	}
 	if v.cache != nil {
-		v.cache.put(token, c.Clone(), kid)
+		if cc, ok := compact(c, src); ok {
+			v.cache.put(key, cc, kid)
+			// Claims read from the compact form share its strings, so
+			// what the caller keeps of them (a handle, the id) is not a
+			// copy.
+			return cc.claims(), nil
+		}
 	}
 	return c, nil
 }
 
-// cached returns the claims cached for token if its signing key is still in
-// the key set (a pruned key invalidates its cached tokens).
-func (v *Verifier) cached(token string) (*Claims, bool) {
+// fromCache returns the claims cached under key, checked against the
+// clock and want, and reports whether there was an entry. An entry whose
+// signing key left the key set is dropped (a pruned key invalidates its
+// cached tokens), and so is one found expired.
+func (v *Verifier) fromCache(key cacheKey, now time.Time, want Expected) (*Claims, bool, error) {
 	if v.cache == nil {
-		return nil, false
+		return nil, false, nil
 	}
-	e, ok := v.cache.get(token)
+	e, ok := v.cache.get(key)
 	if !ok {
-		return nil, false
+		return nil, false, nil
 	}
 	if _, ok := v.ks.verificationKey(e.kid); !ok {
-		v.cache.remove(e.key)
-		return nil, false
+		v.cache.remove(key)
+		return nil, false, nil
 	}
-	return e.claims, true
+	c := e.claims.claims()
+	if err := v.checkClaims(c, now, want); err != nil {
+		if errors.Is(err, ErrExpired) {
+			v.cache.remove(key)
+		}
+		return nil, true, err
+	}
+	return c, true, nil
 }
 
 // verifyToken runs every check that does not depend on the clock or the
