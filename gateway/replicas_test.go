@@ -1,8 +1,8 @@
 package gateway_test
 
 import (
-	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,6 +10,7 @@ import (
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway"
+	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/revocation/redistest"
 )
@@ -189,14 +190,41 @@ func checkDuring(t *testing.T, h *harness, live, revoked issued, d time.Duration
 }
 
 // TestIndexWriterCannotMint overwrites a capability's record in Redis: the
-// index is not trusted with authority, so the forged token is refused.
+// index is not trusted with authority, so the forged token is refused, in
+// the binary form records have and in the JSON form of earlier versions.
 func TestIndexWriterCannotMint(t *testing.T) {
 	srv := redistest.Start(t)
 	a, _ := replicas(t, srv, 2*time.Second)
-	c := a.aliceQ1()
-	if err := srv.Client.Set(t.Context(), fmt.Sprintf("capgate:cap:%s", c.ID), `{"id":"`+c.ID+`","token":"forged","expires":"2999-01-01T00:00:00Z"}`, time.Hour).Err(); err != nil {
-		t.Fatal(err)
+	ctx := t.Context()
+	tests := []struct {
+		name  string
+		forge func(c issued) error
+	}{
+		{"json form", func(c issued) error {
+			return srv.Client.Set(ctx, "capgate:cap:"+c.ID, `{"id":"`+c.ID+`","token":"forged","expires":"2999-01-01T00:00:00Z"}`, time.Hour).Err()
+		}},
+		{"binary form", func(c issued) error {
+			i, flip := strings.LastIndexByte(c.Token, '.')+10, byte('A') // a byte inside the signature
+			if c.Token[i] == flip {
+				flip = 'B'
+			}
+			forged, err := captoken.Pack(c.Token[:i] + string(flip) + c.Token[i+1:])
+			if err != nil {
+				return err
+			}
+			return capindex.NewRedis(srv.Client, "capgate:", time.Second, time.Now).Put(ctx, capindex.Record{
+				CapabilityID: c.ID, Token: forged, Principal: "user:alice@example.com", Holder: "user:alice@example.com",
+				Agent: "documents", Grant: "documents:read", Expires: time.Now().Add(time.Hour),
+			})
+		}},
 	}
-	r := a.invokeFirst("alice-dev-key", c)
-	wantCode(t, r, -32041, "capability_invalid")
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := a.aliceQ1()
+			if err := tc.forge(c); err != nil {
+				t.Fatal(err)
+			}
+			wantCode(t, a.invokeFirst("alice-dev-key", c), -32041, "capability_invalid")
+		})
+	}
 }

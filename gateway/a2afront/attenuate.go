@@ -69,7 +69,7 @@ func (f *Front) attenuate(ctx context.Context, parent *captoken.Claims, rec *cap
 	for _, h := range child.Handles {
 		childNames[h] = names[h]
 	}
-	if err := f.deps.Index.Put(ctx, indexRecord(token, child, childNames)); err != nil {
+	if err := f.index(ctx, token, child, childNames); err != nil {
 		f.deps.Logger.ErrorContext(ctx, "capability index unavailable", "error", err)
 		return sep.Capability{}, nil, capErr(jsonrpc.CodeRevocationUnavailable, "capability store unavailable; try again", nil)
 	}
@@ -77,15 +77,22 @@ func (f *Front) attenuate(ctx context.Context, parent *captoken.Claims, rec *cap
 }
 
 // displayNames returns the handle display names of a capability, from its
-// index record when the caller had it, else by looking it up.
+// index record when the caller had it, else by looking it up. The record
+// lists them in the order of the handles of its token, which verified as
+// c.
 func (f *Front) displayNames(ctx context.Context, c *captoken.Claims, rec *capindex.Record) map[string]string {
+	if rec == nil {
+		if r, err := f.deps.Index.Get(ctx, c.CapabilityID); err == nil {
+			rec = &r
+		}
+	}
+	names := map[string]string{}
 	if rec != nil {
-		return rec.DisplayNames
+		for i, h := range c.Handles[:min(len(c.Handles), len(rec.DisplayNames))] {
+			names[h] = rec.DisplayNames[i]
+		}
 	}
-	if r, err := f.deps.Index.Get(ctx, c.CapabilityID); err == nil {
-		return r.DisplayNames
-	}
-	return map[string]string{}
+	return names
 }
 
 // wireCapability renders claims and their token in the issuance shape.
@@ -101,11 +108,20 @@ func wireCapability(token string, c *captoken.Claims, names map[string]string) s
 	}
 }
 
-// indexRecord is what the index keeps for an issued capability.
-func indexRecord(token string, c *captoken.Claims, names map[string]string) capindex.Record {
-	return capindex.Record{
-		CapabilityID: c.CapabilityID, Token: token, Principal: c.Principal, Holder: c.Holder,
-		Agent: c.Audience, Grant: c.Grant, ParentID: c.ParentCapabilityID, DisplayNames: names,
-		IssuedAt: c.IssuedAt.Time(), Expires: c.Expiry.Time(),
+// index puts an issued capability in the index: its token in binary and
+// the display names of its handles, in the token's order.
+func (f *Front) index(ctx context.Context, token string, c *captoken.Claims, names map[string]string) error {
+	tok, err := captoken.Pack(token)
+	if err != nil {
+		return err
 	}
+	dn := make([]string, 0, len(c.Handles))
+	for _, h := range c.Handles {
+		dn = append(dn, names[h])
+	}
+	return f.deps.Index.Put(ctx, capindex.Record{
+		CapabilityID: c.CapabilityID, Token: tok, Principal: c.Principal, Holder: c.Holder,
+		Agent: c.Audience, Grant: c.Grant, ParentID: c.ParentCapabilityID, DisplayNames: dn,
+		IssuedAt: c.IssuedAt.Time(), Expires: c.Expiry.Time(),
+	})
 }

@@ -79,10 +79,17 @@ func (k checker) load(ctx context.Context, audience, id, token string) (*captoke
 			k.logger.ErrorContext(ctx, "capability index unavailable", "error", err)
 			return nil, nil, capErr(jsonrpc.CodeRevocationUnavailable, "capability store unavailable", nil)
 		}
-		token, rec = r.Token, &r
+		rec = &r
 	}
 	_, span := k.tracer.Start(ctx, "verify")
-	claims, err := k.verifier.Verify(ctx, token, captoken.Expected{Audience: audience})
+	want := captoken.Expected{Audience: audience}
+	var claims *captoken.Claims
+	var err error
+	if rec != nil {
+		claims, err = k.verifier.VerifyPacked(ctx, rec.Token, want)
+	} else {
+		claims, err = k.verifier.Verify(ctx, token, want)
+	}
 	if err != nil {
 		e := verifyErr(err)
 		endWith(span, e)

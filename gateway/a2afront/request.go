@@ -144,7 +144,7 @@ func (f *Front) issue(ctx context.Context, c *call, in policy.Input, found []res
 		f.deps.Logger.ErrorContext(ctx, "mint failed", "error", err)
 		return sep.Capability{}, &jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: "internal error"}
 	}
-	if err := f.deps.Index.Put(ctx, indexRecord(token, &claims, names)); err != nil {
+	if err := f.index(ctx, token, &claims, names); err != nil {
 		f.deps.Logger.ErrorContext(ctx, "capability index unavailable", "error", err)
 		return sep.Capability{}, capErr(jsonrpc.CodeRevocationUnavailable, "capability store unavailable; try again", nil)
 	}

@@ -143,9 +143,9 @@ func (a *API) revokeAdmin(ctx context.Context, req revokeRequest) (map[string]an
 		if err != nil {
 			return nil, err
 		}
-		claims, _, err := captoken.UnsafeClaimsWithoutVerification(rec.Token)
+		claims, _, err := captoken.UnsafeClaimsWithoutVerification(rec.Token.String())
 		if err == nil {
-			_, err = a.deps.Verifier.Verify(ctx, rec.Token, captoken.Expected{})
+			_, err = a.deps.Verifier.VerifyPacked(ctx, rec.Token, captoken.Expected{})
 		}
 		if err != nil && !errors.Is(err, captoken.ErrExpired) {
 			return nil, err
@@ -197,7 +197,7 @@ func (a *API) adminCapabilities(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) revokedState(ctx context.Context, rec capindex.Record) string {
-	c, err := a.deps.Verifier.Verify(ctx, rec.Token, captoken.Expected{})
+	c, err := a.deps.Verifier.VerifyPacked(ctx, rec.Token, captoken.Expected{})
 	if err != nil {
 		return "invalid"
 	}

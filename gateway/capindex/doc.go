@@ -8,6 +8,12 @@
 // capability. Besides the token, a record keeps what is not in the token
 // but callers need back: the display names of the resource handles.
 //
+// A record keeps the token in binary (captoken.Packed), about three
+// quarters of the compact string, which VerifyPacked verifies without
+// allocating the string again on a cache hit. The in-memory index keeps one
+// copy of what records share (see Memory); Redis keeps a strict binary
+// form (see Redis).
+//
 // Losing the index is safe. When Redis comes back without its data (a
 // restart without persistence, FLUSHALL, a failover to an empty replica)
 // the records are gone and a capabilityId alone is answered as unknown: the

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/capgate/capgate/captoken"
 )
 
 // ErrNotFound is returned when no live record has the capability id.
@@ -14,23 +16,29 @@ var ErrUnavailable = errors.New("capindex: index unavailable")
 
 // Record is one issued capability.
 type Record struct {
-	CapabilityID string `json:"id"`
-	// Token is the capability token as issued.
-	Token string `json:"token"`
+	CapabilityID string
+	// Token is the capability token as issued, in binary; Token.String()
+	// is the compact token. Whoever reads a record verifies its token
+	// (captoken.Verifier.VerifyPacked) before using it.
+	Token captoken.Packed
 	// Principal is the user principal the capability acts for.
-	Principal string `json:"principal"`
+	Principal string
 	// Holder is the principal allowed to present it.
-	Holder string `json:"holder"`
+	Holder string
 	// Agent is the audience agent.
-	Agent string `json:"agent"`
+	Agent string
 	// Grant is the grant it was issued under.
-	Grant string `json:"grant"`
+	Grant string
 	// ParentID is the capability it was attenuated from, if any.
-	ParentID string `json:"parentId,omitempty"`
-	// DisplayNames maps each resource handle to its display name.
-	DisplayNames map[string]string `json:"displayNames,omitempty"`
-	IssuedAt     time.Time         `json:"issuedAt"`
-	Expires      time.Time         `json:"expires"`
+	ParentID string
+	// DisplayNames are the display names of the token's resource handles,
+	// in the token's order ("" for a handle without one). A record read
+	// from an index may share this slice with the index and with other
+	// records: it must not be modified.
+	DisplayNames []string
+	// IssuedAt and Expires are kept to the millisecond.
+	IssuedAt time.Time
+	Expires  time.Time
 }
 
 // Index stores issued capabilities until they expire.

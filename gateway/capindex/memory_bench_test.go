@@ -2,6 +2,7 @@ package capindex_test
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"runtime"
 	"strconv"
@@ -9,19 +10,37 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/revocation/redistest"
 )
 
+// samplePayload is the payload of a quickstart capability's token, with
+// verbs for its capability id, handles, revocation id and sealed map.
+const samplePayload = `{"iss":"capgate","sub":"user:alice@example.com","hld":"user:alice@example.com",` +
+	`"aud":"documents","cid":"%s","grt":"documents:read","ops":["retrieve","search","list"],"rhs":["%s","%s"],` +
+	`"exp":1795557277,"nbf":1795553677,"iat":1795553677,"rid":"%s","dep":0,"mdp":2,"att":true,` +
+	`"prv":"2119cbca7d8a","srm":"%s"}`
+
+// sampleHeader is the header every token of the quickstart key has.
+const sampleHeader = `{"alg":"EdDSA","kid":"Y8gTzhy5D8OpRcOsr_3JCD3Q33wdfiVv4IidP92yQnw","typ":"cap+jwt"}`
+
 // sampleRecord is a record the size of a quickstart capability: a token
 // of 1,134 bytes (an EdDSA JWS with two sealed handles), two display
 // names, one principal holding it.
-func sampleRecord(i int, now time.Time) capindex.Record {
-	id := fmt.Sprintf("cap_%022d", i)
+func sampleRecord(tb testing.TB, i int, now time.Time) capindex.Record {
+	id, h1, h2, rid := fmt.Sprintf("cap_%022d", i), fmt.Sprintf("rh_%022d", 2*i), fmt.Sprintf("rh_%022d", 2*i+1), fmt.Sprintf("rv_%022d", i)
+	enc := base64.RawURLEncoding
+	payload := fmt.Sprintf(samplePayload, id, h1, h2, rid, strings.Repeat("e", 305-len(id))+id)
+	tok, err := captoken.Pack(enc.EncodeToString([]byte(sampleHeader)) + "." + enc.EncodeToString([]byte(payload)) +
+		"." + enc.EncodeToString(fmt.Appendf(nil, "%064d", i)))
+	if err != nil || len(tok.String()) != 1134 {
+		tb.Fatalf("sample token of %d bytes: %v", len(tok.String()), err)
+	}
 	return capindex.Record{
-		CapabilityID: id, Token: strings.Repeat("x", 1134-len(id)) + id,
+		CapabilityID: id, Token: tok,
 		Principal: "user:alice@example.com", Holder: "user:alice@example.com", Agent: "documents", Grant: "documents:read",
-		DisplayNames: map[string]string{"rh_" + id[4:]: "Q1 Financial Summary", "rh_" + id[5:] + "b": "Q1 Sales Report"},
+		DisplayNames: []string{"Q1 Financial Summary", "Q1 Sales Report"},
 		IssuedAt:     now, Expires: now.Add(time.Hour),
 	}
 }
@@ -36,7 +55,7 @@ func BenchmarkMemoryIndexBytes(b *testing.B) {
 	before := heapInUse()
 	i := 0
 	for b.Loop() {
-		if err := ix.Put(context.Background(), sampleRecord(i, now)); err != nil {
+		if err := ix.Put(context.Background(), sampleRecord(b, i, now)); err != nil {
 			b.Fatal(err)
 		}
 		i++
@@ -57,14 +76,14 @@ func BenchmarkRedisIndexBytes(b *testing.B) {
 	before := redisUsedMemory(b, srv)
 	i := 0
 	for b.Loop() {
-		if err := ix.Put(ctx, sampleRecord(i, now)); err != nil {
+		if err := ix.Put(ctx, sampleRecord(b, i, now)); err != nil {
 			b.Fatal(err)
 		}
 		i++
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(redisUsedMemory(b, srv)-before)/float64(b.N), "redisB/cap")
-	key, err := srv.Client.MemoryUsage(ctx, "capgate:cap:"+sampleRecord(0, now).CapabilityID).Result()
+	key, err := srv.Client.MemoryUsage(ctx, "capgate:cap:"+sampleRecord(b, 0, now).CapabilityID).Result()
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package capindex
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -15,7 +14,9 @@ import (
 // capability issued by any other. It works on a single node, Sentinel or
 // Cluster through go-redis's UniversalClient.
 //
-// A record lives under PREFIX cap:{id} until the capability expires. A
+// A record lives under PREFIX cap:{id} until the capability expires, in
+// a strict binary form (encodeRecord); records written in the JSON form
+// of earlier versions are still read. A
 // sorted set per principal (and per holder), PREFIX capsby:{principal},
 // scored by expiry, lists them for the admin API; members past their
 // expiry are trimmed when the set is written. PREFIX capsall, scored the
@@ -45,9 +46,9 @@ func (r *Redis) Put(ctx context.Context, rec Record) error {
 	if ttl <= 0 {
 		return nil
 	}
-	b, err := json.Marshal(rec)
+	b, err := encodeRecord(rec)
 	if err != nil {
-		return fmt.Errorf("capindex: %w", err)
+		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
@@ -79,8 +80,8 @@ func (r *Redis) Get(ctx context.Context, id string) (Record, error) {
 	case err != nil:
 		return Record{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
-	var rec Record
-	if err := json.Unmarshal(b, &rec); err != nil || rec.CapabilityID != id {
+	rec, err := decodeRecord(b)
+	if err != nil || rec.CapabilityID != id {
 		// A garbled record is unusable, not absent: fail closed.
 		return Record{}, fmt.Errorf("%w: garbled record for %s", ErrUnavailable, id)
 	}
@@ -131,8 +132,11 @@ func (r *Redis) list(ctx context.Context, key string, f Filter, scan int64, max 
 	}
 	var out []Record
 	for _, cmd := range cmds {
-		var rec Record
-		if b, err := cmd.Bytes(); err == nil && json.Unmarshal(b, &rec) == nil && r.now().Before(rec.Expires) && f.Match(rec) {
+		b, err := cmd.Bytes()
+		if err != nil {
+			continue
+		}
+		if rec, err := decodeRecord(b); err == nil && r.now().Before(rec.Expires) && f.Match(rec) {
 			out = append(out, rec)
 		}
 	}

@@ -52,3 +52,26 @@ func TestRedisFailsClosed(t *testing.T) {
 		t.Fatalf("Put on dead Redis: %v", err)
 	}
 }
+
+// TestRedisReadsJSONForm checks that a record written in the JSON form of
+// earlier versions is still read, by Get and by List.
+func TestRedisReadsJSONForm(t *testing.T) {
+	srv := redistest.Start(t)
+	ctx := context.Background()
+	r := codecRecord(t)
+	now := r.IssuedAt
+	ix := capindex.NewRedis(srv.Client, "j:", time.Second, func() time.Time { return now })
+	if err := ix.Put(ctx, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Client.Set(ctx, "j:cap:"+r.CapabilityID, jsonForm(t, r), time.Hour).Err(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ix.Get(ctx, r.CapabilityID)
+	if err != nil || !capindextest.Equal(got, r) {
+		t.Fatalf("Get() = %+v, %v, want %+v", got, err, r)
+	}
+	if all, err := ix.List(ctx, capindex.Filter{}); err != nil || len(all) != 1 || !capindextest.Equal(all[0], r) {
+		t.Fatalf("List() = %+v, %v", all, err)
+	}
+}

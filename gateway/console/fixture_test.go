@@ -126,9 +126,13 @@ func seedChain(t *testing.T, ks *captoken.KeySet, ix *capindex.Memory) []capinde
 		if err != nil {
 			t.Fatal(err)
 		}
-		rec := capindex.Record{CapabilityID: c.CapabilityID, Token: tok, Principal: c.Principal, Holder: holder,
+		packed, err := captoken.Pack(tok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := capindex.Record{CapabilityID: c.CapabilityID, Token: packed, Principal: c.Principal, Holder: holder,
 			Agent: c.Audience, Grant: c.Grant, ParentID: c.ParentCapabilityID,
-			DisplayNames: map[string]string{"rh_q1": "Q1 report"}, IssuedAt: c.IssuedAt.Time(), Expires: c.Expiry.Time()}
+			DisplayNames: []string{"Q1 report"}, IssuedAt: c.IssuedAt.Time(), Expires: c.Expiry.Time()}
 		if err := ix.Put(context.Background(), rec); err != nil {
 			t.Fatal(err)
 		}

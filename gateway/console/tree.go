@@ -51,13 +51,10 @@ type tree struct {
 func (c *Console) describe(ctx context.Context, rec capindex.Record) *node {
 	n := &node{ID: rec.CapabilityID, Principal: rec.Principal, Holder: rec.Holder, Agent: rec.Agent,
 		Grant: rec.Grant, Expires: rec.Expires, parent: rec.ParentID, State: "invalid"}
-	names := make([]string, 0, len(rec.DisplayNames))
-	for _, name := range rec.DisplayNames {
-		names = append(names, name)
-	}
+	names := slices.Clone(rec.DisplayNames)
 	slices.Sort(names)
 	n.Resources = strings.Join(names, ", ")
-	claims, err := c.deps.Verifier.Verify(ctx, rec.Token, captoken.Expected{})
+	claims, err := c.deps.Verifier.VerifyPacked(ctx, rec.Token, captoken.Expected{})
 	if err != nil {
 		return n
 	}

@@ -2,12 +2,17 @@ package capindextest
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/capindex"
 )
 
@@ -19,14 +24,16 @@ func Run(t *testing.T, newIndex func(t *testing.T) capindex.Index) {
 	rec := func(id, principal, holder string, exp time.Duration) capindex.Record {
 		now := time.Now()
 		return capindex.Record{
-			CapabilityID: id, Token: "token-" + id, Principal: principal, Holder: holder,
+			CapabilityID: id, Token: Token(t, id), Principal: principal, Holder: holder,
 			Agent: "documents", Grant: "documents:read", IssuedAt: now,
-			Expires: now.Add(exp), DisplayNames: map[string]string{"rh_1": "Q1"},
+			Expires: now.Add(exp), DisplayNames: []string{"Q1"},
 		}
 	}
 	t.Run("put then get", func(t *testing.T) {
 		ix := newIndex(t)
 		want := rec("cap_a", "user:a", "user:a", time.Hour)
+		want.ParentID = "cap_p"
+		want.DisplayNames = append(want.DisplayNames, "", "Q0 Sales Report")
 		if err := ix.Put(ctx, want); err != nil {
 			t.Fatal(err)
 		}
@@ -34,10 +41,11 @@ func Run(t *testing.T, newIndex func(t *testing.T) capindex.Index) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.Token != want.Token || got.DisplayNames["rh_1"] != "Q1" || got.Expires.Unix() != want.Expires.Unix() {
+		if !Equal(got, want) {
 			t.Errorf("got %+v, want %+v", got, want)
 		}
 	})
+	t.Run("refuses invalid records", func(t *testing.T) { refusesInvalid(t, newIndex(t), rec("cap_i", "user:a", "user:a", time.Hour)) })
 	t.Run("unknown id", func(t *testing.T) {
 		ix := newIndex(t)
 		if _, err := ix.Get(ctx, "cap_missing"); !errors.Is(err, capindex.ErrNotFound) {
@@ -132,6 +140,30 @@ func Run(t *testing.T, newIndex func(t *testing.T) capindex.Index) {
 	})
 }
 
+// refusesInvalid checks that Put refuses each record no index keeps.
+func refusesInvalid(t *testing.T, ix capindex.Index, valid capindex.Record) {
+	tests := []struct {
+		name   string
+		change func(r *capindex.Record)
+	}{
+		{"no id", func(r *capindex.Record) { r.CapabilityID = "" }},
+		{"principal not UTF-8", func(r *capindex.Record) { r.Principal = "user:\xff" }},
+		{"display name not UTF-8", func(r *capindex.Record) { r.DisplayNames = []string{"Q1 \xff"} }},
+		{"grant too long", func(r *capindex.Record) { r.Grant = strings.Repeat("g", 1<<16) }},
+	}
+	for _, tc := range tests {
+		r := valid
+		r.DisplayNames = slices.Clone(valid.DisplayNames)
+		tc.change(&r)
+		if err := ix.Put(context.Background(), r); !errors.Is(err, capindex.ErrInvalidRecord) {
+			t.Errorf("%s: Put() error = %v, want ErrInvalidRecord", tc.name, err)
+		}
+	}
+	if _, err := ix.Get(context.Background(), valid.CapabilityID); !errors.Is(err, capindex.ErrNotFound) {
+		t.Errorf("an invalid record was stored: %v", err)
+	}
+}
+
 func ids(t *testing.T, ix capindex.Index, p string) string {
 	t.Helper()
 	rs, err := ix.ListByPrincipal(context.Background(), p)
@@ -147,4 +179,30 @@ func idsOf(rs []capindex.Record) string {
 		out = append(out, r.CapabilityID)
 	}
 	return fmt.Sprint(out)
+}
+
+// Token returns a packed token that names id and handles: a well-formed
+// compact JWS, though not a verifiable one, for an index never verifies.
+func Token(t testing.TB, id string, handles ...string) captoken.Packed {
+	t.Helper()
+	rhs, err := json.Marshal(handles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := base64.RawURLEncoding
+	p, err := captoken.Pack(enc.EncodeToString([]byte(`{"alg":"EdDSA","typ":"cap+jwt"}`)) + "." +
+		enc.EncodeToString([]byte(`{"cid":"`+id+`","rhs":`+string(rhs)+`}`)) + "." + enc.EncodeToString([]byte("sig of "+id)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Equal reports whether two records are equal, their times to the
+// millisecond an index keeps.
+func Equal(a, b capindex.Record) bool {
+	ms := func(t time.Time) int64 { return t.UnixMilli() }
+	return a.CapabilityID == b.CapabilityID && a.Token == b.Token && a.Principal == b.Principal &&
+		a.Holder == b.Holder && a.Agent == b.Agent && a.Grant == b.Grant && a.ParentID == b.ParentID &&
+		slices.Equal(a.DisplayNames, b.DisplayNames) && ms(a.IssuedAt) == ms(b.IssuedAt) && ms(a.Expires) == ms(b.Expires)
 }
