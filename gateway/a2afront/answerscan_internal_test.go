@@ -125,7 +125,7 @@ func FuzzMapAnswer(f *testing.F) {
 	f.Add(`{"a" : [ "x" , "notes/b" ] , "b" : 1e3 }`)
 	pairs := []idPair{{old: "notes/a", new: "rh_a"}, {old: "notes/b", new: "[resource]"}, {old: "notes/c", refuse: true}}
 	// the same ids, as mentionsIDs sees them
-	scope := &capScope{resources: map[string]string{"rh_a": "notes/a", "rh_b": "notes/b", "rh_c": "notes/c"}}
+	scope := &capScope{resources: resourceMap{{"rh_a", "notes/a"}, {"rh_b", "notes/b"}, {"rh_c", "notes/c"}}}
 	f.Fuzz(func(t *testing.T, answer string) {
 		raw := json.RawMessage(answer)
 		if !json.Valid(raw) {

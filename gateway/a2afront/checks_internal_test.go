@@ -96,7 +96,7 @@ func TestPresentedToken(t *testing.T) {
 }
 
 func TestRewriteHandles(t *testing.T) {
-	resources := map[string]string{"h1": "reports/q1", "h2": "reports/q2"}
+	resources := resourceMap{{"h1", "reports/q1"}, {"h2", "reports/q2"}}
 	tests := []struct {
 		name     string
 		args     string

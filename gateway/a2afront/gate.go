@@ -29,7 +29,7 @@ const EventMessage = "capability.message"
 // resource map (handle → real id).
 type capScope struct {
 	claims    *captoken.Claims
-	resources map[string]string
+	resources resourceMap
 }
 
 // gated reports whether messages to a must present a capability.

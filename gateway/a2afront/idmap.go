@@ -79,8 +79,8 @@ func replaceIDs(s string, pairs []idPair) (string, bool) {
 func answerPairs(a *agent, s *capScope) []idPair {
 	pairs := make([]idPair, 0, len(s.resources)+len(a.cfg.Catalog))
 	mapped := make(map[string]bool, len(s.resources))
-	for h, id := range s.resources {
-		pairs, mapped[id] = append(pairs, idPair{old: id, new: h}), true
+	for _, r := range s.resources {
+		pairs, mapped[r.id] = append(pairs, idPair{old: r.id, new: r.handle}), true
 	}
 	refuse := a.cfg.UnmappedIDs == config.UnmappedRefuse
 	for _, r := range a.cfg.Catalog {
@@ -149,8 +149,8 @@ func mentionsIDs(resp json.RawMessage, a *agent, s *capScope) bool {
 // to a call scoped to s is checked for: the capability's, then the
 // agent's catalog's.
 func anyAnswerID(a *agent, s *capScope, fn func(id string) bool) bool {
-	for _, id := range s.resources {
-		if fn(id) {
+	for _, r := range s.resources {
+		if fn(r.id) {
 			return true
 		}
 	}
@@ -175,7 +175,7 @@ func scopeMessage(c *call, params map[string]json.RawMessage) *jsonrpc.Error {
 			}
 			var bad bool
 			s = handleWord.ReplaceAllStringFunc(s, func(h string) string {
-				id, ok := c.scope.resources[h]
+				id, ok := c.scope.resources.id(h)
 				bad = bad || !ok || !c.scope.claims.HasHandle(h)
 				return id
 			})

@@ -23,7 +23,7 @@ const (
 // are refused: the caller only ever names resources by handle. A call
 // naming no handle is scoped to all of the capability's resources through
 // resourceIds.
-func rewriteHandles(c *captoken.Claims, resources map[string]string, in map[string]json.RawMessage) (map[string]json.RawMessage, *jsonrpc.Error) {
+func rewriteHandles(c *captoken.Claims, resources resourceMap, in map[string]json.RawMessage) (map[string]json.RawMessage, *jsonrpc.Error) {
 	if e := checkArgumentNames(in); e != nil {
 		return nil, e
 	}
@@ -32,12 +32,16 @@ func rewriteHandles(c *captoken.Claims, resources map[string]string, in map[stri
 		out[k] = v
 	}
 	if raw, ok := in[argHandle]; ok {
-		h, ok := stringValue(raw)
-		if !ok || !c.HasHandle(h) || resources[h] == "" {
+		h, isString := stringValue(raw)
+		id, ok := "", false
+		if isString && c.HasHandle(h) {
+			id, ok = resources.id(h)
+		}
+		if !ok || id == "" {
 			return nil, capErr(jsonrpc.CodeResourceNotPermitted, "resource handle is not in the capability", nil)
 		}
 		delete(out, argHandle)
-		out[argResourceID] = encodeJSON(resources[h])
+		out[argResourceID] = encodeJSON(id)
 		return out, nil
 	}
 	ids := make([]string, 0, len(c.Handles))
@@ -47,15 +51,17 @@ func rewriteHandles(c *captoken.Claims, resources map[string]string, in map[stri
 			return nil, capErr(jsonrpc.CodeResourceNotPermitted, "resourceHandles must list handles of the capability", nil)
 		}
 		for _, h := range hs {
-			if !c.HasHandle(h) || resources[h] == "" {
+			id, ok := resources.id(h)
+			if !c.HasHandle(h) || !ok || id == "" {
 				return nil, capErr(jsonrpc.CodeResourceNotPermitted, "resource handle is not in the capability", nil)
 			}
-			ids = append(ids, resources[h])
+			ids = append(ids, id)
 		}
 		delete(out, argHandles)
 	} else {
 		for _, h := range c.Handles {
-			ids = append(ids, resources[h])
+			id, _ := resources.id(h)
+			ids = append(ids, id)
 		}
 	}
 	out[argResourceIDs] = encodeJSON(ids)

@@ -9,6 +9,25 @@ import (
 // unsealCacheSize bounds the cache of opened resource maps.
 const unsealCacheSize = 50_000
 
+// resourcePair is one handle of a capability and the real resource id
+// behind it.
+type resourcePair struct{ handle, id string }
+
+// resourceMap is a capability's opened handle → resource-id map, in the
+// order of its handles: a few pairs, kept in a slice rather than a map,
+// whose handles are the verified claims' own strings.
+type resourceMap []resourcePair
+
+// id returns the resource id behind handle h.
+func (m resourceMap) id(h string) (string, bool) {
+	for _, p := range m {
+		if p.handle == h {
+			return p.id, true
+		}
+	}
+	return "", false
+}
+
 // unsealCache keeps the opened handle → resource-id maps of verified
 // capabilities, keyed by capability id, so the JWE is opened once per
 // capability rather than once per call. It is only ever filled from claims
@@ -17,26 +36,31 @@ const unsealCacheSize = 50_000
 // insertion order.
 type unsealCache struct {
 	mu    sync.RWMutex
-	m     map[string]map[string]string
+	m     map[string]resourceMap
 	order []string
 	next  int
 }
 
 func newUnsealCache() *unsealCache {
-	return &unsealCache{m: make(map[string]map[string]string)}
+	return &unsealCache{m: make(map[string]resourceMap)}
 }
 
 // open returns c's resource map, from the cache or by unsealing it with v.
-func (u *unsealCache) open(v *captoken.Verifier, c *captoken.Claims) (map[string]string, error) {
+// The map is shared: callers only read it.
+func (u *unsealCache) open(v *captoken.Verifier, c *captoken.Claims) (resourceMap, error) {
 	u.mu.RLock()
 	m, ok := u.m[c.CapabilityID]
 	u.mu.RUnlock()
 	if ok {
 		return m, nil
 	}
-	m, err := v.Unseal(c)
+	opened, err := v.Unseal(c)
 	if err != nil {
 		return nil, err
+	}
+	m = make(resourceMap, 0, len(c.Handles))
+	for _, h := range c.Handles {
+		m = append(m, resourcePair{handle: h, id: opened[h]})
 	}
 	u.mu.Lock()
 	defer u.mu.Unlock()
