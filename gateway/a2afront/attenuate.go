@@ -3,6 +3,8 @@ package a2afront
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/capindex"
@@ -70,20 +72,26 @@ func (f *Front) attenuate(ctx context.Context, parent *captoken.Claims, rec *cap
 		childNames[h] = names[h]
 	}
 	if err := f.index(ctx, token, child, childNames); err != nil {
-		f.deps.Logger.ErrorContext(ctx, "capability index unavailable", "error", err)
-		return sep.Capability{}, nil, capErr(jsonrpc.CodeRevocationUnavailable, "capability store unavailable; try again", nil)
+		return sep.Capability{}, nil, f.indexError(ctx, err)
 	}
 	return wireCapability(token, child, childNames), child, nil
 }
 
 // displayNames returns the handle display names of a capability, from its
 // index record when the caller had it, else by looking it up. The record
-// lists them in the order of the handles of its token, which verified as
-// c.
+// lists them in the order of the handles of its own token, so they are
+// used only when that token verifies as c's id with c's handles: a record
+// that is not c's (a stale or written one) names nothing.
 func (f *Front) displayNames(ctx context.Context, c *captoken.Claims, rec *capindex.Record) map[string]string {
 	if rec == nil {
 		if r, err := f.deps.Index.Get(ctx, c.CapabilityID); err == nil {
 			rec = &r
+		}
+	}
+	if rec != nil {
+		rc, err := f.deps.Verifier.VerifyPacked(ctx, rec.Token, captoken.Expected{})
+		if err != nil || rc.CapabilityID != c.CapabilityID || !slices.Equal(rc.Handles, c.Handles) {
+			rec = nil
 		}
 	}
 	names := map[string]string{}
@@ -108,12 +116,27 @@ func wireCapability(token string, c *captoken.Claims, names map[string]string) s
 	}
 }
 
+// errUnpackable means the gateway minted a token it cannot keep in binary:
+// a fault of its own, which a retry does not mend.
+var errUnpackable = errors.New("a2a front: issued token cannot be packed")
+
+// indexError answers an issued capability the index did not take: a
+// store failure is worth a retry, an unpackable token is not.
+func (f *Front) indexError(ctx context.Context, err error) *jsonrpc.Error {
+	if errors.Is(err, errUnpackable) {
+		f.deps.Logger.ErrorContext(ctx, "issued capability cannot be indexed", "error", err)
+		return &jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: "internal error"}
+	}
+	f.deps.Logger.ErrorContext(ctx, "capability index unavailable", "error", err)
+	return capErr(jsonrpc.CodeRevocationUnavailable, "capability store unavailable; try again", nil)
+}
+
 // index puts an issued capability in the index: its token in binary and
 // the display names of its handles, in the token's order.
 func (f *Front) index(ctx context.Context, token string, c *captoken.Claims, names map[string]string) error {
 	tok, err := captoken.Pack(token)
 	if err != nil {
-		return err
+		return fmt.Errorf("%w: %w", errUnpackable, err)
 	}
 	dn := make([]string, 0, len(c.Handles))
 	for _, h := range c.Handles {

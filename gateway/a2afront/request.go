@@ -145,8 +145,7 @@ func (f *Front) issue(ctx context.Context, c *call, in policy.Input, found []res
 		return sep.Capability{}, &jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: "internal error"}
 	}
 	if err := f.index(ctx, token, &claims, names); err != nil {
-		f.deps.Logger.ErrorContext(ctx, "capability index unavailable", "error", err)
-		return sep.Capability{}, capErr(jsonrpc.CodeRevocationUnavailable, "capability store unavailable; try again", nil)
+		return sep.Capability{}, f.indexError(ctx, err)
 	}
 	f.recordLive(ctx, c, claims.CapabilityID, claims.Expiry.Time())
 	return wireCapability(token, &claims, names), nil

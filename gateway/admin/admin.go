@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -149,6 +150,12 @@ func (a *API) revokeAdmin(ctx context.Context, req revokeRequest) (map[string]an
 		}
 		if err != nil && !errors.Is(err, captoken.ErrExpired) {
 			return nil, err
+		}
+		if claims.CapabilityID != req.CapabilityID {
+			// A record whose token is another capability's (written to the
+			// index's store by someone else): revoking what it names would
+			// revoke the wrong capability and leave the asked one live.
+			return nil, fmt.Errorf("%w: the indexed token is capability %q, not %q", captoken.ErrInvalid, claims.CapabilityID, req.CapabilityID)
 		}
 		if err := a.deps.Revocations.Revoke(ctx, claims.RevocationID, claims.Expiry.Time().Add(time.Minute)); err != nil {
 			return nil, err

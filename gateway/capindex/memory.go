@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -126,7 +127,10 @@ func (e *entry) record(id string) Record {
 	p, names := e.parties.key, e.names.v
 	return Record{
 		CapabilityID: id, Token: e.token, Principal: p.principal, Holder: p.holder, Agent: p.agent, Grant: p.grant,
-		ParentID: p.parent, DisplayNames: names[:len(names):len(names)],
+		// A copy: the interned list is shared by every record with the
+		// same names, and names are matched to handles by position, so a
+		// caller's write must never reach another capability's list.
+		ParentID: p.parent, DisplayNames: slices.Clone(names),
 		IssuedAt: time.UnixMilli(e.issued).UTC(), Expires: time.UnixMilli(e.expires).UTC(),
 	}
 }

@@ -79,3 +79,25 @@ func TestNameListKey(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryNamesNotShared: a caller writing into the display names of a
+// record it got does not change another record's names, though the index
+// keeps one copy of a list records share (names are matched to handles
+// by position, so a shared write would show another resource's name).
+func TestMemoryNamesNotShared(t *testing.T) {
+	now := time.Unix(1_800_000_000, 0)
+	m := NewMemory(func() time.Time { return now })
+	ctx := context.Background()
+	for _, id := range []string{"cap_1", "cap_2"} {
+		if err := m.Put(ctx, Record{CapabilityID: id, Token: packed(t, id), Principal: "user:a", Holder: "user:a",
+			Agent: "documents", Grant: "documents:read", DisplayNames: []string{"Q1", "Q2"}, IssuedAt: now,
+			Expires: now.Add(time.Hour)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, _ := m.Get(ctx, "cap_1")
+	a.DisplayNames[0] = "someone else's"
+	if b, _ := m.Get(ctx, "cap_2"); b.DisplayNames[0] != "Q1" {
+		t.Fatalf("cap_2's names are %q after a write to cap_1's", b.DisplayNames)
+	}
+}
