@@ -22,8 +22,8 @@ import (
 // approval is held instead (approval.go), and params naming an approvalId
 // ask for its outcome.
 func (f *Front) capabilitiesRequest(ctx context.Context, c *call) outcome {
-	var p sep.RequestParams
-	if err := c.req.UnmarshalParams(&p); err != nil {
+	p, err := requestParams(c.req)
+	if err != nil {
 		return fail(c.req.ID, jsonrpc.ErrorFor(err))
 	}
 	if p.ApprovalID != "" {
