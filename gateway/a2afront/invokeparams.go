@@ -37,14 +37,7 @@ func invokeParams(req jsonrpc.Request) (p sep.InvokeParams, plain bool, err erro
 // compares the two), with the argument values sharing params' bytes, or
 // ok false for anything else, which includes every refusal.
 func plainInvokeParams(params []byte) (p sep.InvokeParams, ok bool) {
-	if !isObject(params) {
-		return p, false
-	}
-	it := newMemberIter(params)
-	for k, v, more := it.next(); more; k, v, more = it.next() {
-		if !plainKey(k) {
-			return p, false
-		}
+	ok = eachPlainMember(params, func(k, v []byte) (ok bool) {
 		switch string(k) {
 		case "skill":
 			p.Skill, ok = plainString(v)
@@ -54,14 +47,30 @@ func plainInvokeParams(params []byte) (p sep.InvokeParams, ok bool) {
 			p.CapabilityToken, ok = plainString(v)
 		case "arguments":
 			p.Arguments, ok = plainArguments(v)
-		default:
-			return p, false
 		}
-		if !ok {
-			return sep.InvokeParams{}, false
-		}
+		return ok
+	})
+	if !ok {
+		return sep.InvokeParams{}, false
 	}
 	return p, true
+}
+
+// eachPlainMember calls fn with the key and value of every member of the
+// JSON object obj, in order, and reports whether obj is an object whose
+// keys are all plain ASCII (plainKey) and fn accepted every member. Keys
+// are passed as written; fn returns false for a member it does not take.
+func eachPlainMember(obj []byte, fn func(k, v []byte) bool) bool {
+	if !isObject(obj) {
+		return false
+	}
+	it := newMemberIter(obj)
+	for k, v, more := it.next(); more; k, v, more = it.next() {
+		if !plainKey(k) || !fn(k, v) {
+			return false
+		}
+	}
+	return true
 }
 
 // plainString decodes a value that must be a string literal; null and
@@ -78,16 +87,9 @@ func plainString(v []byte) (string, bool) {
 // map[string]json.RawMessage; null and every other type are left to the
 // strict decoder.
 func plainArguments(v []byte) (map[string]json.RawMessage, bool) {
-	if len(v) == 0 || v[0] != '{' {
-		return nil, false
-	}
 	args := make(map[string]json.RawMessage, 4)
-	it := newMemberIter(v)
-	for k, val, more := it.next(); more; k, val, more = it.next() {
-		if !plainKey(k) {
-			return nil, false
-		}
-		args[string(k)] = val
+	if !eachPlainMember(v, func(k, val []byte) bool { args[string(k)] = val; return true }) {
+		return nil, false
 	}
 	return args, true
 }

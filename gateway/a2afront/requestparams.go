@@ -31,14 +31,7 @@ func requestParams(req jsonrpc.Request) (p sep.RequestParams, err error) {
 // false for anything else (expires, null, other members), which includes
 // every refusal.
 func plainRequestParams(params []byte) (p sep.RequestParams, ok bool) {
-	if !isObject(params) {
-		return p, false
-	}
-	it := newMemberIter(params)
-	for k, v, more := it.next(); more; k, v, more = it.next() {
-		if !plainKey(k) {
-			return p, false
-		}
+	ok = eachPlainMember(params, func(k, v []byte) (ok bool) {
 		switch string(k) {
 		case "grants":
 			p.Grants, ok = plainStrings(v)
@@ -50,34 +43,29 @@ func plainRequestParams(params []byte) (p sep.RequestParams, ok bool) {
 			p.ApprovalID, ok = plainString(v)
 		case "resourceQuery":
 			p.ResourceQuery, ok = plainResourceQuery(v)
-		default:
-			return p, false
 		}
-		if !ok {
-			return sep.RequestParams{}, false
-		}
+		return ok
+	})
+	if !ok {
+		return sep.RequestParams{}, false
 	}
 	return p, true
 }
 
 // plainResourceQuery reads a resource query of plain-keyed members.
 func plainResourceQuery(v []byte) (*sep.ResourceQuery, bool) {
-	if len(v) == 0 || v[0] != '{' {
-		return nil, false
-	}
 	q := &sep.ResourceQuery{}
-	it := newMemberIter(v)
-	for k, val, more := it.next(); more; k, val, more = it.next() {
-		ok := false
+	ok := eachPlainMember(v, func(k, val []byte) (ok bool) {
 		switch string(k) {
 		case "collection":
 			q.Collection, ok = plainString(val)
 		case "filter":
 			q.Filter, ok = plainStringMap(val)
 		}
-		if !ok {
-			return nil, false
-		}
+		return ok
+	})
+	if !ok {
+		return nil, false
 	}
 	return q, true
 }
@@ -85,17 +73,14 @@ func plainResourceQuery(v []byte) (*sep.ResourceQuery, bool) {
 // plainStringMap reads an object of plain-keyed string members as
 // encoding/json decodes it into map[string]string.
 func plainStringMap(v []byte) (map[string]string, bool) {
-	if len(v) == 0 || v[0] != '{' {
-		return nil, false
-	}
 	m := map[string]string{}
-	it := newMemberIter(v)
-	for k, val, more := it.next(); more; k, val, more = it.next() {
+	ok := eachPlainMember(v, func(k, val []byte) bool {
 		s, ok := plainString(val)
-		if !plainKey(k) || !ok {
-			return nil, false
-		}
 		m[string(k)] = s
+		return ok
+	})
+	if !ok {
+		return nil, false
 	}
 	return m, true
 }
