@@ -44,14 +44,33 @@ func FuzzVerify(f *testing.F) {
 	f.Add("")
 	f.Add("...")
 
+	// cached shares one verified-claims cache between the string and the
+	// packed form, which are tried in either order, each twice (a miss,
+	// then a hit): every answer must be the uncached verifier's.
+	cached := newTestVerifier(f, ks, t0, 64)
 	f.Fuzz(func(t *testing.T, tok string) {
 		_, _, _ = UnsafeClaimsWithoutVerification(tok)
 		got, err := v.Verify(context.Background(), tok, Expected{})
-		if p, perr := Pack(tok); perr == nil {
-			pc, perr := v.VerifyPacked(context.Background(), p, Expected{})
-			if (perr == nil) != (err == nil) || !reflect.DeepEqual(pc, got) {
-				t.Fatalf("VerifyPacked = %+v, %v; Verify = %+v, %v", pc, perr, got, err)
+		same := func(how string, c *Claims, cerr error) {
+			if (cerr == nil) != (err == nil) || !reflect.DeepEqual(c, got) {
+				t.Fatalf("%s = %+v, %v; uncached Verify = %+v, %v", how, c, cerr, got, err)
 			}
+		}
+		p, perr := Pack(tok)
+		tries := []func(){
+			func() { c, cerr := cached.Verify(context.Background(), tok, Expected{}); same("cached Verify", c, cerr) },
+			func() {
+				if perr == nil {
+					c, cerr := cached.VerifyPacked(context.Background(), p, Expected{})
+					same("cached VerifyPacked", c, cerr)
+				}
+			},
+		}
+		if len(tok)%2 == 1 {
+			tries[0], tries[1] = tries[1], tries[0]
+		}
+		for _, try := range append(tries, tries...) {
+			try()
 		}
 		if err != nil {
 			checkErrorClass(t, err)
