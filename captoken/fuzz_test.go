@@ -58,7 +58,10 @@ func FuzzVerify(f *testing.F) {
 		}
 		p, perr := Pack(tok)
 		tries := []func(){
-			func() { c, cerr := cached.Verify(context.Background(), tok, Expected{}); same("cached Verify", c, cerr) },
+			func() {
+				c, cerr := cached.Verify(context.Background(), tok, Expected{})
+				same("cached Verify", c, cerr)
+			},
 			func() {
 				if perr == nil {
 					c, cerr := cached.VerifyPacked(context.Background(), p, Expected{})
