@@ -51,30 +51,7 @@ func FuzzVerify(f *testing.F) {
 	f.Fuzz(func(t *testing.T, tok string) {
 		_, _, _ = UnsafeClaimsWithoutVerification(tok)
 		got, err := v.Verify(context.Background(), tok, Expected{})
-		same := func(how string, c *Claims, cerr error) {
-			if (cerr == nil) != (err == nil) || !reflect.DeepEqual(c, got) {
-				t.Fatalf("%s = %+v, %v; uncached Verify = %+v, %v", how, c, cerr, got, err)
-			}
-		}
-		p, perr := Pack(tok)
-		tries := []func(){
-			func() {
-				c, cerr := cached.Verify(context.Background(), tok, Expected{})
-				same("cached Verify", c, cerr)
-			},
-			func() {
-				if perr == nil {
-					c, cerr := cached.VerifyPacked(context.Background(), p, Expected{})
-					same("cached VerifyPacked", c, cerr)
-				}
-			},
-		}
-		if len(tok)%2 == 1 {
-			tries[0], tries[1] = tries[1], tries[0]
-		}
-		for _, try := range append(tries, tries...) {
-			try()
-		}
+		checkCachedAgrees(t, cached, tok, got, err)
 		if err != nil {
 			checkErrorClass(t, err)
 			return
@@ -95,6 +72,37 @@ func FuzzVerify(f *testing.F) {
 			t.Fatalf("accepted token's sealed map %v (%v), minted %v", gm, err, wm)
 		}
 	})
+}
+
+// checkCachedAgrees verifies tok with the cached verifier, as a string
+// and packed, in an order the token picks, each twice (a miss, then a
+// hit), and fails unless every answer is want and wantErr's class.
+func checkCachedAgrees(t *testing.T, cached *Verifier, tok string, want *Claims, wantErr error) {
+	t.Helper()
+	same := func(how string, c *Claims, err error) {
+		if (err == nil) != (wantErr == nil) || !reflect.DeepEqual(c, want) {
+			t.Fatalf("%s = %+v, %v; uncached Verify = %+v, %v", how, c, err, want, wantErr)
+		}
+	}
+	p, perr := Pack(tok)
+	tries := []func(){
+		func() {
+			c, err := cached.Verify(context.Background(), tok, Expected{})
+			same("cached Verify", c, err)
+		},
+		func() {
+			if perr == nil {
+				c, err := cached.VerifyPacked(context.Background(), p, Expected{})
+				same("cached VerifyPacked", c, err)
+			}
+		},
+	}
+	if len(tok)%2 == 1 {
+		tries[0], tries[1] = tries[1], tries[0]
+	}
+	for _, try := range append(tries, tries...) {
+		try()
+	}
 }
 
 // FuzzUnseal feeds arbitrary sealed maps to Unseal: no panic, and success
