@@ -115,6 +115,8 @@ type Front struct {
 	unsealed *unsealCache
 	// answers process every answer of a forwarded call, in order.
 	answers []answerProcessor
+	// quiet says the front traces nothing (deps.Tracer is quietTracer).
+	quiet bool
 }
 
 // agent is one fronted upstream agent.
@@ -140,6 +142,9 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Front, error) {
 		deps.Tasks = taskindex.NewMemory(cmp.Or(cfg.MaxTasks, DefaultMaxTasks), cmp.Or(cfg.TaskTTL, DefaultTaskTTL), deps.Now)
 	}
 	f := &Front{cfg: cfg, deps: deps, agents: map[string]*agent{}, unsealed: newUnsealCache()}
+	if _, ok := deps.Tracer.(noop.Tracer); ok {
+		f.deps.Tracer, f.quiet = quietTracer{span: noop.Span{}}, true
+	}
 	for _, ac := range cfg.Agents {
 		a, err := f.newAgent(ctx, ac)
 		if err != nil {
@@ -149,7 +154,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Front, error) {
 	}
 	f.checks = checker{
 		index: deps.Index, verifier: deps.Verifier, revocations: deps.Revocations,
-		fronted: f.fronts, logger: deps.Logger, tracer: deps.Tracer,
+		fronted: f.fronts, logger: deps.Logger, tracer: f.deps.Tracer,
 	}
 	f.methods = f.methodTable()
 	f.answers = []answerProcessor{f.taskAnswer, f.mapIDs, f.translateAnswer}

@@ -9,6 +9,7 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/embedded"
 
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/jsonrpc"
@@ -67,6 +68,9 @@ func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 // traceRequest starts the server span of an /a2a call, continuing the
 // caller's trace when it sent one (W3C trace context).
 func (f *Front) traceRequest(next http.Handler) http.Handler {
+	if f.quiet {
+		return next
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := propagation.TraceContext{}.Extract(r.Context(), propagation.HeaderCarrier(r.Header))
 		ctx, span := f.deps.Tracer.Start(ctx, "capgate.a2a", trace.WithSpanKind(trace.SpanKindServer),
@@ -79,6 +83,9 @@ func (f *Front) traceRequest(next http.Handler) http.Handler {
 // tracedAuthn wraps the authentication step in its own span, ended as
 // soon as the principal is known (or the caller refused).
 func (f *Front) tracedAuthn(next http.Handler) http.Handler {
+	if f.quiet {
+		return authn.Middleware(f.deps.Authenticator, f.deps.Logger)(next)
+	}
 	authed := authn.Middleware(f.deps.Authenticator, f.deps.Logger)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		span := trace.SpanFromContext(r.Context())
 		p, ok := authn.PrincipalFrom(r.Context())
@@ -98,6 +105,21 @@ func (f *Front) tracedAuthn(next http.Handler) http.Handler {
 }
 
 type authParentKey struct{}
+
+// quietTracer is the tracer of a front built without tracing (the
+// OpenTelemetry no-op tracer): it starts nothing and allocates nothing,
+// where the no-op tracer still stores a span in a new context on every
+// Start, several times per call. Every Start returns the same no-op span,
+// never a span found in the context, which is not this front's to end.
+type quietTracer struct {
+	embedded.Tracer
+	span trace.Span
+}
+
+// Start returns ctx as it is and the no-op span.
+func (t quietTracer) Start(ctx context.Context, _ string, _ ...trace.SpanStartOption) (context.Context, trace.Span) {
+	return ctx, t.span
+}
 
 // span starts a child span of ctx's.
 func (f *Front) span(ctx context.Context, name string, attrs ...attribute.KeyValue) (context.Context, trace.Span) {
