@@ -67,7 +67,8 @@ func (f *Front) revokeFailed(ctx context.Context, c *call, claims *captoken.Clai
 		f.deps.Logger.WarnContext(ctx, "revocation stored, replicas' confirmation not awaited", "error", err)
 		f.auditRevoke(ctx, c, claims, reasonRevokedUnconfirmed)
 		return fail(c.req.ID, capErr(jsonrpc.CodeRevocationUnavailable, "the capability is revoked, but the call ended before "+
-			"every replica confirmed it; it is refused everywhere within the staleness bound; retry to confirm", nil))
+			"every replica confirmed it; it is refused everywhere within the staleness bound; retry to confirm",
+			map[string]any{"detail": reasonRevokedUnconfirmed}))
 	}
 	f.deps.Logger.ErrorContext(ctx, "revocation failed", "error", err)
 	f.auditRevoke(ctx, c, claims, jsonrpc.ReasonRevocationUnavailable)

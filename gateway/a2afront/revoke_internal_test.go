@@ -55,6 +55,9 @@ func TestRevokeFailureSaysWhatHappened(t *testing.T) {
 				!strings.Contains(out.resp.Error.Message, tt.wantMessage) {
 				t.Fatalf("answer %+v, want code %d saying %q", out.resp, jsonrpc.CodeRevocationUnavailable, tt.wantMessage)
 			}
+			if detail, _ := out.resp.Error.Data.(map[string]any)["detail"]; (detail == reasonRevokedUnconfirmed) != tt.wantRevoked {
+				t.Errorf("data.detail %v: a client cannot tell revoked from not revoked", detail)
+			}
 			fx.front.deps.Revocations = fx.revocations
 			inv := fx.front.decide(context.Background(), fx.call(t, aliceKey, "documents",
 				`{"jsonrpc":"2.0","id":2,"method":"a2a/skill/invoke","params":{"skill":"retrieve_document","capabilityId":"`+

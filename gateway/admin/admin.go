@@ -157,24 +157,18 @@ func (a *API) revokeAdmin(ctx context.Context, req revokeRequest) (map[string]an
 			// revoke the wrong capability and leave the asked one live.
 			return nil, fmt.Errorf("%w: the indexed token is capability %q, not %q", captoken.ErrInvalid, claims.CapabilityID, req.CapabilityID)
 		}
-		if err := a.deps.Revocations.Revoke(ctx, claims.RevocationID, claims.Expiry.Time().Add(time.Minute)); err != nil {
-			return nil, err
-		}
-		return map[string]any{"revoked": true, "capabilityId": claims.CapabilityID, "revocationId": claims.RevocationID}, nil
+		res := map[string]any{"revoked": true, "capabilityId": claims.CapabilityID, "revocationId": claims.RevocationID}
+		return storedResult(res, a.deps.Revocations.Revoke(ctx, claims.RevocationID, claims.Expiry.Time().Add(time.Minute)))
 	case req.RevocationID != "":
-		if err := a.deps.Revocations.Revoke(ctx, req.RevocationID, now.Add(maxLife)); err != nil {
-			return nil, err
-		}
-		return map[string]any{"revoked": true, "revocationId": req.RevocationID}, nil
+		res := map[string]any{"revoked": true, "revocationId": req.RevocationID}
+		return storedResult(res, a.deps.Revocations.Revoke(ctx, req.RevocationID, now.Add(maxLife)))
 	default:
 		before := now
 		if req.Before != nil {
 			before = *req.Before
 		}
-		if err := a.deps.Revocations.RevokePrincipal(ctx, req.Principal, before, before.Add(maxLife)); err != nil {
-			return nil, err
-		}
-		return map[string]any{"revoked": true, "principal": req.Principal, "before": before.UTC()}, nil
+		res := map[string]any{"revoked": true, "principal": req.Principal, "before": before.UTC()}
+		return storedResult(res, a.deps.Revocations.RevokePrincipal(ctx, req.Principal, before, before.Add(maxLife)))
 	}
 }
 
@@ -252,6 +246,16 @@ func countSet(ss ...string) int {
 		}
 	}
 	return n
+}
+
+// storedResult is res when the revocation was stored: err is nil, or the
+// revocation was stored but not confirmed by every replica, so the audit
+// trail still records what was revoked. Otherwise it is nil.
+func storedResult(res map[string]any, err error) (map[string]any, error) {
+	if err != nil && !errors.Is(err, revocation.ErrUnconfirmed) {
+		return nil, err
+	}
+	return res, err
 }
 
 func decisionWord(err error) string {

@@ -17,6 +17,10 @@ func ReadBody(r io.Reader, lim Limits) ([]byte, error) {
 	return ReadBodyLen(r, -1, lim)
 }
 
+// maxBodyHint is the most ReadBodyLen reserves on an announced length
+// before the bytes arrive; larger bodies grow as they are read.
+const maxBodyHint = 64 << 10
+
 // ReadBodyLen is ReadBody for a body announced as length bytes (-1 when
 // unknown, as http.Request.ContentLength says): a length within the limit
 // sizes the buffer, so the body is read into one allocation instead of a
@@ -29,7 +33,10 @@ func ReadBodyLen(r io.Reader, length int64, lim Limits) ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	if length >= 0 && length <= lim.MaxBodyBytes {
-		buf.Grow(int(length) + bytes.MinRead)
+		// Capped: the hint arrives with the headers, before any of the body,
+		// and must not let a caller reserve a megabyte per connection by
+		// announcing it and sending nothing.
+		buf.Grow(int(min(length, maxBodyHint)) + bytes.MinRead)
 	}
 	_, err := buf.ReadFrom(io.LimitReader(r, lim.MaxBodyBytes+1))
 	body := buf.Bytes()

@@ -1,6 +1,7 @@
 package jsonrpc
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"net/http"
@@ -55,6 +56,7 @@ func TestReadBodyLen(t *testing.T) {
 		{"longer than announced", strings.Repeat("a", 90), 40, 90, nil},
 		{"over the limit, announced small", strings.Repeat("a", 101), 10, 0, ErrBodyTooLarge},
 		{"announced over the limit", strings.Repeat("a", 50), 1 << 40, 50, nil},
+		{"announced large, sent small", strings.Repeat("a", 50), 99, 50, nil},
 		{"empty", "", 0, 0, nil},
 	}
 	for _, tt := range tests {
@@ -66,7 +68,23 @@ func TestReadBodyLen(t *testing.T) {
 			if err == nil && string(b) != tt.body {
 				t.Fatalf("ReadBodyLen() = %q, want %q", b, tt.body)
 			}
+			if cap(b) > maxBodyHint+bytes.MinRead+len(tt.body) {
+				t.Fatalf("ReadBodyLen() reserved %d bytes for a %d-byte body", cap(b), len(tt.body))
+			}
 		})
+	}
+}
+
+// TestReadBodyLenCapsTheHint: a body announced at the limit and not sent
+// reserves at most maxBodyHint before its bytes arrive.
+func TestReadBodyLenCapsTheHint(t *testing.T) {
+	lim := DefaultLimits()
+	b, err := ReadBodyLen(strings.NewReader("{}"), lim.MaxBodyBytes, lim)
+	if err != nil || string(b) != "{}" {
+		t.Fatalf("ReadBodyLen() = %q, %v", b, err)
+	}
+	if cap(b) > 2*maxBodyHint { // the allocator rounds up to a size class
+		t.Errorf("a body announced at %d bytes reserved %d before they arrived", lim.MaxBodyBytes, cap(b))
 	}
 }
 

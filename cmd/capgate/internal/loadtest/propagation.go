@@ -140,6 +140,10 @@ func revokeBody(c Capability) []byte {
 // call posts one JSON-RPC call as alice and returns its error code: 0
 // for a result. err is for everything that is not a JSON-RPC answer.
 func call(ctx context.Context, client *http.Client, url string, body []byte) (code int, err error) {
+	// Bounded, so that a stalled replica fails the figure instead of
+	// hanging it: every answer is due well within the staleness bound.
+	ctx, cancel := context.WithTimeout(ctx, propagationStaleness+time.Second)
+	defer cancel()
 	status, b, err := exchange(ctx, client, url, body)
 	if err != nil {
 		return 0, err
