@@ -77,22 +77,13 @@ func (f *Front) attenuate(ctx context.Context, parent *captoken.Claims, rec *cap
 	return wireCapability(token, child, childNames), child, nil
 }
 
-// displayNames returns the handle display names of a capability, from its
-// index record when the caller had it, else by looking it up. The record
-// lists them in the order of the handles of its own token, so they are
-// used only when that token verifies as c's id with c's handles: a record
-// that is not c's (a stale or written one) names nothing.
+// displayNames returns the handle display names of a capability: from
+// rec, the index record c was verified from when the caller had one, else
+// from c's own record in the index (ownRecord). A record lists the names
+// in the order of its token's handles.
 func (f *Front) displayNames(ctx context.Context, c *captoken.Claims, rec *capindex.Record) map[string]string {
 	if rec == nil {
-		if r, err := f.deps.Index.Get(ctx, c.CapabilityID); err == nil {
-			rec = &r
-		}
-	}
-	if rec != nil {
-		rc, err := f.deps.Verifier.VerifyPacked(ctx, rec.Token, captoken.Expected{})
-		if err != nil || rc.CapabilityID != c.CapabilityID || !slices.Equal(rc.Handles, c.Handles) {
-			rec = nil
-		}
+		rec = f.ownRecord(ctx, c)
 	}
 	names := map[string]string{}
 	if rec != nil {
@@ -101,6 +92,22 @@ func (f *Front) displayNames(ctx context.Context, c *captoken.Claims, rec *capin
 		}
 	}
 	return names
+}
+
+// ownRecord looks up c's index record and returns it only when its token
+// verifies as c's id with c's handles: names are matched to handles by
+// position, so a record that is not c's (stale, or written by someone
+// else) must name nothing. nil when there is none.
+func (f *Front) ownRecord(ctx context.Context, c *captoken.Claims) *capindex.Record {
+	r, err := f.deps.Index.Get(ctx, c.CapabilityID)
+	if err != nil {
+		return nil
+	}
+	rc, err := f.deps.Verifier.VerifyPacked(ctx, r.Token, captoken.Expected{})
+	if err != nil || rc.CapabilityID != c.CapabilityID || !slices.Equal(rc.Handles, c.Handles) {
+		return nil
+	}
+	return &r
 }
 
 // wireCapability renders claims and their token in the issuance shape.

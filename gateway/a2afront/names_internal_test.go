@@ -5,11 +5,13 @@ import (
 	"testing"
 
 	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/capindex/capindextest"
 )
 
 // TestDisplayNamesOnlyFromTheCapabilitysOwnRecord: names are matched to
-// handles by position, so a record whose token is another capability's
-// names nothing, and the capability's own record names its handles.
+// handles by position, so a record the index holds under c's id whose
+// token is another capability's names nothing, and c's own record names
+// its handles.
 func TestDisplayNamesOnlyFromTheCapabilitysOwnRecord(t *testing.T) {
 	fx := newFixture(t)
 	ctx := context.Background()
@@ -18,15 +20,14 @@ func TestDisplayNamesOnlyFromTheCapabilitysOwnRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recA, errA := fx.index.Get(ctx, a.ID)
-	recB, errB := fx.index.Get(ctx, b.ID)
-	if errA != nil || errB != nil {
-		t.Fatal(errA, errB)
-	}
-	if got := fx.front.displayNames(ctx, claims, &recB); len(got) != 0 {
+	swapped := &capindextest.Swapped{Index: fx.index}
+	swapped.Swap(a.ID, b.ID)
+	fx.front.deps.Index = swapped
+	if got := fx.front.displayNames(ctx, claims, nil); len(got) != 0 {
 		t.Errorf("another capability's record named %v", got)
 	}
-	got := fx.front.displayNames(ctx, claims, &recA)
+	fx.front.deps.Index = fx.index
+	got := fx.front.displayNames(ctx, claims, nil)
 	if len(got) != len(a.ResourceHandles) {
 		t.Fatalf("own record named %v, want the %d handles", got, len(a.ResourceHandles))
 	}
