@@ -60,7 +60,7 @@ func (r *Report) figureChecks() []Check {
 // writeFigures writes the figures measured after the load steps.
 func (r *Report) writeFigures(b *strings.Builder) {
 	if p := r.Propagation; p != nil {
-		fmt.Fprintf(b, "\npropagation: %d revocations on replica A (synced store, one Redis) while %d callers made %d calls on replica B\n",
+		fmt.Fprintf(b, "\npropagation: %d revocations on replica A (synced store and capability index on one Redis) while %d callers made %d calls on replica B\n",
 			p.Trials, p.Load, p.LoadCalls)
 		fmt.Fprintf(b, "  revoke call on A to B's first refusal: p50 %s, p99 %s, max %s (includes the revoke call and one call on B)\n",
 			formatDuration(p.Refused.P50), formatDuration(p.Refused.P99), formatDuration(p.Refused.Max))

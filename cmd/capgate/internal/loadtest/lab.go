@@ -102,7 +102,7 @@ func (l *Lab) start(ctx context.Context, o Options) error {
 			return err
 		}
 	}
-	if slices.ContainsFunc(variants, Variant.needsRedis) {
+	if slices.ContainsFunc(variants, Variant.needsRedis) && (o.runs(TargetCapgate) || o.runs(TargetAttenuation)) {
 		l.Notes = append(l.Notes, "redis and synced change only the revocation store: the capability index stays in memory")
 	}
 	if len(l.Capgates) == 0 {
