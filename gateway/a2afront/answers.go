@@ -31,22 +31,15 @@ type answerProcessor func(ctx context.Context, c *call, resp json.RawMessage) (j
 // have seen what it carries.
 var errNotJSONRPC = errors.New("a2a front: upstream answer is not JSON")
 
-type answerKey struct{}
-
-// withAnswers marks ctx as carrying c's upstream call, so that its answer
-// goes through the front's processors.
-func withAnswers(ctx context.Context, c *call) context.Context {
-	return context.WithValue(ctx, answerKey{}, c)
-}
-
-// modifyAnswer is the agents' proxy hook. Answers of requests the front
-// did not mark (the resolution hook) are left as they are.
+// modifyAnswer is the agents' proxy hook. Answers of requests that name
+// no call (the resolution hook) are left as they are.
 func (f *Front) modifyAnswer(resp *http.Response) error {
 	ctx := resp.Request.Context()
-	c, ok := ctx.Value(answerKey{}).(*call)
-	if !ok || len(f.answers) == 0 {
+	u, ok := upstreamFrom(ctx)
+	if !ok || u.c == nil || len(f.answers) == 0 {
 		return nil
 	}
+	c := u.c
 	if isEventStream(resp.Header.Get("Content-Type")) {
 		es := newEventStream(ctx, f.processChain(c), c.req.ID, resp.Body)
 		if c.scope != nil {

@@ -68,7 +68,7 @@ func (f *Front) decideBatched(ctx context.Context, c *call) outcome {
 func (f *Front) forwardElement(ctx context.Context, c *call, out outcome) json.RawMessage {
 	start := f.deps.Now()
 	buf := newBufferedAnswer(maxUpstreamResponse)
-	failed := f.hop(buf, upstreamRequest(withAnswers(ctx, c), c.http, c.req.ID, out), c.agent)
+	failed := f.carry(ctx, buf, c.http, allowedCall(c, out), c.agent)
 	body := buf.body.Bytes()
 	var bad error
 	switch {

@@ -55,12 +55,14 @@
 //
 // # One way out
 //
-// Every request that leaves the front for an agent is built by
-// upstreamRequest and carried by the agent's proxy: single calls and
-// streams, batch elements and resolutions alike. So the same header
-// hygiene applies to each: the caller's credentials and capability headers
-// never reach the agent, and the trusted headers it receives are the
-// gateway's. The answers come back the same way: the proxy's response
+// Every request that leaves the front for an agent is an outbound
+// (forward.go) carried by the agent's proxy: single calls and streams,
+// batch elements and resolutions alike. So the same header hygiene
+// applies to each: the caller's credentials and capability headers never
+// reach the agent, and the trusted headers it receives are the gateway's.
+// The outbound is the request's one context value for the whole hop: the
+// proxy builds its one copy of the caller's request from it, and the
+// answer hook and the error handler read the call back from it. The answers come back the same way: the proxy's response
 // hook runs each JSON-RPC response, unary or one stream event at a time,
 // through the front's answer processors (answers.go, sse.go), in order:
 // task ownership (who owns the tasks an answer names; listings filtered

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"strconv"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -16,62 +15,89 @@ import (
 	"github.com/capgate/capgate/gateway/proxy"
 )
 
-// Every request that leaves the front for an agent is built by
-// upstreamRequest and sent by hop, through the agent's proxy: single
-// calls, batch elements and the resolution hook alike. The proxy strips
-// the caller's credentials and capability headers and sets the ones the
-// gateway vouches for, so there is one header hygiene for every path.
+// Every request that leaves the front for an agent is an outbound sent
+// by send, through the agent's proxy: single calls, batch elements and the
+// resolution hook alike. The proxy strips the caller's credentials and
+// capability headers from its own copy of the request, then lets the call
+// set the body and headers the gateway built and sets the capability
+// headers the gateway vouches for, so there is one header hygiene for
+// every path, and the caller's request is copied once, by the proxy.
 
-// upstreamRequest is the request that carries one allowed call upstream:
-// a shallow copy of the caller's request on ctx, with its own header map,
-// the decided body, the call's id (for the proxy's error answer) and the
-// capability context the gateway vouches for. The proxy clones it again
-// before rewriting anything, and header values are only ever replaced,
-// never changed in place, so sharing the caller's value slices is safe.
-func upstreamRequest(ctx context.Context, r *http.Request, id json.RawMessage, out outcome) *http.Request {
-	ctx = withRequestID(ctx, id)
-	if out.cc != nil {
-		ctx = proxy.WithContext(ctx, *out.cc)
-	}
-	req := r.WithContext(ctx)
-	req.Header = make(http.Header, len(r.Header)+2)
-	for k, v := range r.Header {
-		req.Header[k] = v
-	}
-	req.Method = http.MethodPost
-	req.Body = http.NoBody
-	if len(out.forward) > 0 {
-		req.Body = proxy.Body(out.forward)
-	}
-	req.ContentLength = int64(len(out.forward))
-	req.Header.Set("Content-Length", strconv.Itoa(len(out.forward)))
-	req.Header.Set("Content-Type", "application/json")
-	// The answer processors read the answer: the transport asks for and
-	// undoes any compression itself, never the caller's encodings.
-	req.Header.Del("Accept-Encoding")
-	return req
+// outbound is one request the front sends an agent, as the proxy and
+// the front's hooks see it. It travels as the request's one context value
+// (proxy.WithOutbound); the answer processors, the error handler and the
+// proxy all read it from there.
+type outbound struct {
+	c       *call           // whose answer the processors see; nil: none (the resolution hook)
+	id      json.RawMessage // for the proxy's error answer
+	vouched *proxy.Context  // the capability context the gateway vouches for; nil: none
+	body    []byte          // what the agent receives
+	trace   bool            // the front traces: send the trace context on
+	failed  bool            // set by the proxy's error handler
 }
 
-// hop carries r through a's proxy to w, in an "upstream" span, and
-// reports whether the hop failed.
-func (f *Front) hop(w http.ResponseWriter, r *http.Request, a *agent) (failed bool) {
-	ctx, hop := withHopOutcome(r.Context())
+// allowedCall is the outbound of a decided call.
+func allowedCall(c *call, out outcome) *outbound {
+	return &outbound{c: c, id: c.req.ID, vouched: out.cc, body: out.forward}
+}
+
+// Vouched implements proxy.Outbound.
+func (u *outbound) Vouched() (proxy.Context, bool) {
+	if u.vouched == nil {
+		return proxy.Context{}, false
+	}
+	return *u.vouched, true
+}
+
+// Prepare implements proxy.Outbound: the decided body as a JSON POST. The
+// answer processors read the answer: the transport asks for and undoes
+// any compression itself, never the caller's encodings.
+func (u *outbound) Prepare(out *http.Request) {
+	out.Method = http.MethodPost
+	proxy.SetBody(out, u.body)
+	out.Header.Set("Content-Type", "application/json")
+	out.Header.Del("Accept-Encoding")
+	if u.trace {
+		injectTrace(out.Context(), out.Header)
+	}
+	if u.c != nil && u.c.translated != "" {
+		translateHeaders(out.Header)
+	}
+}
+
+// upstreamFrom is the outbound a request or answer context carries.
+func upstreamFrom(ctx context.Context) (*outbound, bool) {
+	o, ok := proxy.OutboundFrom(ctx)
+	if !ok {
+		return nil, false
+	}
+	u, ok := o.(*outbound)
+	return u, ok
+}
+
+// carry takes u through a's proxy to w, on ctx (r's own context or one
+// derived from it), in an "upstream" span, and reports whether the hop
+// failed. r is the caller's request; the proxy copies it, once.
+func (f *Front) carry(ctx context.Context, w http.ResponseWriter, r *http.Request, u *outbound, a *agent) (failed bool) {
+	if f.quiet {
+		a.proxy.ServeHTTP(w, r.WithContext(proxy.WithOutbound(ctx, u)))
+		return u.failed
+	}
 	ctx, span := f.deps.Tracer.Start(ctx, "upstream", trace.WithSpanKind(trace.SpanKindClient),
 		trace.WithAttributes(attribute.String("capgate.agent", a.cfg.Name)))
 	defer span.End()
-	injectTrace(ctx, r.Header)
-	translateHeaders(r)
-	a.proxy.ServeHTTP(w, r.WithContext(ctx))
-	if hop.failed {
+	u.trace = true
+	a.proxy.ServeHTTP(w, r.WithContext(proxy.WithOutbound(ctx, u)))
+	if u.failed {
 		span.SetStatus(codes.Error, "upstream_error")
 	}
-	return hop.failed
+	return u.failed
 }
 
 // forward streams one decided call's answer to the caller and records it.
-func (f *Front) forward(w http.ResponseWriter, r *http.Request, c *call) {
+func (f *Front) forward(ctx context.Context, w http.ResponseWriter, c *call, out outcome) {
 	start := f.deps.Now()
-	failed := f.hop(w, r.WithContext(withAnswers(r.Context(), c)), c.agent)
+	failed := f.carry(ctx, w, c.http, allowedCall(c, out), c.agent)
 	f.observeForwarded(c, start, failed)
 }
 
@@ -84,23 +110,6 @@ func (f *Front) observeForwarded(c *call, start time.Time, failed bool) {
 		result = "upstream_error"
 	}
 	f.deps.Metrics.ObserveRequest(c.agent.cfg.Name, c.canonical, result)
-}
-
-// outcomeKey carries the mutable record of one forwarded call, so the
-// proxy's error handler can mark an upstream failure.
-type outcomeKey struct{}
-
-type hopOutcome struct{ failed bool }
-
-func withHopOutcome(ctx context.Context) (context.Context, *hopOutcome) {
-	o := &hopOutcome{}
-	return context.WithValue(ctx, outcomeKey{}, o), o
-}
-
-func markUpstreamFailed(ctx context.Context) {
-	if o, ok := ctx.Value(outcomeKey{}).(*hopOutcome); ok {
-		o.failed = true
-	}
 }
 
 // errAnswerTooLarge stops the copy of an answer larger than the gateway

@@ -213,9 +213,12 @@ func (f *Front) fronts(name string) bool {
 // upstreamError answers a failed upstream hop with a JSON-RPC error, for
 // the request's own id, and marks the hop as failed for the metrics.
 func (f *Front) upstreamError(w http.ResponseWriter, r *http.Request, err error) {
-	markUpstreamFailed(r.Context())
+	var id json.RawMessage
+	if u, ok := upstreamFrom(r.Context()); ok {
+		u.failed, id = true, u.id
+	}
 	f.deps.Logger.WarnContext(r.Context(), "upstream call failed", "path", r.URL.Path, "error", err)
-	jsonrpc.WriteResponse(w, http.StatusBadGateway, upstreamUnavailable(requestIDFrom(r.Context())))
+	jsonrpc.WriteResponse(w, http.StatusBadGateway, upstreamUnavailable(id))
 }
 
 func upstreamUnavailable(id json.RawMessage) jsonrpc.Response {

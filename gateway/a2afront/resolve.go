@@ -53,7 +53,8 @@ func (f *Front) resolve(ctx context.Context, c *call, q *policy.ResourceQuery) (
 		"principal": c.principal.ID, "collection": q.Collection, "filter": q.Filter,
 	})
 	buf := newBufferedAnswer(maxResolveResponse)
-	if f.hop(buf, upstreamRequest(ctx, c.http, json.RawMessage("1"), outcome{forward: body, cc: callerContext(c)}), a) {
+	u := &outbound{id: json.RawMessage("1"), vouched: callerContext(c), body: body}
+	if f.carry(ctx, buf, c.http, u, a) {
 		return nil, fmt.Errorf("%w: the agent could not be reached", ErrResolve)
 	}
 	if buf.overflow {

@@ -118,7 +118,7 @@ func (f *Front) serveOne(w http.ResponseWriter, r *http.Request, c *call) {
 		ctx, cancel = context.WithTimeout(ctx, f.cfg.UpstreamTimeout)
 		defer cancel()
 	}
-	f.forward(w, upstreamRequest(ctx, r, c.req.ID, out), c)
+	f.forward(ctx, w, c, out)
 }
 
 // decideCall routes one call by its method. Methods the gateway does not know
@@ -168,17 +168,6 @@ func callerContext(c *call) *proxy.Context {
 // bounded by the stream timeout instead.
 func extendWriteDeadline(w http.ResponseWriter, t time.Time) {
 	_ = http.NewResponseController(w).SetWriteDeadline(t)
-}
-
-type requestIDKey struct{}
-
-func withRequestID(ctx context.Context, id json.RawMessage) context.Context {
-	return context.WithValue(ctx, requestIDKey{}, id)
-}
-
-func requestIDFrom(ctx context.Context) json.RawMessage {
-	id, _ := ctx.Value(requestIDKey{}).(json.RawMessage)
-	return id
 }
 
 func writeJSONStatus(w http.ResponseWriter, status int, v any) {

@@ -145,16 +145,12 @@ func (f *Front) translateAnswer(ctx context.Context, c *call, resp json.RawMessa
 	return out, nil
 }
 
-// translateHeaders sets, on a request carrying a translated call, the
+// translateHeaders sets, on the headers of a translated call, the
 // headers the agent reads in v0.3: A2A-Version 0.3, and the extensions
 // the caller activated under v0.3's X-A2A-Extensions as well.
-func translateHeaders(r *http.Request) {
-	c, ok := r.Context().Value(answerKey{}).(*call)
-	if !ok || c.translated == "" {
-		return
-	}
-	r.Header.Set("A2A-Version", a2agen.Version03)
-	if ext := r.Header.Values("A2A-Extensions"); len(ext) > 0 && len(r.Header.Values("X-A2A-Extensions")) == 0 {
-		r.Header["X-A2A-Extensions"] = ext
+func translateHeaders(h http.Header) {
+	h.Set("A2A-Version", a2agen.Version03)
+	if ext := h.Values("A2A-Extensions"); len(ext) > 0 && len(h.Values("X-A2A-Extensions")) == 0 {
+		h["X-A2A-Extensions"] = ext
 	}
 }

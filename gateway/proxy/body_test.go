@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -25,19 +26,26 @@ func (c countingConn) Write(p []byte) (int, error) {
 	return c.Conn.Write(p)
 }
 
-// TestBodyForwardedWithHeaders: a body from proxy.Body goes upstream in
-// the same write as the request's headers; any other body (here the
-// io.NopCloser the gateway used before) costs a write of its own. The
-// upstream receives the same bytes either way.
+// bodyOutbound is a front's Outbound that sets the body it built.
+type bodyOutbound []byte
+
+func (bodyOutbound) Vouched() (proxy.Context, bool) { return proxy.Context{}, false }
+
+func (b bodyOutbound) Prepare(out *http.Request) { proxy.SetBody(out, b) }
+
+// TestBodyForwardedWithHeaders: a body set with proxy.SetBody goes
+// upstream in the same write as the request's headers; a body forwarded
+// as the caller sent it costs a write of its own. The upstream receives
+// the same bytes either way, whatever the caller's body was.
 func TestBodyForwardedWithHeaders(t *testing.T) {
 	const body = `{"jsonrpc":"2.0","id":1,"method":"m","params":{}}`
 	tests := []struct {
 		name       string
-		body       func() io.ReadCloser
+		set        bool
 		wantWrites int64
 	}{
-		{"proxy.Body", func() io.ReadCloser { return proxy.Body([]byte(body)) }, 1},
-		{"other body", func() io.ReadCloser { return io.NopCloser(bytes.NewReader([]byte(body))) }, 2},
+		{"proxy.SetBody", true, 1},
+		{"caller's body", false, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -60,7 +68,11 @@ func TestBodyForwardedWithHeaders(t *testing.T) {
 			}
 			p := proxy.New(target, proxy.Options{Transport: tr})
 			req := httptest.NewRequest(http.MethodPost, "/a2a/x", nil)
-			req.Body, req.ContentLength = tt.body(), int64(len(body))
+			req.Body, req.ContentLength = io.NopCloser(bytes.NewReader([]byte(body))), int64(len(body))
+			if tt.set {
+				req.Body = io.NopCloser(strings.NewReader(`{"caller":"bytes the front replaced"}`))
+				req = req.WithContext(proxy.WithOutbound(req.Context(), bodyOutbound(body)))
+			}
 			rw := httptest.NewRecorder()
 			p.ServeHTTP(rw, req)
 			if rw.Code != http.StatusNoContent || string(got) != body {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -30,17 +31,49 @@ type Context struct {
 	Operations   []string
 }
 
-type ctxKey struct{}
+// Outbound is what a front attaches to a request it forwards (see
+// WithOutbound): the capability context the gateway vouches for, and the
+// front's own changes to the outbound request. The proxy applies it to
+// the copy of the request it sends, after it has removed the caller's
+// credentials and capability headers, so the caller's request is never
+// copied or changed for it, and nothing the caller sent can stand in for
+// what the gateway sets.
+type Outbound interface {
+	// Vouched is the capability context the gateway vouches for on this
+	// request; ok is false when it vouches for none.
+	Vouched() (cc Context, ok bool)
+	// Prepare makes the front's changes to out: its body (SetBody), its
+	// content headers, its trace context. The capability headers are
+	// the proxy's to set, from Vouched, after Prepare.
+	Prepare(out *http.Request)
+}
 
-// WithContext returns a request context carrying cc for the upstream.
+type outboundKey struct{}
+
+// WithOutbound returns a request context carrying o for the proxy.
+func WithOutbound(ctx context.Context, o Outbound) context.Context {
+	return context.WithValue(ctx, outboundKey{}, o)
+}
+
+// OutboundFrom returns the Outbound ctx carries, if any; a front reads
+// its own back from the context of the answer or of a failed request.
+func OutboundFrom(ctx context.Context) (Outbound, bool) {
+	o, ok := ctx.Value(outboundKey{}).(Outbound)
+	return o, ok
+}
+
+// WithContext returns a request context carrying cc for the upstream, for
+// a request the proxy forwards as it came.
 func WithContext(ctx context.Context, cc Context) context.Context {
-	return context.WithValue(ctx, ctxKey{}, cc)
+	return WithOutbound(ctx, vouchedOnly(cc))
 }
 
-func contextFrom(ctx context.Context) (Context, bool) {
-	cc, ok := ctx.Value(ctxKey{}).(Context)
-	return cc, ok
-}
+// vouchedOnly is the Outbound of WithContext.
+type vouchedOnly Context
+
+func (v vouchedOnly) Vouched() (Context, bool) { return Context(v), true }
+
+func (vouchedOnly) Prepare(*http.Request) {}
 
 // Options configures a Proxy.
 type Options struct {
@@ -98,10 +131,14 @@ func (p *Proxy) rewrite(pr *httputil.ProxyRequest) {
 	out.URL.RawPath = p.target.RawPath
 	out.URL.RawQuery = p.target.RawQuery
 	out.Host = p.target.Host
-	restoreBody(pr)
 	pr.SetXForwarded()
 	stripCredentials(out.Header)
-	if cc, ok := contextFrom(pr.In.Context()); ok {
+	o, ok := OutboundFrom(pr.In.Context())
+	if !ok {
+		return
+	}
+	o.Prepare(out)
+	if cc, ok := o.Vouched(); ok {
 		SetContextHeaders(out.Header, cc)
 	}
 }
@@ -112,13 +149,13 @@ const vouchedPrefix = "a2a-capability"
 
 // strippedNames are the normalized names of the other caller headers never
 // forwarded: credentials, and the forwarding headers the proxy sets itself.
-var strippedNames = map[string]bool{
-	"authorization":       true,
-	"cookie":              true,
-	"proxy-authorization": true,
-	"x-forwarded-for":     true,
-	"x-forwarded-host":    true,
-	"x-forwarded-proto":   true,
+var strippedNames = [...]string{
+	"authorization",
+	"cookie",
+	"proxy-authorization",
+	"x-forwarded-for",
+	"x-forwarded-host",
+	"x-forwarded-proto",
 }
 
 // normalizeName folds a header name the way lenient upstream stacks do
@@ -134,8 +171,52 @@ func normalizeName(name string) string {
 // such as "A2A_Capability_Principal" are matched, because an upstream that
 // folds '_' into '-' would read them as the gateway's own.
 func Stripped(name string) bool {
-	n := normalizeName(name)
-	return strings.HasPrefix(n, vouchedPrefix) || strippedNames[n]
+	if !isASCII(name) {
+		// Full Unicode case folding (the Kelvin sign folds to 'k'); the
+		// server refuses such names, but the rule holds for any name.
+		n := normalizeName(name)
+		return strings.HasPrefix(n, vouchedPrefix) || slices.Contains(strippedNames[:], n)
+	}
+	if len(name) >= len(vouchedPrefix) && foldedEqual(name[:len(vouchedPrefix)], vouchedPrefix) {
+		return true
+	}
+	for _, s := range strippedNames {
+		if foldedEqual(name, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// foldedEqual reports whether the ASCII name normalizes to norm, which is
+// already normalized, without building the normalized name: this runs for
+// every header of every forwarded request.
+func foldedEqual(name, norm string) bool {
+	if len(name) != len(norm) {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c == '_':
+			c = '-'
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		if c != norm[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // stripCredentials removes, before anything is set by the gateway, every
@@ -152,15 +233,25 @@ func stripCredentials(h http.Header) {
 // callers that send upstream requests themselves.
 func SetContextHeaders(h http.Header, cc Context) {
 	if cc.CapabilityID != "" {
-		h.Set(HeaderCapabilityID, cc.CapabilityID)
+		h[canonicalID] = []string{cc.CapabilityID}
 	}
 	if cc.Principal != "" {
-		h.Set(HeaderCapabilityPrincipal, cc.Principal)
+		h[canonicalPrincipal] = []string{cc.Principal}
 	}
 	if cc.Holder != "" {
-		h.Set(HeaderCapabilityHolder, cc.Holder)
+		h[canonicalHolder] = []string{cc.Holder}
 	}
 	if len(cc.Operations) > 0 {
-		h.Set(HeaderCapabilityOperations, strings.Join(cc.Operations, ","))
+		h[canonicalOperations] = []string{strings.Join(cc.Operations, ",")}
 	}
 }
+
+// The canonical forms of the capability header names (what Header.Set
+// stores them under), written out so that setting them costs no
+// canonicalization per request; a test holds them equal.
+const (
+	canonicalID         = "A2a-Capability-Id"
+	canonicalPrincipal  = "A2a-Capability-Principal"
+	canonicalHolder     = "A2a-Capability-Holder"
+	canonicalOperations = "A2a-Capability-Operations"
+)

@@ -1,0 +1,43 @@
+package proxy
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// strippedByNormalizing is the rule Stripped implements, written the
+// direct way: normalize, then compare.
+func strippedByNormalizing(name string) bool {
+	n := normalizeName(name)
+	return strings.HasPrefix(n, vouchedPrefix) || slices.Contains(strippedNames[:], n)
+}
+
+// FuzzStrippedFolded holds Stripped, which compares without building the
+// normalized name, equal to normalizing first, for every name.
+func FuzzStrippedFolded(f *testing.F) {
+	for _, s := range []string{"Authorization", "AUTHORIZATION", "a2a_capability_x", "A2A-Capability",
+		"X_Forwarded_For", "Cookie2", "cookie", "\u212Aookie", "A2A-Capabilit", "x-forwarded-", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		if got, want := Stripped(name), strippedByNormalizing(name); got != want {
+			t.Fatalf("Stripped(%q) = %v, normalizing says %v", name, got, want)
+		}
+	})
+}
+
+// TestCanonicalNames: the header names SetContextHeaders writes directly
+// are the canonical forms of the exported names, the keys Header.Get and
+// the transport use.
+func TestCanonicalNames(t *testing.T) {
+	for name, canonical := range map[string]string{
+		HeaderCapabilityID: canonicalID, HeaderCapabilityPrincipal: canonicalPrincipal,
+		HeaderCapabilityHolder: canonicalHolder, HeaderCapabilityOperations: canonicalOperations,
+	} {
+		if got := http.CanonicalHeaderKey(name); got != canonical {
+			t.Errorf("canonical form of %s is %s, written as %s", name, got, canonical)
+		}
+	}
+}
