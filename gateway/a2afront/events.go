@@ -74,22 +74,21 @@ func (f *Front) auditIssue(ctx context.Context, c *call, p sep.RequestParams, d 
 // named) rather than every list in the claims, which the capability's own
 // issue and attenuate events already hold.
 func (f *Front) auditInvoke(ctx context.Context, c *call, p sep.InvokeParams, claims *captoken.Claims, decision string) {
-	attrs := [16]slog.Attr{
-		slog.String("caller", c.principal.ID), slog.String("agent", c.agent.cfg.Name),
-		slog.String("skill", p.Skill), slog.String("operation", c.agent.cfg.Skills[p.Skill]),
-		slog.String("requested_capability_id", p.CapabilityID), slog.String("decision", decision),
-		slog.Any("handles", handlesNamed(p.Arguments)),
+	// The attributes in key order, which the audit handler then only
+	// checks instead of sorting: this event is on every invocation's path.
+	agent, caller := slog.String("agent", c.agent.cfg.Name), slog.String("caller", c.principal.ID)
+	dec, handles := slog.String("decision", decision), slog.Any("handles", handlesNamed(p.Arguments))
+	op, requested := slog.String("operation", c.agent.cfg.Skills[p.Skill]), slog.String("requested_capability_id", p.CapabilityID)
+	skill := slog.String("skill", p.Skill)
+	if claims == nil {
+		f.audit(ctx, EventInvoke, agent, caller, dec, handles, op, requested, skill)
+		return
 	}
-	n := 7
-	if claims != nil {
-		n += copy(attrs[n:], []slog.Attr{
-			slog.String("capability_id", claims.CapabilityID), slog.String("parent_id", claims.ParentCapabilityID),
-			slog.String("principal", claims.Principal), slog.String("holder", claims.Holder),
-			slog.String("grant", claims.Grant), slog.Int("depth", claims.Depth),
-			slog.String("purpose", claims.Purpose), slog.String("policy_revision", claims.PolicyRevision),
-		})
-	}
-	f.audit(ctx, EventInvoke, attrs[:n]...)
+	f.audit(ctx, EventInvoke, agent, caller, slog.String("capability_id", claims.CapabilityID), dec,
+		slog.Int("depth", claims.Depth), slog.String("grant", claims.Grant), handles,
+		slog.String("holder", claims.Holder), op, slog.String("parent_id", claims.ParentCapabilityID),
+		slog.String("policy_revision", claims.PolicyRevision), slog.String("principal", claims.Principal),
+		slog.String("purpose", claims.Purpose), requested, skill)
 }
 
 // handlesNamed is the handle or handles an invocation named, as a list

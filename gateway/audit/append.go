@@ -16,6 +16,25 @@ const hexDigits = "0123456789abcdef"
 
 // appendString appends s, which must be valid UTF-8, as a JSON string.
 func appendString(dst []byte, s string) []byte {
+	dst, _ = appendJSONString(dst, s, false)
+	return dst
+}
+
+// appendCleanString appends clean(s) as a JSON string, in one pass over s
+// when s is valid UTF-8, as it nearly always is; only a string with an
+// invalid sequence is cleaned first.
+func appendCleanString(dst []byte, s string) []byte {
+	out, ok := appendJSONString(dst, s, true)
+	if !ok {
+		out, _ = appendJSONString(out[:len(dst)], clean(s), false)
+	}
+	return out
+}
+
+// appendJSONString appends s as a JSON string. An invalid UTF-8 sequence
+// stops it (ok false, what was appended unspecified) when strict;
+// otherwise each invalid byte is written as \ufffd.
+func appendJSONString(dst []byte, s string, strict bool) (out []byte, ok bool) {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -48,6 +67,9 @@ func appendString(dst []byte, s string) []byte {
 		}
 		c, size := utf8.DecodeRuneInString(s[i:])
 		if c == utf8.RuneError && size == 1 {
+			if strict {
+				return dst, false
+			}
 			dst = append(dst, s[start:i]...)
 			dst = append(dst, `\ufffd`...)
 			i += size
@@ -64,7 +86,7 @@ func appendString(dst []byte, s string) []byte {
 		i += size
 	}
 	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	return append(dst, '"'), true
 }
 
 // appendFloat appends f as floatValue encodes it: encoding/json's

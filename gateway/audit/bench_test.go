@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"testing"
+	"time"
 )
 
 // BenchmarkHandle measures one typical invocation event through the
@@ -31,6 +32,37 @@ func BenchmarkVerify(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Verify(bytes.NewReader(file)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// invokeAttrs are the attributes of an allowed invocation's event, as the
+// A2A front logs them: in key order.
+func invokeAttrs() []slog.Attr {
+	return []slog.Attr{
+		slog.String("agent", "documents"), slog.String("caller", "user:alice@example.com"),
+		slog.String("capability_id", "cap_0123456789abcdef0123456789abcdef"), slog.String("decision", "allow"),
+		slog.Int("depth", 0), slog.String("grant", "documents:read"),
+		slog.Any("handles", []string{"rh_0123456789abcdef0123456789"}), slog.String("holder", "user:alice@example.com"),
+		slog.String("operation", "retrieve"), slog.String("parent_id", ""), slog.String("policy_revision", "rev-1"),
+		slog.String("principal", "user:alice@example.com"), slog.String("purpose", ""),
+		slog.String("requested_capability_id", "cap_0123456789abcdef0123456789abcdef"),
+		slog.String("skill", "retrieve_document"),
+	}
+}
+
+// BenchmarkHandleInvoke measures the event of an allowed invocation, the
+// one event on the invoke path, through the handler to io.Discard.
+func BenchmarkHandleInvoke(b *testing.B) {
+	h := NewHandler(io.Discard, Options{Chain: "r1"})
+	ctx := context.Background()
+	attrs := invokeAttrs()
+	b.ReportAllocs()
+	for b.Loop() {
+		r := slog.NewRecord(time.Now(), slog.LevelInfo, "capability.invoke", 0)
+		r.AddAttrs(attrs...)
+		if err := h.Handle(ctx, r); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -102,7 +102,10 @@ func (b *builder) encode(steps []step, r slog.Record) (ms []member, ok bool) {
 // members encodes the root object's members, sorted, one member each.
 func (b *builder) members(root int) []member {
 	fs := b.objs[root].fields
-	slices.SortFunc(fs, func(x, y field) int { return strings.Compare(x.key, y.key) })
+	sortFields(fs)
+	// Room for the reserved members the handler and the chain insert, so
+	// that inserting them never reallocates.
+	b.ms = slices.Grow(b.ms[:0], len(fs)+len(reserved))
 	for _, f := range fs {
 		// A member keeps the array it was appended to when b.buf grows;
 		// nothing appended is ever changed.
@@ -218,7 +221,7 @@ func (b *builder) appendField(dst []byte, f field) []byte {
 // appendObject appends objs[obj] with its members sorted by key.
 func (b *builder) appendObject(dst []byte, obj int) []byte {
 	fs := b.objs[obj].fields
-	slices.SortFunc(fs, func(x, y field) int { return strings.Compare(x.key, y.key) })
+	sortFields(fs)
 	dst = append(dst, '{')
 	for i, f := range fs {
 		if i > 0 {
@@ -229,12 +232,22 @@ func (b *builder) appendObject(dst []byte, obj int) []byte {
 	return append(dst, '}')
 }
 
+// sortFields sorts an object's members by key. Events whose attributes
+// come in key order (the invocation's) are only checked: sorting moves
+// every member, and those events are on every call's path.
+func sortFields(fs []field) {
+	cmp := func(x, y field) int { return strings.Compare(x.key, y.key) }
+	if !slices.IsSortedFunc(fs, cmp) {
+		slices.SortFunc(fs, cmp)
+	}
+}
+
 // appendValue appends a value fastValue accepts, as jsonValue and
 // encoding/json together would write it.
 func appendValue(dst []byte, v slog.Value) []byte {
 	switch v.Kind() {
 	case slog.KindString:
-		return appendString(dst, clean(v.String()))
+		return appendCleanString(dst, v.String())
 	case slog.KindInt64:
 		return strconv.AppendInt(dst, v.Int64(), 10)
 	case slog.KindUint64:
@@ -250,16 +263,16 @@ func appendValue(dst []byte, v slog.Value) []byte {
 	}
 	switch t := v.Any().(type) {
 	case string:
-		return appendString(dst, clean(t))
+		return appendCleanString(dst, t)
 	case error:
-		return appendString(dst, clean(t.Error()))
+		return appendCleanString(dst, t.Error())
 	case []string:
 		dst = append(dst, '[')
 		for i, s := range t {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendString(dst, clean(s))
+			dst = appendCleanString(dst, s)
 		}
 		return append(dst, ']')
 	}

@@ -69,3 +69,20 @@ func asLineError(err error, le **LineError) bool {
 	*le = e
 	return ok
 }
+
+// FuzzAppendCleanString holds the one-pass string encoder equal to
+// cleaning first and encoding after, for any bytes: valid UTF-8, invalid
+// sequences, escapes and the line separators.
+func FuzzAppendCleanString(f *testing.F) {
+	for _, s := range []string{"", "plain", "a\"b\\c\n\t\x01", "\xff", "ok\xc3", "\u2028\u2029", "é\xed\xa0\x80z"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		prefix := []byte(`{"k":`)
+		got := appendCleanString(prefix, s)
+		want := appendString([]byte(`{"k":`), clean(s))
+		if !bytes.Equal(got, want) {
+			t.Fatalf("appendCleanString(%q) = %s, want %s", s, got, want)
+		}
+	})
+}
