@@ -149,13 +149,14 @@ func (g *Gateway) SetDraining() { g.draining.Store(true) }
 func (g *Gateway) AdminHandler() http.Handler { return g.admin }
 
 func (g *Gateway) adminHandler(opts Options) (http.Handler, error) {
+	index := countedListings{Index: g.caps.Index, m: opts.Metrics}
 	api := admin.New(admin.Config{Access: g.cfg.AdminAccess, MaxTTL: g.cfg.Capabilities.MaxTTL.D()}, admin.Deps{
-		Authenticator: g.authn, Index: g.caps.Index, Verifier: g.caps.Verifier,
+		Authenticator: g.authn, Index: index, Verifier: g.caps.Verifier,
 		Revocations: g.caps.Revocations, Policy: g.caps.Policy, Audit: g.caps.Audit,
 		Approvals: g.caps.Approvals, Logger: g.logger, Now: g.now,
 	})
 	c, err := console.FromConfig(g.cfg, opts.Getenv, console.Deps{
-		Authenticator: g.authn, Index: g.caps.Index, Verifier: g.caps.Verifier,
+		Authenticator: g.authn, Index: index, Verifier: g.caps.Verifier,
 		Revocations: g.caps.Revocations, Revoker: api, Policy: g.caps.Policy,
 		Approvals: g.caps.Approvals, Logger: g.logger, Now: g.now,
 	})

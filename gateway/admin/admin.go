@@ -173,7 +173,9 @@ func (a *API) revokeAdmin(ctx context.Context, req revokeRequest) (map[string]an
 }
 
 // adminCapabilities lists a principal's live capabilities with their
-// revocation state; "unknown" when the store cannot say.
+// revocation state; "unknown" when the store cannot say. The ids of
+// records the index could not read are listed under "unreadable" (empty
+// when none), next to the readable ones: they may be live.
 func (a *API) adminCapabilities(w http.ResponseWriter, r *http.Request) {
 	p := r.URL.Query().Get("principal")
 	if p == "" {
@@ -181,10 +183,17 @@ func (a *API) adminCapabilities(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	recs, err := a.deps.Index.ListByPrincipal(r.Context(), p)
-	if err != nil {
+	unreadable := capindex.UnreadableIDs(err)
+	switch {
+	case err != nil && len(unreadable) == 0:
 		w.Header().Set("Retry-After", "1")
 		writeJSONStatus(w, http.StatusServiceUnavailable, map[string]string{"error": "capability index unavailable"})
 		return
+	case err != nil:
+		a.deps.Logger.WarnContext(r.Context(), "admin: capability records could not be read; they may be live",
+			"principal", p, "count", len(unreadable), "error", err)
+	default:
+		unreadable = []string{}
 	}
 	out := make([]map[string]any, 0, len(recs))
 	for _, rec := range recs {
@@ -194,7 +203,7 @@ func (a *API) adminCapabilities(w http.ResponseWriter, r *http.Request) {
 			"revoked": a.revokedState(r.Context(), rec),
 		})
 	}
-	writeJSONStatus(w, http.StatusOK, map[string]any{"principal": p, "capabilities": out})
+	writeJSONStatus(w, http.StatusOK, map[string]any{"principal": p, "capabilities": out, "unreadable": unreadable})
 }
 
 func (a *API) revokedState(ctx context.Context, rec capindex.Record) string {

@@ -18,4 +18,15 @@
 //
 // Admins list every request; anyone else lists the requests they may
 // decide. Answers never carry real resource ids, only display names.
+//
+//	GET  /admin/capabilities?principal=ID
+//
+// answers {"principal", "capabilities", "unreadable"}: the live
+// capabilities whose principal or holder is ID, each with its revocation
+// state ("live", "revoked", "invalid", or "unknown" when the revocation
+// store cannot say), and the ids of live capabilities whose index records
+// could not be read (corrupt, written by an incompatible version, or
+// tampered with), empty when none. Such a capability may still be live,
+// so it is named, and logged at warn, never hidden; the answer stays 200
+// with every readable record. An index that cannot be reached is a 503.
 package admin

@@ -49,9 +49,17 @@ type Index interface {
 	Get(ctx context.Context, id string) (Record, error)
 	// ListByPrincipal returns the live records whose principal or holder
 	// is p, in issue order.
+	//
+	// When some of them cannot be read, it returns the readable ones with
+	// an *UnreadableError (wrapping ErrUnreadable) naming the others; any
+	// other error comes with no records. A record that expired meanwhile
+	// is gone, not unreadable.
 	ListByPrincipal(ctx context.Context, p string) ([]Record, error)
 	// List returns the live records matching f, in issue order, at most
-	// f's limit (see Filter.Max).
+	// f's limit (see Filter.Max). Unreadable records are reported as
+	// ListByPrincipal reports them, whatever f's agent and grant, which
+	// they cannot be matched against; f's limit bounds only the readable
+	// records returned.
 	List(ctx context.Context, f Filter) ([]Record, error)
 	// Close releases the index's resources.
 	Close() error

@@ -155,6 +155,8 @@ func (m *Memory) ListByPrincipal(ctx context.Context, p string) ([]Record, error
 }
 
 // List returns the live records matching f, the newest f.Max() of them.
+// Memory keeps what it was given, so its listings never report
+// unreadable records.
 func (m *Memory) List(_ context.Context, f Filter) ([]Record, error) {
 	return m.list(f, f.Max())
 }

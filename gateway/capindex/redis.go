@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -20,7 +21,10 @@ import (
 // sorted set per principal (and per holder), PREFIX capsby:{principal},
 // scored by expiry, lists them for the admin API; members past their
 // expiry are trimmed when the set is written. PREFIX capsall, scored the
-// same way, lists every live capability for List.
+// same way, lists every live capability for List. A listed id whose
+// record does not decode, is not a string or is another capability's
+// record is named in an *UnreadableError, never skipped silently: the
+// capability may still be live.
 type Redis struct {
 	c       redis.UniversalClient
 	prefix  string
@@ -110,7 +114,8 @@ func (r *Redis) List(ctx context.Context, f Filter) ([]Record, error) {
 }
 
 // list reads the ids of the sorted set key, at most scan of them (0: all),
-// and returns the newest max of their live records that match f.
+// and returns the newest max of their live records that match f, with an
+// *UnreadableError naming the records it could not read.
 func (r *Redis) list(ctx context.Context, key string, f Filter, scan int64, max int) ([]Record, error) {
 	ctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
@@ -121,26 +126,54 @@ func (r *Redis) list(ctx context.Context, key string, f Filter, scan int64, max 
 		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	cmds := make([]*redis.StringCmd, len(ids))
-	_, err = r.c.Pipelined(ctx, func(pl redis.Pipeliner) error {
+	// The pipeline's error is its first command's; each command's own
+	// error says what became of its record.
+	_, _ = r.c.Pipelined(ctx, func(pl redis.Pipeliner) error {
 		for i, id := range ids {
 			cmds[i] = pl.Get(ctx, r.recordKey(id))
 		}
 		return nil
 	})
-	if err != nil && !errors.Is(err, redis.Nil) {
-		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
-	}
+	now := r.now()
 	var out []Record
-	for _, cmd := range cmds {
-		b, err := cmd.Bytes()
-		if err != nil {
-			continue
-		}
-		if rec, err := decodeRecord(b); err == nil && r.now().Before(rec.Expires) && f.Match(rec) {
+	var bad []string
+	for i, cmd := range cmds {
+		rec, err := listed(cmd, ids[i])
+		switch {
+		case errors.Is(err, ErrUnreadable):
+			bad = append(bad, ids[i])
+		case err != nil:
+			return nil, err
+		case rec.CapabilityID != "" && now.Before(rec.Expires) && f.Match(rec):
 			out = append(out, rec)
 		}
 	}
-	return sortAndCut(out, max), nil
+	out = sortAndCut(out, max)
+	if len(bad) > 0 {
+		slices.Sort(bad)
+		return out, &UnreadableError{IDs: bad}
+	}
+	return out, nil
+}
+
+// listed reads the record a listing's GET of id answered: a zero Record
+// when it is gone (expired since the ids were read), ErrUnreadable when
+// it is there but is not id's record, ErrUnavailable when Redis failed.
+func listed(cmd *redis.StringCmd, id string) (Record, error) {
+	b, err := cmd.Bytes()
+	switch {
+	case errors.Is(err, redis.Nil):
+		return Record{}, nil
+	case redis.HasErrorPrefix(err, "WRONGTYPE"):
+		return Record{}, ErrUnreadable
+	case err != nil:
+		return Record{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	rec, err := decodeRecord(b)
+	if err != nil || rec.CapabilityID != id {
+		return Record{}, ErrUnreadable
+	}
+	return rec, nil
 }
 
 // Close does not close the client, which the caller owns.

@@ -13,13 +13,21 @@ import (
 // maxFilter bounds a filter field taken from the query.
 const maxFilter = 256
 
+// maxUnreadableShown bounds the unreadable ids one page names.
+const maxUnreadableShown = 100
+
 type capabilitiesView struct {
 	Filter    capindex.Filter
 	Trees     []tree
 	Count     int
 	Truncated bool
-	Done      string
-	Error     string
+	// Unreadable names the live capabilities whose index records could
+	// not be read, the first maxUnreadableShown of them, of
+	// UnreadableCount; MoreUnreadable counts the rest.
+	Unreadable                      []string
+	UnreadableCount, MoreUnreadable int
+	Done                            string
+	Error                           string
 }
 
 // capabilitiesPage lists the live capabilities matching the filter, each
@@ -29,37 +37,48 @@ func (c *Console) capabilitiesPage(w http.ResponseWriter, r *http.Request, op op
 	f := capindex.Filter{Principal: clip(q.Get("principal")), Agent: clip(q.Get("agent")), Grant: clip(q.Get("grant"))}
 	v := capabilitiesView{Filter: f, Done: doneMessage(q.Get("done"))}
 	status := http.StatusOK
-	roots, n, err := c.forestOf(r.Context(), f)
+	roots, n, unreadable, err := c.forestOf(r.Context(), f)
 	if err != nil {
 		c.deps.Logger.ErrorContext(r.Context(), "console: listing capabilities failed", "error", err)
 		v.Error, status = "The capability index is unavailable.", http.StatusServiceUnavailable
 	}
 	v.Count, v.Truncated = n, n >= f.Max()
+	v.Unreadable, v.UnreadableCount = unreadable[:min(len(unreadable), maxUnreadableShown)], len(unreadable)
+	v.MoreUnreadable = len(unreadable) - len(v.Unreadable)
 	for _, root := range roots {
 		v.Trees = append(v.Trees, layout(root))
 	}
 	c.render(w, status, "capabilities", view{Title: "Live capabilities", Nav: "capabilities", Op: &op, Page: v})
 }
 
-// forestOf lists the capabilities matching f and links them into trees.
-func (c *Console) forestOf(ctx context.Context, f capindex.Filter) ([]*node, int, error) {
+// forestOf lists the capabilities matching f and links them into trees,
+// with the ids of those whose records the index could not read (logged
+// at warn: they may be live).
+func (c *Console) forestOf(ctx context.Context, f capindex.Filter) ([]*node, int, []string, error) {
 	recs, err := c.deps.Index.List(ctx, f)
+	unreadable := capindex.UnreadableIDs(err)
+	if err != nil && len(unreadable) == 0 {
+		return nil, 0, nil, err
+	}
 	if err != nil {
-		return nil, 0, err
+		c.deps.Logger.WarnContext(ctx, "console: capability records could not be read; they may be live",
+			"principal", f.Principal, "agent", f.Agent, "grant", f.Grant, "count", len(unreadable), "error", err)
 	}
 	nodes := make([]*node, 0, len(recs))
 	for _, rec := range recs {
 		nodes = append(nodes, c.describe(ctx, rec))
 	}
-	return forest(nodes), len(recs), nil
+	return forest(nodes), len(recs), unreadable, nil
 }
 
 type revokeView struct {
 	Node        *node
 	Descendants int
-	// AtLeast says the count may be short: the listing hit its bound.
-	AtLeast bool
-	CSRF    string
+	// AtLeast says the count may be short: the listing hit its bound, or
+	// Unreadable of the principal's records could not be read.
+	AtLeast    bool
+	Unreadable int
+	CSRF       string
 }
 
 // revokeConfirm shows what a revocation will kill before it is done.
@@ -71,7 +90,7 @@ func (c *Console) revokeConfirm(w http.ResponseWriter, r *http.Request, op opera
 		return
 	}
 	f := capindex.Filter{Principal: rec.Principal}
-	roots, n, err := c.forestOf(r.Context(), f)
+	roots, n, unreadable, err := c.forestOf(r.Context(), f)
 	if err != nil {
 		c.indexError(w, r, err)
 		return
@@ -80,7 +99,8 @@ func (c *Console) revokeConfirm(w http.ResponseWriter, r *http.Request, op opera
 	if target == nil {
 		target = c.describe(r.Context(), rec)
 	}
-	v := revokeView{Node: target, Descendants: descendants(target), AtLeast: n >= f.Max(), CSRF: op.CSRF}
+	v := revokeView{Node: target, Descendants: descendants(target), AtLeast: n >= f.Max() || len(unreadable) > 0,
+		Unreadable: len(unreadable), CSRF: op.CSRF}
 	c.render(w, http.StatusOK, "revoke", view{Title: "Revoke a capability", Nav: "capabilities", Op: &op, Page: v})
 }
 

@@ -12,8 +12,11 @@
 //     request's rule does not name as an approver, and the requester.
 //   - Live capabilities: filtered by principal, agent or grant; each root
 //     drawn with its delegation tree as SVG (holders, operations, depth,
-//     expiry, state). Revoking first shows how many descendants die with
-//     it, then revokes through the admin API's own path.
+//     expiry, state). A live capability whose index record cannot be read
+//     (corrupt, from an incompatible version, tampered with) is named in a
+//     warning above the trees, never hidden. Revoking first shows how many
+//     descendants die with it, then revokes through the admin API's own
+//     path.
 //   - Policy: the revision in force, the last reload and its error, and an
 //     explain form.
 //   - Audit: the newest events of the audit file and the chain status,

@@ -17,6 +17,7 @@ import (
 	"github.com/capgate/capgate/gateway/audit"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
+	"github.com/capgate/capgate/gateway/capindex/capindextest"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/console"
 	"github.com/capgate/capgate/policy"
@@ -40,8 +41,11 @@ const (
 // as revoker, the quickstart policy, an audit file and an approval desk
 // holding one request of carol's.
 type fixture struct {
-	srv       *httptest.Server
-	index     *capindex.Memory
+	srv   *httptest.Server
+	index *capindex.Memory
+	// listed is index as the console and the admin API read it: Break
+	// makes records unreadable.
+	listed    *capindextest.Unreadable
 	verifier  *captoken.Verifier
 	revs      *revocation.Memory
 	approvals *approval.Desk
@@ -77,6 +81,7 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 		t.Fatal(err)
 	}
 	f.chain = seedChain(t, ks, f.index)
+	f.listed = &capindextest.Unreadable{Index: f.index}
 	au, err := authn.New(ctx, fo.issuers, []authn.DevKey{
 		{Hash: authn.HashKey(adminKey), Principal: "user:admin@example.com", Groups: []string{"capgate-admins"}},
 		{Hash: authn.HashKey(approverKey), Principal: "user:sec@example.com", Groups: []string{"security"}},
@@ -91,11 +96,11 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	logger := slog.New(slog.DiscardHandler)
 	access := config.AdminAccess{Groups: []string{"capgate-admins"}}
 	api := admin.New(admin.Config{Access: access, MaxTTL: time.Hour}, admin.Deps{
-		Authenticator: au, Index: f.index, Verifier: f.verifier, Revocations: f.revs,
+		Authenticator: au, Index: f.listed, Verifier: f.verifier, Revocations: f.revs,
 		Policy: pol, Audit: auditLog, Logger: logger, Now: time.Now})
 	c, err := console.New(console.Config{Access: access, Approvers: fo.approvers,
 		DevLogin: true, OIDC: fo.oidc, AuditFile: f.auditFile}, console.Deps{
-		Authenticator: au, Index: f.index, Verifier: f.verifier, Revocations: f.revs, Revoker: api,
+		Authenticator: au, Index: f.listed, Verifier: f.verifier, Revocations: f.revs, Revoker: api,
 		Policy: pol, Approvals: f.approvals, Logger: logger, Now: time.Now})
 	if err != nil {
 		t.Fatal(err)

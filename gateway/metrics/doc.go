@@ -4,7 +4,8 @@
 // the default registry), and Metrics offers small typed methods the
 // gateway calls on its request path: ObserveRequest, ObserveDecision,
 // ObserveStep, ObserveUpstream, RedisError, PolicyReloaded,
-// SetA2ESessions, AuditEventDropped. Handler serves the registry.
+// SetA2ESessions, AuditEventDropped, CapindexUnreadable. Handler serves
+// the registry.
 //
 // # Metrics
 //
@@ -25,6 +26,7 @@
 //	policy_reload_failures_total                  counter, attempts that failed
 //	a2e_sessions_open                             gauge
 //	audit_events_dropped_total                    counter
+//	capindex_unreadable_records_total             counter, index records a listing could not read (each listing counts those it met)
 //
 // # Guarantees
 //

@@ -34,6 +34,7 @@ type Metrics struct {
 	reloadFailures prometheus.Counter
 	a2eSessions    prometheus.Gauge
 	auditDropped   prometheus.Counter
+	unreadable     prometheus.Counter
 	rateLimits     *prometheus.CounterVec
 
 	handler http.Handler
@@ -97,9 +98,11 @@ func (m *Metrics) build() []prometheus.Collector {
 	m.a2eSessions = prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "a2e_sessions_open",
 		Help: "Open A2E sessions."})
 	m.auditDropped = counter("audit_events_dropped_total", "Audit events that did not reach the audit stream (the audit file still has them).")
+	m.unreadable = counter("capindex_unreadable_records_total",
+		"Capability index records that listings could not read and named instead of returning; such a capability may be live.")
 	m.rateLimits = newRateLimitChecks()
 	return []prometheus.Collector{m.requests, m.decisions, m.stepDur, m.upstreamDur, m.redisErrors,
-		m.revision, m.reloads, m.reloadFailures, m.a2eSessions, m.auditDropped, m.rateLimits}
+		m.revision, m.reloads, m.reloadFailures, m.a2eSessions, m.auditDropped, m.unreadable, m.rateLimits}
 }
 
 // initLabels creates the small fixed series at zero, so that rates and

@@ -79,6 +79,7 @@ func TestScrapeGolden(t *testing.T) {
 	m.PolicyReloaded("rev-2", errors.New("bad policy"))
 	m.SetA2ESessions(3)
 	m.AuditEventDropped()
+	m.CapindexUnreadable(2)
 	got := scrape(t, m)
 
 	path := filepath.Join("testdata", "scrape.golden")
@@ -106,6 +107,9 @@ func TestCounters(t *testing.T) {
 	m.RedisError("somewhere")
 	m.AuditEventDropped()
 	m.AuditEventDropped()
+	m.CapindexUnreadable(3)
+	m.CapindexUnreadable(0)
+	m.CapindexUnreadable(-1)
 	tests := []struct {
 		name string
 		c    prometheus.Collector
@@ -116,6 +120,7 @@ func TestCounters(t *testing.T) {
 		{"redis audit", m.redisErrors.WithLabelValues("audit"), 1},
 		{"redis other", m.redisErrors.WithLabelValues(Other), 1},
 		{"audit dropped", m.auditDropped, 2},
+		{"unreadable index records", m.unreadable, 3},
 	}
 	for _, tt := range tests {
 		if got := testutil.ToFloat64(tt.c); got != tt.want {
@@ -313,6 +318,7 @@ func TestNilMetricsIsANoOp(t *testing.T) {
 	m.SetA2ESessions(1)
 	m.AddA2ESessions(1)
 	m.AuditEventDropped()
+	m.CapindexUnreadable(1)
 	rec := httptest.NewRecorder()
 	m.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
 	if rec.Code != http.StatusNotFound {

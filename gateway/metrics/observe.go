@@ -97,3 +97,14 @@ func (m *Metrics) AuditEventDropped() {
 	}
 	m.auditDropped.Inc()
 }
+
+// CapindexUnreadable counts n capability index records that one listing
+// could not read (capindex.UnreadableError): each listing counts those it
+// met, so a record stays visible in the rate until it is repaired or
+// expires.
+func (m *Metrics) CapindexUnreadable(n int) {
+	if m == nil || n <= 0 {
+		return
+	}
+	m.unreadable.Add(float64(n))
+}

@@ -1,0 +1,135 @@
+package admin_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-jose/go-jose/v4"
+
+	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/admin"
+	"github.com/capgate/capgate/gateway/authn"
+	"github.com/capgate/capgate/gateway/capindex"
+	"github.com/capgate/capgate/gateway/capindex/capindextest"
+	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/revocation"
+)
+
+// listFailing is an index whose listings fail with err.
+type listFailing struct {
+	capindex.Index
+	err error
+}
+
+func (x listFailing) ListByPrincipal(context.Context, string) ([]capindex.Record, error) {
+	return nil, x.err
+}
+
+// TestAdminCapabilitiesNamesUnreadable: GET /admin/capabilities answers
+// the readable records with the ids of the unreadable ones, and logs them
+// at warn; an index that fails without naming records is a 503.
+func TestAdminCapabilitiesNamesUnreadable(t *testing.T) {
+	tests := []struct {
+		name           string
+		broken         []string
+		fail           error
+		wantStatus     int
+		wantIDs        []string
+		wantUnreadable []string
+		wantWarn       bool
+	}{
+		{name: "all readable", wantStatus: http.StatusOK, wantIDs: []string{"cap_1", "cap_2", "cap_3"}, wantUnreadable: []string{}},
+		{name: "two unreadable", broken: []string{"cap_3", "cap_1"}, wantStatus: http.StatusOK,
+			wantIDs: []string{"cap_2"}, wantUnreadable: []string{"cap_1", "cap_3"}, wantWarn: true},
+		{name: "every record unreadable", broken: []string{"cap_1", "cap_2", "cap_3"}, wantStatus: http.StatusOK,
+			wantIDs: []string{}, wantUnreadable: []string{"cap_1", "cap_2", "cap_3"}, wantWarn: true},
+		{name: "index unavailable", fail: fmt.Errorf("%w: down", capindex.ErrUnavailable), wantStatus: http.StatusServiceUnavailable},
+		{name: "unreadable without ids", fail: capindex.ErrUnreadable, wantStatus: http.StatusServiceUnavailable},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			idx := &capindextest.Unreadable{Index: seededIndex(t)}
+			idx.Break(tt.broken...)
+			var index capindex.Index = idx
+			if tt.fail != nil {
+				index = listFailing{Index: idx, err: tt.fail}
+			}
+			var logs bytes.Buffer
+			srv := capabilitiesAPI(t, index, slog.New(slog.NewJSONHandler(&logs, nil)))
+			status, body := send(t, srv, "admin", http.MethodGet, "/admin/capabilities?principal=user:a", "")
+			if status != tt.wantStatus {
+				t.Fatalf("status %d, want %d: %s", status, tt.wantStatus, body)
+			}
+			if warned := strings.Contains(logs.String(), `"level":"WARN"`) && strings.Contains(logs.String(), "cap_"); warned != tt.wantWarn {
+				t.Errorf("warned %v, want %v: %s", warned, tt.wantWarn, logs.String())
+			}
+			if status != http.StatusOK {
+				return
+			}
+			var out struct {
+				Capabilities []struct{ ID string }
+				Unreadable   []string
+			}
+			if err := json.Unmarshal([]byte(body), &out); err != nil || out.Unreadable == nil {
+				t.Fatalf("body %s: %v (unreadable must be present)", body, err)
+			}
+			got := []string{}
+			for _, c := range out.Capabilities {
+				got = append(got, c.ID)
+			}
+			if !slices.Equal(got, tt.wantIDs) || !slices.Equal(out.Unreadable, tt.wantUnreadable) {
+				t.Errorf("capabilities %v unreadable %v, want %v and %v", got, out.Unreadable, tt.wantIDs, tt.wantUnreadable)
+			}
+		})
+	}
+}
+
+// seededIndex holds three live capabilities of user:a.
+func seededIndex(t *testing.T) capindex.Index {
+	t.Helper()
+	ix := capindex.NewMemory(time.Now)
+	now := time.Now()
+	for i, id := range []string{"cap_1", "cap_2", "cap_3"} {
+		if err := ix.Put(context.Background(), capindex.Record{CapabilityID: id, Token: capindextest.Token(t, id),
+			Principal: "user:a", Holder: "user:a", Agent: "documents", Grant: "documents:read",
+			IssuedAt: now.Add(time.Duration(i) * time.Second), Expires: now.Add(time.Hour)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ix
+}
+
+// capabilitiesAPI serves the admin API on index, logging to logger.
+func capabilitiesAPI(t *testing.T, index capindex.Index, logger *slog.Logger) *httptest.Server {
+	t.Helper()
+	an, err := authn.New(context.Background(), nil, []authn.DevKey{
+		{Hash: authn.HashKey("admin"), Principal: "user:admin@example.com", Groups: []string{"capgate-admins"}},
+	}, authn.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks, err := captoken.GenerateKeySet(jose.EdDSA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := captoken.NewVerifier(ks, captoken.VerifierConfig{Issuer: "https://gw.test", Algorithms: []jose.SignatureAlgorithm{jose.EdDSA}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := revocation.NewMemory(revocation.MemoryOptions{Now: time.Now})
+	t.Cleanup(func() { mem.Close() })
+	api := admin.New(admin.Config{Access: config.AdminAccess{Groups: []string{"capgate-admins"}}, MaxTTL: time.Hour},
+		admin.Deps{Authenticator: an, Index: index, Verifier: v, Revocations: mem, Logger: logger, Now: time.Now})
+	srv := httptest.NewServer(api.Handler())
+	t.Cleanup(srv.Close)
+	return srv
+}

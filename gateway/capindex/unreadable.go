@@ -1,0 +1,54 @@
+package capindex
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrUnreadable is wrapped when a listing met live records it could not
+// read: bytes that do not decode (corrupt, or written by an incompatible
+// version), a key of another type, or the record of another capability
+// than the id it is stored under. Such a capability may still be live;
+// the listing names it (see UnreadableError) instead of hiding it.
+var ErrUnreadable = errors.New("capindex: unreadable records")
+
+// maxNamedIDs bounds the ids UnreadableError's message names.
+const maxNamedIDs = 10
+
+// UnreadableError names the capabilities whose records a listing could
+// not read. It wraps ErrUnreadable.
+type UnreadableError struct {
+	// IDs are the capability ids, sorted.
+	IDs []string
+}
+
+// Error names the count and the first few ids.
+func (e *UnreadableError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "capindex: %d unreadable record", len(e.IDs))
+	if len(e.IDs) != 1 {
+		b.WriteString("s")
+	}
+	b.WriteString(": ")
+	b.WriteString(strings.Join(e.IDs[:min(len(e.IDs), maxNamedIDs)], ", "))
+	if n := len(e.IDs) - maxNamedIDs; n > 0 {
+		fmt.Fprintf(&b, " and %d more", n)
+	}
+	return b.String()
+}
+
+// Unwrap returns ErrUnreadable.
+func (e *UnreadableError) Unwrap() error { return ErrUnreadable }
+
+// UnreadableIDs returns the ids err names when it is (or wraps) an
+// *UnreadableError, and nil otherwise. A caller of List or
+// ListByPrincipal that gets ids keeps the records it was given: they are
+// the readable ones.
+func UnreadableIDs(err error) []string {
+	var u *UnreadableError
+	if errors.As(err, &u) {
+		return u.IDs
+	}
+	return nil
+}

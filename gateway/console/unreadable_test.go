@@ -1,0 +1,75 @@
+package console_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/capgate/capgate/gateway/capindex"
+	"github.com/capgate/capgate/gateway/capindex/capindextest"
+)
+
+// TestCapabilitiesNamesUnreadable: a live capability whose index record
+// cannot be read is named in a warning on the capability list, never
+// hidden, while the readable ones are still drawn; the revoke page says
+// its descendant count may be short.
+func TestCapabilitiesNamesUnreadable(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	b := newBrowser(t, f)
+	b.signIn(adminKey)
+	if _, page := b.get("/console/capabilities"); strings.Contains(page, `id="unreadable"`) {
+		t.Fatalf("a warning with every record readable:\n%s", page)
+	}
+	helper := f.chain[2].CapabilityID
+	f.listed.Break(helper)
+	code, page := b.get("/console/capabilities")
+	if code != http.StatusOK {
+		t.Fatalf("status %d\n%s", code, page)
+	}
+	for _, want := range []string{`id="unreadable"`, "1 capability could not be read", "<code>" + helper + "</code>",
+		"agent:summarizer", "2 capabilities."} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the list lacks %q:\n%s", want, page)
+		}
+	}
+	if strings.Contains(page, "agent:helper") || strings.Contains(page, "revoke?id="+helper) {
+		t.Errorf("the unreadable record is drawn as if read:\n%s", page)
+	}
+	_, page = b.get("/console/revoke?id=" + f.chain[0].CapabilityID)
+	for _, want := range []string{"also revokes at least 1 descendant.", "1 of this principal's capabilities could not be read"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the revoke page lacks %q:\n%s", want, page)
+		}
+	}
+}
+
+// TestCapabilitiesNamesManyUnreadable: past the number of ids one page
+// names, the warning counts every unreadable record and says how many it
+// does not name.
+func TestCapabilitiesNamesManyUnreadable(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	now := time.Now()
+	for i := range 120 {
+		id := fmt.Sprintf("cap_broken_%03d", i)
+		if err := f.index.Put(context.Background(), capindex.Record{CapabilityID: id, Token: capindextest.Token(t, id),
+			Principal: "user:bob@example.com", Holder: "user:bob@example.com", Agent: "documents", Grant: "documents:read",
+			IssuedAt: now, Expires: now.Add(time.Hour)}); err != nil {
+			t.Fatal(err)
+		}
+		f.listed.Break(id)
+	}
+	b := newBrowser(t, f)
+	b.signIn(adminKey)
+	_, page := b.get("/console/capabilities")
+	for _, want := range []string{"120 capabilities could not be read", "cap_broken_000", "cap_broken_099", "and 20 more.", "3 capabilities."} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the list lacks %q:\n%s", want, page)
+		}
+	}
+	if strings.Contains(page, "cap_broken_100") {
+		t.Error("the warning names more ids than one page shows")
+	}
+}
