@@ -6,6 +6,7 @@ import (
 	"log/slog"
 
 	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/audit"
 	"github.com/capgate/capgate/gateway/sep"
 	"github.com/capgate/capgate/policy"
 )
@@ -30,6 +31,10 @@ func (f *Front) audit(ctx context.Context, event string, attrs ...slog.Attr) {
 		return
 	}
 	h := f.deps.Audit.Handler()
+	if ah, ok := h.(*audit.Handler); ok {
+		_ = ah.Event(ctx, f.deps.Now(), event, attrs...) // it reports its own failures
+		return
+	}
 	if !h.Enabled(ctx, slog.LevelInfo) {
 		return
 	}

@@ -60,10 +60,11 @@ func (bp *builderPool) put(b *builder) {
 	bp.p.Put(b)
 }
 
-// encode lays out and encodes the attributes of r under steps, returning
-// the top-level members sorted by key. ok is false when the record is
-// not one the builder handles; then nothing it returned is used.
-func (b *builder) encode(steps []step, r slog.Record) (ms []member, ok bool) {
+// encode lays out and encodes the attributes of r (when not nil), then
+// attrs, under steps, returning the top-level members sorted by key. ok
+// is false when the record is not one the builder handles; then nothing
+// it returned is used.
+func (b *builder) encode(steps []step, r *slog.Record, attrs []slog.Attr) (ms []member, ok bool) {
 	b.used, b.size, b.buf, b.ms = 0, 0, b.buf[:0], b.ms[:0]
 	root := b.newObject()
 	cur, pending := root, 0
@@ -89,9 +90,14 @@ func (b *builder) encode(steps []step, r slog.Record) (ms []member, ok bool) {
 		}
 	}
 	ok = true
-	if r.NumAttrs() > 0 {
+	if len(attrs) > 0 || r != nil && r.NumAttrs() > 0 {
 		enter(len(steps))
+	}
+	if r != nil {
 		r.Attrs(func(a slog.Attr) bool { ok = b.addAttr(cur, a); return ok })
+	}
+	for i := 0; ok && i < len(attrs); i++ {
+		ok = b.addAttr(cur, attrs[i])
 	}
 	if !ok || b.size > maxFastFields {
 		return nil, false

@@ -27,7 +27,7 @@ func referenceLine(t *testing.T, h *Handler, r slog.Record) []byte {
 func assertSameEncoding(t *testing.T, h *Handler, r slog.Record) (taken bool) {
 	t.Helper()
 	var b builder
-	ms, ok := b.encode(h.steps, r)
+	ms, ok := b.encode(h.steps, &r, nil)
 	if !ok {
 		return false
 	}
