@@ -1,7 +1,6 @@
 package gateway_test
 
 import (
-	"strings"
 	"testing"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -29,8 +28,12 @@ func TestTracing(t *testing.T) {
 	// so wait for them rather than read the recorder at once.
 	waitFor(t, func() bool { return len(sr.Ended()) >= 6 })
 	names := map[string]bool{}
+	var upstreamSpan string
 	for _, s := range sr.Ended() {
 		names[s.Name()] = true
+		if s.Name() == "upstream" {
+			upstreamSpan = s.SpanContext().SpanID().String()
+		}
 		if got := s.SpanContext().TraceID().String(); got != "4bf92f3577b34da6a3ce929d0e0e4736" {
 			t.Errorf("span %s is in trace %s, not the caller's", s.Name(), got)
 		}
@@ -42,7 +45,9 @@ func TestTracing(t *testing.T) {
 	}
 	reqs := h.docs.Recorder().Requests()
 	tp0 := reqs[len(reqs)-1].Header.Get("traceparent")
-	if !strings.Contains(tp0, "4bf92f3577b34da6a3ce929d0e0e4736") || tp0 == parent {
-		t.Errorf("upstream traceparent = %q: want the caller's trace with the gateway's span", tp0)
+	// version-traceid-parentid-flags: the agent's parent is the upstream
+	// span, the client side of the hop, not the server span around it.
+	if want := "00-4bf92f3577b34da6a3ce929d0e0e4736-" + upstreamSpan + "-01"; tp0 != want {
+		t.Errorf("upstream traceparent = %q, want %q (the caller's trace, the upstream span)", tp0, want)
 	}
 }

@@ -131,8 +131,11 @@ func (p *Proxy) rewrite(pr *httputil.ProxyRequest) {
 	out.URL.RawPath = p.target.RawPath
 	out.URL.RawQuery = p.target.RawQuery
 	out.Host = p.target.Host
-	pr.SetXForwarded()
+	// The caller's look-alikes go first: the forwarding headers are the
+	// proxy's own (ReverseProxy has removed the caller's canonical ones).
 	stripCredentials(out.Header)
+	out.Trailer = nil // a caller's trailers would pass no header check
+	pr.SetXForwarded()
 	o, ok := OutboundFrom(pr.In.Context())
 	if !ok {
 		return
