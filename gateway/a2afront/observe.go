@@ -121,6 +121,16 @@ func (t quietTracer) Start(ctx context.Context, _ string, _ ...trace.SpanStartOp
 	return ctx, t.span
 }
 
+// decideSpan starts the "decide" span of a call to method. A quiet front
+// builds no attribute for it: the options would be allocated on every
+// call only to be dropped.
+func (f *Front) decideSpan(ctx context.Context, method string) (context.Context, trace.Span) {
+	if f.quiet {
+		return f.deps.Tracer.Start(ctx, "decide")
+	}
+	return f.span(ctx, "decide", attribute.String("rpc.method", method))
+}
+
 // span starts a child span of ctx's.
 func (f *Front) span(ctx context.Context, name string, attrs ...attribute.KeyValue) (context.Context, trace.Span) {
 	return f.deps.Tracer.Start(ctx, name, trace.WithAttributes(attrs...))

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
-	"go.opentelemetry.io/otel/attribute"
 
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/jsonrpc"
@@ -94,7 +93,7 @@ func (f *Front) serveA2A(w http.ResponseWriter, r *http.Request) {
 // the upstream's answer through.
 func (f *Front) serveOne(w http.ResponseWriter, r *http.Request, c *call) {
 	start := f.deps.Now()
-	dctx, span := f.span(r.Context(), "decide", attribute.String("rpc.method", c.req.Method))
+	dctx, span := f.decideSpan(r.Context(), c.req.Method)
 	out := f.decide(dctx, c)
 	var refusal *jsonrpc.Error
 	if out.resp != nil {

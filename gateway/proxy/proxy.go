@@ -235,17 +235,21 @@ func stripCredentials(h http.Header) {
 // SetContextHeaders sets the trusted capability headers for cc on h, for
 // callers that send upstream requests themselves.
 func SetContextHeaders(h http.Header, cc Context) {
-	if cc.CapabilityID != "" {
-		h[canonicalID] = []string{cc.CapabilityID}
+	// One array holds the values, each header a one-element slice of it
+	// whose capacity ends there, so that an append copies rather than
+	// writes into the next header's value.
+	vals := make([]string, 0, 4)
+	set := func(key, v string) {
+		if v != "" {
+			vals = append(vals, v)
+			h[key] = vals[len(vals)-1 : len(vals) : len(vals)]
+		}
 	}
-	if cc.Principal != "" {
-		h[canonicalPrincipal] = []string{cc.Principal}
-	}
-	if cc.Holder != "" {
-		h[canonicalHolder] = []string{cc.Holder}
-	}
+	set(canonicalID, cc.CapabilityID)
+	set(canonicalPrincipal, cc.Principal)
+	set(canonicalHolder, cc.Holder)
 	if len(cc.Operations) > 0 {
-		h[canonicalOperations] = []string{strings.Join(cc.Operations, ",")}
+		set(canonicalOperations, strings.Join(cc.Operations, ","))
 	}
 }
 

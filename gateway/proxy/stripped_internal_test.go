@@ -41,3 +41,21 @@ func TestCanonicalNames(t *testing.T) {
 		}
 	}
 }
+
+// TestContextHeadersIndependent: the vouched headers share one array of
+// values; adding a value to one never changes another.
+func TestContextHeadersIndependent(t *testing.T) {
+	h := http.Header{}
+	SetContextHeaders(h, Context{CapabilityID: "cap_1", Principal: "user:a", Holder: "agent:b", Operations: []string{"x", "y"}})
+	h.Add(HeaderCapabilityID, "cap_2")
+	h.Add(HeaderCapabilityPrincipal, "user:z")
+	want := map[string][]string{
+		canonicalID: {"cap_1", "cap_2"}, canonicalPrincipal: {"user:a", "user:z"},
+		canonicalHolder: {"agent:b"}, canonicalOperations: {"x,y"},
+	}
+	for k, v := range want {
+		if !slices.Equal(h[k], v) {
+			t.Errorf("%s = %q, want %q", k, h[k], v)
+		}
+	}
+}
