@@ -33,10 +33,11 @@ func (f *Front) recordLive(ctx context.Context, c *call, id string, expires time
 // code for a limiter that cannot answer, because the gateway fails
 // closed.
 func limitError(err error) *jsonrpc.Error {
+	if err == nil {
+		return nil // before r, which errors.As moves to the heap
+	}
 	var r *ratelimit.Refusal
 	switch {
-	case err == nil:
-		return nil
 	case errors.As(err, &r):
 		secs := max(1, int(math.Ceil(r.RetryAfter.Seconds())))
 		return capErr(jsonrpc.CodeRateLimited, "rate limited: "+string(r.Limit)+"; retry after the given seconds",
