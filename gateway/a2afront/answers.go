@@ -22,9 +22,10 @@ import (
 // in its place, with the response's id; any other error is sent as an
 // internal error. A refused stream ends after the refusal.
 //
-// resp is always valid JSON: the chain is only given valid JSON, and it
-// checks whatever a processor returns changed before the next one sees it.
-// A processor never changes resp in place.
+// resp is always valid JSON: the chain is only given what the answer
+// check accepted (answercheck.go), and it checks whatever a processor
+// returns changed before the next one sees it. A processor never changes
+// resp in place.
 type answerProcessor func(ctx context.Context, c *call, resp json.RawMessage) (json.RawMessage, error)
 
 // errNotJSONRPC refuses an answer that is not JSON: no processor could
@@ -41,7 +42,7 @@ func (f *Front) modifyAnswer(resp *http.Response) error {
 	}
 	c := u.c
 	if isEventStream(resp.Header.Get("Content-Type")) {
-		es := newEventStream(ctx, f.processChain(c), c.req.ID, resp.Body)
+		es := newEventStream(ctx, f.processChain(c), f.strictCheck(c), c.req.ID, resp.Body)
 		if c.scope != nil {
 			es.line = scopedLine(answerPairs(c.agent, c.scope))
 		}
@@ -58,15 +59,15 @@ func (f *Front) modifyAnswer(resp *http.Response) error {
 	case len(body) > maxUpstreamResponse:
 		return fmt.Errorf("%w: more than %d bytes", errAnswerTooLarge, maxUpstreamResponse)
 	}
-	if body, err = processUnary(ctx, f.processChain(c), c.req.ID, body); err != nil {
+	if body, err = processUnary(ctx, f.processChain(c), f.strictCheck(c), c.req.ID, body); err != nil {
 		return err
 	}
 	setAnswer(resp, body)
 	return nil
 }
 
-// chain applies processors to one response object, in order. resp must be
-// valid JSON.
+// chain applies processors to one response object, in order. resp must
+// have passed the answer check.
 type chain func(ctx context.Context, resp json.RawMessage) (json.RawMessage, error)
 
 // processChain is the front's processors bound to c. An answer a
@@ -93,27 +94,43 @@ func sameText(a, b []byte) bool {
 }
 
 // processUnary runs a unary answer through the chain: one response object,
-// or each of an array's. An empty answer (to a notification) has nothing
-// to process; anything that is not JSON is refused.
-func processUnary(ctx context.Context, run chain, id json.RawMessage, body []byte) ([]byte, error) {
+// or each of an array's, each checked first. An empty answer (to a
+// notification) has nothing to process; anything that is not JSON is
+// refused. A response the check refuses is replaced by its refusal for
+// id, the call's own: the id it carries is part of what was refused.
+func processUnary(ctx context.Context, run chain, check answerCheck, id json.RawMessage, body []byte) ([]byte, error) {
 	trimmed := bytes.TrimSpace(body)
 	switch {
 	case len(trimmed) == 0:
 		return body, nil
-	case !json.Valid(trimmed):
-		return nil, errNotJSONRPC
 	case trimmed[0] == '[':
-		var elems []json.RawMessage
-		if err := json.Unmarshal(trimmed, &elems); err != nil {
-			return nil, errNotJSONRPC
-		}
-		for i, e := range elems {
-			elems[i], _ = processOne(ctx, run, id, e)
-		}
-		return json.Marshal(elems)
+		return processArray(ctx, run, check, id, trimmed)
+	}
+	// The check is the only validation: one pass over the answer.
+	if err := check(ctx, trimmed); err != nil {
+		return refuseAnswer(id, err)
 	}
 	out, _ := processOne(ctx, run, id, trimmed)
 	return out, nil
+}
+
+// processArray is processUnary on an array answer: each element is
+// checked and processed on its own.
+func processArray(ctx context.Context, run chain, check answerCheck, id json.RawMessage, arr []byte) ([]byte, error) {
+	var elems []json.RawMessage
+	if err := json.Unmarshal(arr, &elems); err != nil {
+		return nil, errNotJSONRPC
+	}
+	for i, e := range elems {
+		if err := check(ctx, e); err != nil {
+			if elems[i], err = refuseAnswer(id, err); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		elems[i], _ = processOne(ctx, run, id, e)
+	}
+	return json.Marshal(elems)
 }
 
 // processOne runs one response object through the chain and returns what

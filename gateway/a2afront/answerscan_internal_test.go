@@ -201,7 +201,7 @@ func TestChainRefusesBrokenProcessorOutput(t *testing.T) {
 		return json.RawMessage(`{"result":`), nil
 	}
 	f := &Front{answers: []answerProcessor{record, broken, record}}
-	got, err := processUnary(context.Background(), f.processChain(&call{}), json.RawMessage("7"), []byte(`{"id":1,"result":{}}`))
+	got, err := processUnary(context.Background(), f.processChain(&call{}), strictOnly, json.RawMessage("7"), []byte(`{"id":1,"result":{}}`))
 	want := `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error","data":{"reason":"internal_error"}}}`
 	if err != nil || string(got) != want || len(seen) != 1 {
 		t.Errorf("got %s, %v (processors saw %q); want %s", got, err, seen, want)

@@ -45,11 +45,11 @@ func BenchmarkAnswerChain(b *testing.B) {
 		{"escaped", answerEscaped},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			run := fx.front.processChain(c)
+			run, check := fx.front.processChain(c), fx.front.strictCheck(c)
 			answer := []byte(bc.answer)
 			b.ReportAllocs()
 			for b.Loop() {
-				out, err := processUnary(ctx, run, c.req.ID, answer)
+				out, err := processUnary(ctx, run, check, c.req.ID, answer)
 				if err != nil || len(out) == 0 {
 					b.Fatalf("%s: %v", out, err)
 				}
@@ -73,10 +73,10 @@ func BenchmarkAnswerChainGated(b *testing.B) {
 		b.Fatalf("refused: %+v", o.resp)
 	}
 	answer := []byte(`{"jsonrpc":"2.0","id":7,"result":` + echoTask(nil) + `}`)
-	run := fx.front.processChain(c)
+	run, check := fx.front.processChain(c), fx.front.strictCheck(c)
 	b.ReportAllocs()
 	for b.Loop() {
-		out, err := processUnary(ctx, run, c.req.ID, answer)
+		out, err := processUnary(ctx, run, check, c.req.ID, answer)
 		if err != nil || len(out) == 0 {
 			b.Fatalf("%s: %v", out, err)
 		}

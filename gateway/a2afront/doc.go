@@ -67,4 +67,13 @@
 // through the front's answer processors (answers.go, sse.go), in order:
 // task ownership (who owns the tasks an answer names; listings filtered
 // to the caller's), id mapping, then generation translation.
+//
+// Before any processor sees it, each response object (a unary answer,
+// each element of an array, each event's data) passes the checks the
+// codec applies to a caller's body, and where the processors read members
+// by name it must spell them as they do (answercheck.go): a repeated or
+// case-variant member is read by one client as the processors read it and
+// by another otherwise, so a task, an id or a handle in it could reach
+// the caller unprocessed. Such an answer is replaced by -32603
+// malformed_answer for the call's id, and ends a stream.
 package a2afront

@@ -115,6 +115,9 @@ type Front struct {
 	unsealed *unsealCache
 	// answers process every answer of a forwarded call, in order.
 	answers []answerProcessor
+	// answerStrict checks every answer before the processors see it
+	// (answercheck.go).
+	answerStrict *jsonrpc.Strict
 	// quiet says the front traces nothing (deps.Tracer is quietTracer).
 	quiet bool
 }
@@ -137,11 +140,15 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Front, error) {
 	if err := cfg.Limits.Validate(); err != nil {
 		return nil, fmt.Errorf("a2a front: %w", err)
 	}
+	strict, err := newAnswerStrict()
+	if err != nil {
+		return nil, err
+	}
 	deps = deps.withDefaults()
 	if deps.Tasks == nil {
 		deps.Tasks = taskindex.NewMemory(cmp.Or(cfg.MaxTasks, DefaultMaxTasks), cmp.Or(cfg.TaskTTL, DefaultTaskTTL), deps.Now)
 	}
-	f := &Front{cfg: cfg, deps: deps, agents: map[string]*agent{}, unsealed: newUnsealCache()}
+	f := &Front{cfg: cfg, deps: deps, agents: map[string]*agent{}, unsealed: newUnsealCache(), answerStrict: strict}
 	if _, ok := deps.Tracer.(noop.Tracer); ok {
 		f.deps.Tracer, f.quiet = quietTracer{span: noop.Span{}}, true
 	}

@@ -30,11 +30,12 @@ var errEventTooLarge = errors.New("a2a front: upstream stream event too large")
 // data of an event is one "data: " line of compact JSON, and only the
 // fields a client acts on (event, id, retry) and comments pass; a client
 // ignores any other field, and a lenient one cannot be led to read one.
-// An event whose data is not JSON, or that the chain refuses, is replaced
-// by a JSON-RPC error event and ends the stream.
+// An event whose data is not JSON, or that the answer check or the chain
+// refuses, is replaced by a JSON-RPC error event and ends the stream.
 type eventStream struct {
 	ctx   context.Context
 	run   chain
+	check answerCheck
 	id    json.RawMessage
 	src   io.ReadCloser
 	r     *bufio.Reader
@@ -46,8 +47,8 @@ type eventStream struct {
 	line func([]byte) ([]byte, bool)
 }
 
-func newEventStream(ctx context.Context, run chain, id json.RawMessage, src io.ReadCloser) *eventStream {
-	return &eventStream{ctx: ctx, run: run, id: id, src: src, r: bufio.NewReaderSize(src, 32<<10)}
+func newEventStream(ctx context.Context, run chain, check answerCheck, id json.RawMessage, src io.ReadCloser) *eventStream {
+	return &eventStream{ctx: ctx, run: run, check: check, id: id, src: src, r: bufio.NewReaderSize(src, 32<<10)}
 }
 
 // Read implements io.Reader.
@@ -115,8 +116,8 @@ func (s *eventStream) writeEvent(kept, data [][]byte) []byte {
 	}
 	if data != nil {
 		joined := bytes.Join(data, []byte("\n"))
-		if !json.Valid(joined) {
-			return s.refuse(errNotJSONRPC)
+		if err := s.check(s.ctx, joined); err != nil {
+			return s.refuse(err)
 		}
 		out, refused := processOne(s.ctx, s.run, s.id, joined)
 		s.done = s.done || refused

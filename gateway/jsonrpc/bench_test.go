@@ -84,3 +84,38 @@ func BenchmarkDecodeHostile(b *testing.B) {
 		}
 	}
 }
+
+// typicalAnswer is an agent's answer to a call: a completed task with an
+// artifact, about 250 bytes.
+var typicalAnswer = []byte(`{"jsonrpc":"2.0","id":2,"result":{"kind":"task","id":"task-1","contextId":"ctx-1","status":{"state":"completed"},` +
+	`"artifacts":[{"artifactId":"a1","parts":[{"kind":"text","text":"the summary of the quarter"}]}]}}`)
+
+// BenchmarkStrict is Strict on an answer, with and without the names a
+// reader reads, next to json.Valid on the same text.
+func BenchmarkStrict(b *testing.B) {
+	plain, _ := NewStrict(MaxDepthCeiling, nil)
+	named, _ := NewStrict(MaxDepthCeiling, responseNames())
+	for _, bc := range []struct {
+		name  string
+		check func([]byte) error
+	}{
+		{"json.Valid", func(t []byte) error {
+			if !json.Valid(t) {
+				return ErrParse
+			}
+			return nil
+		}},
+		{"plain", plain.Check},
+		{"names", named.Check},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(typicalAnswer)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := bc.check(typicalAnswer); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

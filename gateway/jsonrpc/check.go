@@ -25,6 +25,10 @@ type checker struct {
 	// elements is recorded in elems, and more than maxElems fails.
 	maxElems int
 	elems    []span
+
+	// spelling, when not nil, are the names the text's reader reads by
+	// exact spelling (Strict); Decode reads no such tree.
+	spelling *Names
 }
 
 // checkScratch is the checker's initial storage, sized so the names of a
@@ -36,7 +40,11 @@ type checkScratch struct {
 
 // newChecker returns a checker for data.
 func newChecker(data []byte, maxDepth int) checker {
-	s := new(checkScratch)
+	return newCheckerIn(new(checkScratch), data, maxDepth)
+}
+
+// newCheckerIn returns a checker for data that starts in s.
+func newCheckerIn(s *checkScratch, data []byte, maxDepth int) checker {
 	return checker{data: data, maxDepth: maxDepth, names: s.names[:0], arena: s.arena[:0]}
 }
 
@@ -46,7 +54,7 @@ type span struct{ start, end int }
 // run checks the whole text.
 func (c *checker) run() error {
 	c.skipWS()
-	if err := c.value(); err != nil {
+	if err := c.value(c.spelling); err != nil {
 		return err
 	}
 	c.skipWS()
@@ -56,15 +64,17 @@ func (c *checker) run() error {
 	return nil
 }
 
-func (c *checker) value() error {
+// value checks the value at c.pos; names, when not nil, are the names
+// read by exact spelling in it (in each element of an array).
+func (c *checker) value(names *Names) error {
 	if c.pos >= len(c.data) {
 		return c.syntax("")
 	}
 	switch b := c.data[c.pos]; b {
 	case '{':
-		return c.object()
+		return c.object(names)
 	case '[':
-		return c.array()
+		return c.array(names)
 	case '"':
 		_, _, err := c.str()
 		return err
@@ -92,7 +102,7 @@ func (c *checker) enter() error {
 	return nil
 }
 
-func (c *checker) object() error {
+func (c *checker) object(names *Names) error {
 	if err := c.enter(); err != nil {
 		return err
 	}
@@ -106,7 +116,8 @@ func (c *checker) object() error {
 		if c.peek() != '"' {
 			return c.syntax("expected a member name")
 		}
-		if err := c.name(); err != nil {
+		inner, err := c.name(names)
+		if err != nil {
 			return err
 		}
 		c.skipWS()
@@ -115,7 +126,7 @@ func (c *checker) object() error {
 		}
 		c.pos++
 		c.skipWS()
-		if err := c.value(); err != nil {
+		if err := c.value(inner); err != nil {
 			return err
 		}
 		c.skipWS()
@@ -135,7 +146,7 @@ func (c *checker) object() error {
 	}
 }
 
-func (c *checker) array() error {
+func (c *checker) array(names *Names) error {
 	if err := c.enter(); err != nil {
 		return err
 	}
@@ -147,7 +158,7 @@ func (c *checker) array() error {
 	}
 	for {
 		start := c.pos
-		if err := c.value(); err != nil {
+		if err := c.value(names); err != nil {
 			return err
 		}
 		if record {
@@ -171,12 +182,14 @@ func (c *checker) array() error {
 	}
 }
 
-// name scans a member name and records its exact and folded forms.
-func (c *checker) name() error {
+// name scans a member name and records its exact and folded forms. With
+// names, the names read by exact spelling in the object, it returns those
+// read in the member's value.
+func (c *checker) name(names *Names) (*Names, error) {
 	pos := c.pos
 	raw, escaped, err := c.str()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	// Neither unescaping nor folding makes a name longer, so this one
 	// reservation covers both appends below.
@@ -193,7 +206,10 @@ func (c *checker) name() error {
 	c.arena = appendFolded(c.arena, exact)
 	ref.fold = span32{int32(start), int32(len(c.arena))}
 	c.names = append(reserve(c.names, 1), ref)
-	return nil
+	if names == nil {
+		return nil, nil
+	}
+	return c.spelled(names, ref)
 }
 
 // str scans the string at c.pos. It returns the bytes between the quotes

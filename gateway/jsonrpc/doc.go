@@ -35,6 +35,11 @@
 // [Request.Raw] is the exact bytes of each element, a sub-slice of the body:
 // what was checked is what is forwarded.
 //
+// [Strict] applies the same whole-body checks to JSON the gateway reads
+// without decoding it as a request, such as an agent's answers, and can
+// also refuse a member spelled otherwise than a name its reader reads
+// ([Names]).
+//
 // [UnmarshalParams] decodes params into a struct strictly: unknown members are
 // rejected, and member names must match the struct's JSON names exactly,
 // never case-insensitively as encoding/json would otherwise allow.

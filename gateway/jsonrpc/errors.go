@@ -4,9 +4,9 @@ import "errors"
 
 // The sentinels form a small tree so callers can match broadly or narrowly
 // with errors.Is: ErrInvalidUTF8 and ErrTooDeep are also ErrParse;
-// ErrCaseVariantKey is also ErrDuplicateKey; ErrDuplicateKey,
-// ErrBatchTooLarge, ErrEmptyBatch and ErrBodyTooLarge are also
-// ErrInvalidRequest.
+// ErrMisspelledKey is also ErrCaseVariantKey, which is also
+// ErrDuplicateKey; ErrDuplicateKey, ErrBatchTooLarge, ErrEmptyBatch and
+// ErrBodyTooLarge are also ErrInvalidRequest.
 
 // ErrParse means the body is not well-formed JSON: a syntax error, data after
 // the value, or an empty body. Wire code -32700.
@@ -37,6 +37,12 @@ var (
 	// match names. It is also ErrDuplicateKey. Wire code -32600, reason
 	// duplicate_key.
 	ErrCaseVariantKey error = &childError{"jsonrpc: case-variant member names", ErrDuplicateKey}
+
+	// ErrMisspelledKey means an object holds a member whose name differs
+	// only in case from a name its reader reads by exact spelling
+	// (Strict with Names). It is also ErrCaseVariantKey. Wire code
+	// -32600, reason duplicate_key.
+	ErrMisspelledKey error = &childError{"jsonrpc: member name differs in case from the name read", ErrCaseVariantKey}
 
 	// ErrBatchTooLarge means a batch has more than Limits.MaxBatch elements.
 	// It is also ErrInvalidRequest. Wire code -32600.

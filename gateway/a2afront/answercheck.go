@@ -1,0 +1,120 @@
+package a2afront
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/capgate/capgate/gateway/jsonrpc"
+)
+
+// Answers are held to the rules calls are. Before any processor sees a
+// response object the upstream sent (a unary answer, each element of an
+// array answer, the data of each stream event), a jsonrpc.Strict checks
+// it as Decode checks a caller's body: well-formed, valid UTF-8,
+// no object at any depth repeating a member name or holding two that
+// differ only in case. And where the processors find members by name
+// (answerNames), a member spelled otherwise than the name read is
+// refused, as UnmarshalParams refuses one in params. The processors read
+// "result" or "tasks" as written, while a client may take "Result" for
+// the one or the last of two "tasks" for the other: an answer that two
+// readers could read differently must not reach the caller, for a task,
+// an id or a handle in it could pass the processors unseen.
+
+// answerDepth bounds the nesting of an answer. An answer carries the
+// agent's content, deeper than a caller's request may be, so the
+// configured request limit does not apply; the codec's ceiling bounds
+// the checker's recursion.
+const answerDepth = jsonrpc.MaxDepthCeiling
+
+// answerCheck checks one response object the upstream sent, before any
+// processor sees it. It returns nil, errNotJSONRPC for what is not JSON
+// at all, or an error holding the *jsonrpc.Error the caller gets instead
+// of the response.
+type answerCheck func(ctx context.Context, resp []byte) error
+
+// reasonMalformedAnswer is data.reason of an answer refused by the check.
+const reasonMalformedAnswer = "malformed_answer"
+
+// answerNames returns where the answer processors find members by
+// name: a response's members; in its result, the members that name a
+// task (taskAnswer) and the wrappers of a v1.0 result or stream event
+// around them, a listing's tasks (listAnswer), each with its own such
+// members. Below these, an answer is content the processors do not read
+// by name (mapIDs reads every string), and nothing more is refused.
+func answerNames() *jsonrpc.Names {
+	taskMembers := func() map[string]*jsonrpc.Names {
+		return map[string]*jsonrpc.Names{
+			"id": nil, "taskId": nil, "contextId": nil, "kind": nil, "status": nil, "artifacts": nil,
+		}
+	}
+	task := jsonrpc.NewNames(taskMembers())
+	result := taskMembers()
+	for _, w := range []string{"task", "message", "statusUpdate", "artifactUpdate", "tasks"} {
+		result[w] = task
+	}
+	result["totalSize"] = nil
+	return jsonrpc.NewNames(map[string]*jsonrpc.Names{
+		"jsonrpc": nil, "id": nil, "result": jsonrpc.NewNames(result), "error": nil,
+	})
+}
+
+// newAnswerStrict returns the check of every answer: the codec's checks,
+// within answerDepth, and the names of answerNames.
+func newAnswerStrict() (*jsonrpc.Strict, error) {
+	s, err := jsonrpc.NewStrict(answerDepth, answerNames())
+	if err != nil {
+		return nil, fmt.Errorf("a2a front: answer check: %w", err)
+	}
+	return s, nil
+}
+
+// checkAnswer is the check of answerCheck.
+func checkAnswer(resp []byte, strict *jsonrpc.Strict) error {
+	err := strict.Check(resp)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, jsonrpc.ErrParse) && !errors.Is(err, jsonrpc.ErrInvalidUTF8) && !errors.Is(err, jsonrpc.ErrTooDeep):
+		return errNotJSONRPC
+	}
+	return fmt.Errorf("%w: %w", malformedAnswer(err), err)
+}
+
+// malformedAnswer is the refusal of an answer the check refused: an
+// internal error, the agent's fault and not the caller's, whose detail
+// says which rule it broke and nothing of what the answer held.
+func malformedAnswer(err error) *jsonrpc.Error {
+	detail := jsonrpc.ErrorFor(err).Reason()
+	if errors.Is(err, jsonrpc.ErrMisspelledKey) {
+		detail = "case_variant_key"
+	}
+	return &jsonrpc.Error{
+		Code: jsonrpc.CodeInternal, Message: "the agent's answer does not pass the gateway's JSON checks",
+		Data: map[string]any{"reason": reasonMalformedAnswer, "detail": detail},
+	}
+}
+
+// strictCheck is the answer check of c's answers, which logs what it
+// refuses: the caller is told only that the answer was malformed.
+func (f *Front) strictCheck(c *call) answerCheck {
+	return func(ctx context.Context, resp []byte) error {
+		err := checkAnswer(resp, f.answerStrict)
+		if err != nil && !errors.Is(err, errNotJSONRPC) {
+			f.deps.Logger.WarnContext(ctx, "upstream answer refused", "agent", c.agent.cfg.Name, "error", err)
+		}
+		return err
+	}
+}
+
+// refuseAnswer returns what the caller gets for a response the check
+// refused: the refusal for id, or, for what is not JSON at all, the
+// error that fails the hop.
+func refuseAnswer(id json.RawMessage, err error) ([]byte, error) {
+	var e *jsonrpc.Error
+	if !errors.As(err, &e) {
+		return nil, err
+	}
+	return marshalResponse(jsonrpc.NewError(id, e)), nil
+}

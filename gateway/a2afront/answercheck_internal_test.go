@@ -1,0 +1,299 @@
+package a2afront
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/capgate/capgate/gateway/jsonrpc"
+)
+
+// bobsTask is a task bob started at the documents agent. Every answer
+// below smuggles it (or another marker) to alice in a member the answer
+// processors do not read as a client may read it.
+const bobsTask = "task-bob"
+
+// strictFixture is the documents fixture, with bobsTask bound to bob and
+// an upstream that answers every call with answer(id).
+func strictFixture(t *testing.T, contentType string, answer func(id string) string) *fixture {
+	t.Helper()
+	fx := newFixture(t)
+	owners, err := fx.front.deps.Tasks.Claim(context.Background(), "documents", "user:bob@example.com", []string{bobsTask})
+	if err != nil || owners[0] != "user:bob@example.com" {
+		t.Fatalf("claim: %v %v", owners, err)
+	}
+	fx.upstream.answer = func(w http.ResponseWriter, _ *http.Request, method string, id json.RawMessage, _ []byte) bool {
+		w.Header().Set("Content-Type", contentType)
+		_, _ = io.WriteString(w, answer(string(id)))
+		return true
+	}
+	return fx
+}
+
+// sendParams is a plain message.
+const sendParams = `{"message":{"messageId":"m1","role":"user","parts":[{"kind":"text","text":"hi"}]}}`
+
+// fine is an answer every check passes.
+func fine(id string) string {
+	return `{"jsonrpc":"2.0","id":` + id + `,"result":{"kind":"message","messageId":"m","role":"agent","parts":[{"kind":"text","text":"ok"}]}}`
+}
+
+// refusal is what the caller gets for an answer refused by the check.
+func refusal(id, detail string) string {
+	return `{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32603,"message":"the agent's answer does not pass the gateway's JSON checks",` +
+		`"data":{"detail":"` + detail + `","reason":"malformed_answer"}}}`
+}
+
+// TestStrictUnaryAnswers: an answer that readers could read differently
+// (a case-variant or repeated member, invalid UTF-8) is replaced by the
+// refusal for the call's id, and nothing of it reaches the caller. Each
+// one passed to the caller before, with bob's task or the marker in it.
+func TestStrictUnaryAnswers(t *testing.T) {
+	task := `{"kind":"task","id":"` + bobsTask + `","status":{"state":"completed"}}`
+	message := `{"kind":"message","messageId":"m","role":"agent","parts":[]}`
+	tests := []struct {
+		name, method, params string
+		answer               string // $ID is the call's id
+		wantDetail           string
+	}{
+		{"Result for result", "message/send", sendParams,
+			`{"jsonrpc":"2.0","id":$ID,"Result":` + task + `}`, "case_variant_key"},
+		{"repeated result, the first smuggled", "message/send", sendParams,
+			`{"jsonrpc":"2.0","id":$ID,"result":` + task + `,"result":` + message + `}`, "duplicate_key"},
+		{"repeated id", "message/send", sendParams,
+			`{"jsonrpc":"2.0","id":$ID,"result":` + message + `,"id":"` + bobsTask + `"}`, "duplicate_key"},
+		{"case variant of a task's member", "message/send", sendParams,
+			`{"jsonrpc":"2.0","id":$ID,"result":{"kind":"task","id":"task-1","status":{"state":"completed"},"artifacts":[],` +
+				`"Artifacts":[{"artifactId":"a","parts":[{"kind":"text","text":"` + bobsTask + `"}]}]}}`, "case_variant_key"},
+		{"case variants inside a task's artifact", "message/send", sendParams,
+			`{"jsonrpc":"2.0","id":$ID,"result":{"kind":"task","id":"task-1","status":{"state":"completed"},` +
+				`"artifacts":[{"artifactId":"a","parts":[],"Parts":[{"kind":"text","text":"` + bobsTask + `"}]}]}}`, "duplicate_key"},
+		{"case variant of a wrapped task's id", "SendMessage", `{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"hi"}]}}`,
+			`{"jsonrpc":"2.0","id":$ID,"result":{"task":{"Id":"` + bobsTask + `","status":{"state":"TASK_STATE_COMPLETED"}}}}`, "case_variant_key"},
+		{"repeated member deep in content", "message/send", sendParams,
+			`{"jsonrpc":"2.0","id":$ID,"result":{"kind":"message","messageId":"m","role":"agent",` +
+				`"parts":[{"kind":"data","data":{"to":"` + bobsTask + `","to":"alice"}}]}}`, "duplicate_key"},
+		{"listing beside Tasks", "ListTasks", `{}`,
+			`{"jsonrpc":"2.0","id":$ID,"result":{"tasks":[],"Tasks":[{"id":"` + bobsTask + `","status":{}}]}}`, "case_variant_key"},
+		{"listing in Tasks alone", "ListTasks", `{}`,
+			`{"jsonrpc":"2.0","id":$ID,"result":{"Tasks":[{"id":"` + bobsTask + `","status":{}}],"totalSize":1}}`, "case_variant_key"},
+		{"invalid UTF-8", "message/send", sendParams,
+			`{"jsonrpc":"2.0","id":$ID,"result":{"kind":"message","messageId":"m","role":"agent",` +
+				"\"parts\":[{\"kind\":\"text\",\"text\":\"" + bobsTask + "\xff\"}]}}", "invalid_utf8"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fx := strictFixture(t, "application/json", func(id string) string { return strings.ReplaceAll(tt.answer, "$ID", id) })
+			var header map[string]string
+			if !strings.Contains(tt.method, "/") {
+				header = map[string]string{"A2A-Version": "1.0"}
+			}
+			_, body := fx.post(t, aliceKey, "documents", `{"jsonrpc":"2.0","id":"c1","method":"`+tt.method+`","params":`+tt.params+`}`, header)
+			if len(fx.upstream.calls(tt.method)) != 1 {
+				t.Fatalf("the agent was not called: %s", body)
+			}
+			if want := refusal(`"c1"`, tt.wantDetail); body != want {
+				t.Fatalf("got  %s\nwant %s", body, want)
+			}
+		})
+	}
+}
+
+// TestStrictArrayAnswer: each element of an array answer is checked on
+// its own; the one refused is replaced by the refusal for the call's id.
+func TestStrictArrayAnswer(t *testing.T) {
+	fx := strictFixture(t, "application/json", func(id string) string {
+		return `[` + fine(id) + `,{"jsonrpc":"2.0","id":` + id + `,"Result":{"kind":"task","id":"` + bobsTask + `","status":{}}}]`
+	})
+	_, body := fx.post(t, aliceKey, "documents", `{"jsonrpc":"2.0","id":1,"method":"message/send","params":`+sendParams+`}`, nil)
+	if want := `[` + fine("1") + `,` + refusal("1", "case_variant_key") + `]`; body != want {
+		t.Fatalf("got  %s\nwant %s", body, want)
+	}
+}
+
+// TestStrictBatchElement: in a caller's batch, the element whose answer
+// is refused gets the refusal; the other keeps its answer.
+func TestStrictBatchElement(t *testing.T) {
+	fx := strictFixture(t, "application/json", func(id string) string {
+		if id == "2" {
+			return `{"jsonrpc":"2.0","id":2,"result":{"kind":"task","id":"task-1","status":{}},"RESULT":{"kind":"task","id":"` + bobsTask + `","status":{}}}`
+		}
+		return fine(id)
+	})
+	call := func(id string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"method":"message/send","params":` + sendParams + `}`
+	}
+	_, body := fx.post(t, aliceKey, "documents", `[`+call("1")+`,`+call("2")+`]`, nil)
+	var got []json.RawMessage
+	if err := json.Unmarshal([]byte(body), &got); err != nil || len(got) != 2 {
+		t.Fatalf("batch answer %s: %v", body, err)
+	}
+	if string(got[0]) != fine("1") || string(got[1]) != refusal("2", "case_variant_key") {
+		t.Fatalf("batch answer %s", body)
+	}
+}
+
+// TestStrictStreamEvents: an event that readers could read differently
+// is replaced by the refusal and ends the stream; the events before it
+// pass, none after it.
+func TestStrictStreamEvents(t *testing.T) {
+	event := func(id, result string) string {
+		return "data: {\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":" + result + "}\n\n"
+	}
+	working := `{"kind":"status-update","taskId":"task-1","contextId":"c","status":{"state":"working"},"final":false}`
+	tests := []struct{ name, smuggled, wantDetail string }{
+		{"repeated taskId, the first smuggled", "data: {\"jsonrpc\":\"2.0\",\"id\":$ID,\"result\":" +
+			`{"kind":"status-update","taskId":"` + bobsTask + `","taskId":"task-1","contextId":"c","status":{"state":"working"},"final":false}}` + "\n\n", "duplicate_key"},
+		{"Result for result", "id: 2\ndata: {\"jsonrpc\":\"2.0\",\"id\":$ID,\"Result\":" +
+			`{"kind":"status-update","taskId":"` + bobsTask + `","contextId":"c","status":{"state":"working"},"final":false}}` + "\n\n", "case_variant_key"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fx := strictFixture(t, "text/event-stream", func(id string) string {
+				return event(id, working) + strings.ReplaceAll(tt.smuggled, "$ID", id) + event(id, working)
+			})
+			_, body := fx.post(t, aliceKey, "documents", `{"jsonrpc":"2.0","id":5,"method":"message/stream","params":`+sendParams+`}`, nil)
+			got := clientEvents(body)
+			want := []string{`{"jsonrpc":"2.0","id":5,"result":` + working + `}`, refusal("5", tt.wantDetail)}
+			if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] || strings.Contains(body, bobsTask) {
+				t.Fatalf("stream %q\nwant events %q", body, want)
+			}
+		})
+	}
+}
+
+// TestStrictAnswerSpelledRightIsRead: the same answers, spelled as the
+// processors read them, are processed: bob's task is refused to alice
+// as not found. What the check refuses is what would have passed them.
+func TestStrictAnswerSpelledRightIsRead(t *testing.T) {
+	fx := strictFixture(t, "application/json", func(id string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"result":{"kind":"task","id":"` + bobsTask + `","status":{"state":"completed"}}}`
+	})
+	_, body := fx.post(t, aliceKey, "documents", `{"jsonrpc":"2.0","id":1,"method":"message/send","params":`+sendParams+`}`, nil)
+	if want := `{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"Task not found"}}`; body != want {
+		t.Fatalf("got %s, want %s", body, want)
+	}
+}
+
+// TestCheckAnswer covers the check's outcomes: accepted, not JSON (the
+// hop fails), refused with a *jsonrpc.Error that names the rule broken.
+func TestCheckAnswer(t *testing.T) {
+	strict, err := newAnswerStrict()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, answer string
+		wantErr      error
+		wantDetail   string
+	}{
+		{"fine", fine("1"), nil, ""},
+		{"content in any case", `{"result":{"parts":[{"data":{"ID":1,"Status":2}}],"metadata":{"Kind":1}},"Extra":1}`, nil, ""},
+		{"not JSON", `<html>`, errNotJSONRPC, ""},
+		{"truncated", `{"result":`, errNotJSONRPC, ""},
+		{"ID for id", `{"ID":1,"result":{}}`, jsonrpc.ErrMisspelledKey, "case_variant_key"},
+		{"Error for error", `{"id":1,"Error":{"code":1}}`, jsonrpc.ErrMisspelledKey, "case_variant_key"},
+		{"ſtatus in a result", `{"result":{"ſtatus":{}}}`, jsonrpc.ErrMisspelledKey, "case_variant_key"},
+		{"TotalSize", `{"result":{"tasks":[],"TotalSize":3}}`, jsonrpc.ErrMisspelledKey, "case_variant_key"},
+		{"case variant in a listed task", `{"result":{"tasks":[{"TaskId":"t"}]}}`, jsonrpc.ErrMisspelledKey, "case_variant_key"},
+		{"repeated member", `{"id":1,"id":1}`, jsonrpc.ErrDuplicateKey, "duplicate_key"},
+		{"lone surrogate", `{"result":"\udc00"}`, jsonrpc.ErrInvalidUTF8, "invalid_utf8"},
+		{"too deep", strings.Repeat("[", answerDepth+1) + strings.Repeat("]", answerDepth+1), jsonrpc.ErrTooDeep, "nesting_too_deep"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := checkAnswer([]byte(tt.answer), strict)
+			if !errors.Is(err, tt.wantErr) || (tt.wantErr == nil) != (err == nil) {
+				t.Fatalf("checkAnswer(%s) = %v, want %v", tt.answer, err, tt.wantErr)
+			}
+			var e *jsonrpc.Error
+			if errors.As(err, &e) != (tt.wantDetail != "") || e != nil && e.Data.(map[string]any)["detail"] != tt.wantDetail {
+				t.Fatalf("checkAnswer(%s) refusal %+v, want detail %q", tt.answer, e, tt.wantDetail)
+			}
+		})
+	}
+}
+
+// requestCheck reports whether jsonrpc.Decode, the caller's codec, would
+// accept text as a body, its batch rules aside, at the answer's depth.
+func requestCheck(text []byte) error {
+	lim := jsonrpc.Limits{MaxBodyBytes: jsonrpc.MaxBodyBytesCeiling, MaxBatch: jsonrpc.MaxBatchCeiling, MaxDepth: answerDepth}
+	_, _, err := jsonrpc.Decode(text, lim)
+	if errors.Is(err, jsonrpc.ErrEmptyBatch) || errors.Is(err, jsonrpc.ErrBatchTooLarge) {
+		return nil
+	}
+	return err
+}
+
+// envelopeVariant reports whether the response object resp has a member
+// spelled otherwise than jsonrpc, id, result or error but equal to one
+// of them under encoding/json's folding.
+func envelopeVariant(resp []byte) bool {
+	var env map[string]json.RawMessage
+	if json.Unmarshal(resp, &env) != nil {
+		return false
+	}
+	for k := range env {
+		for _, name := range []string{"jsonrpc", "id", "result", "error"} {
+			if k != name && strings.EqualFold(k, name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// FuzzStrictAnswer feeds arbitrary unary answers through processUnary:
+// the chain never sees what the caller's codec would refuse for the same
+// bytes, nor a response whose envelope a case-insensitive client reads
+// otherwise; and what reaches the caller is, for each response, what the
+// chain returned or the gateway's refusal, never the upstream's bytes.
+func FuzzStrictAnswer(f *testing.F) {
+	for _, s := range []string{
+		fine("1"), `{"jsonrpc":"2.0","id":1,"Result":{}}`, `{"result":1,"result":2}`, `{"id":1,"iD":2}`,
+		`[{"result":1},{"Error":{}}]`, `{"result":{"tasks":[{"ID":"t"}]}}`, "{\"result\":\"\xff\"}",
+		`{"r\u0065sult":{"ſtatus":1}}`, `{"result":{"a":{"b":1,"B":2}}}`, `[]`, `<html>`, ` {"id":1} `,
+	} {
+		f.Add(s)
+	}
+	strict, err := newAnswerStrict()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, answer string) {
+		var seen int
+		tag := func(_ context.Context, resp json.RawMessage) (json.RawMessage, error) {
+			if err := requestCheck(resp); err != nil {
+				t.Fatalf("the chain was given %q, which the request codec refuses: %v", resp, err)
+			}
+			if envelopeVariant(resp) {
+				t.Fatalf("the chain was given %q, whose envelope a client reads otherwise", resp)
+			}
+			seen++
+			return json.RawMessage(`{"seen":1}`), nil
+		}
+		check := func(_ context.Context, resp []byte) error { return checkAnswer(resp, strict) }
+		out, err := processUnary(context.Background(), tag, check, json.RawMessage("7"), []byte(answer))
+		if err != nil || len(out) == 0 || strings.TrimSpace(answer) == "" {
+			return
+		}
+		var resps []json.RawMessage
+		if out[0] != '[' {
+			resps = []json.RawMessage{out}
+		} else if json.Unmarshal(out, &resps) != nil {
+			t.Fatalf("the caller got %q", out)
+		}
+		for _, r := range resps {
+			var v struct {
+				Error *jsonrpc.Error `json:"error"`
+			}
+			if string(r) != `{"seen":1}` && (json.Unmarshal(r, &v) != nil || v.Error == nil) {
+				t.Fatalf("the caller got %q for %q, neither processed nor refused", r, answer)
+			}
+		}
+	})
+}
