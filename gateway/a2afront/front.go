@@ -118,6 +118,8 @@ type Front struct {
 	// answerStrict checks every answer before the processors see it
 	// (answercheck.go).
 	answerStrict *jsonrpc.Strict
+	// decoder decodes every request body under cfg.Limits.
+	decoder *jsonrpc.Decoder
 	// quiet says the front traces nothing (deps.Tracer is quietTracer).
 	quiet bool
 }
@@ -137,7 +139,8 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Front, error) {
 	if err := deps.validate(); err != nil {
 		return nil, err
 	}
-	if err := cfg.Limits.Validate(); err != nil {
+	decoder, err := jsonrpc.NewDecoder(cfg.Limits)
+	if err != nil {
 		return nil, fmt.Errorf("a2a front: %w", err)
 	}
 	strict, err := newAnswerStrict()
@@ -148,7 +151,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Front, error) {
 	if deps.Tasks == nil {
 		deps.Tasks = taskindex.NewMemory(cmp.Or(cfg.MaxTasks, DefaultMaxTasks), cmp.Or(cfg.TaskTTL, DefaultTaskTTL), deps.Now)
 	}
-	f := &Front{cfg: cfg, deps: deps, agents: map[string]*agent{}, unsealed: newUnsealCache(), answerStrict: strict}
+	f := &Front{cfg: cfg, deps: deps, agents: map[string]*agent{}, unsealed: newUnsealCache(), answerStrict: strict, decoder: decoder}
 	if _, ok := deps.Tracer.(noop.Tracer); ok {
 		f.deps.Tracer, f.quiet = quietTracer{span: noop.Span{}}, true
 	}

@@ -77,7 +77,7 @@ func (f *Front) serveA2A(w http.ResponseWriter, r *http.Request) {
 		jsonrpc.WriteResponse(w, status, jsonrpc.NewError(nil, jsonrpc.ErrorFor(err)))
 		return
 	}
-	reqs, batch, err := jsonrpc.Decode(body, lim)
+	reqs, batch, err := f.decoder.Decode(body)
 	if err != nil {
 		jsonrpc.WriteResponse(w, http.StatusBadRequest, jsonrpc.NewError(nil, jsonrpc.ErrorFor(err)))
 		return

@@ -30,11 +30,25 @@ func BenchmarkDecode(b *testing.B) {
 		{"invoke", typicalInvoke},
 		{"batch32", batch32()},
 	} {
+		d, err := NewDecoder(lim)
+		if err != nil {
+			b.Fatal(err)
+		}
 		b.Run(bc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(bc.body)))
 			b.ReportAllocs()
 			for b.Loop() {
 				reqs, _, err := Decode(bc.body, lim)
+				if err != nil || reqs[0].Err != nil {
+					b.Fatal(err, reqs[0].Err)
+				}
+			}
+		})
+		b.Run("Decoder/"+bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(bc.body)))
+			b.ReportAllocs()
+			for b.Loop() {
+				reqs, _, err := d.Decode(bc.body)
 				if err != nil || reqs[0].Err != nil {
 					b.Fatal(err, reqs[0].Err)
 				}

@@ -70,12 +70,18 @@ func Decode(body []byte, lim Limits) (reqs []Request, batch bool, err error) {
 	if err := lim.Validate(); err != nil {
 		return nil, false, err
 	}
+	return decode(new(checkScratch), body, lim)
+}
+
+// decode is Decode under valid limits, with the checker's scratch memory
+// in s.
+func decode(s *checkScratch, body []byte, lim Limits) (reqs []Request, batch bool, err error) {
 	start := skipSpace(body, 0)
 	batch = start < len(body) && body[start] == '['
 	if int64(len(body)) > lim.MaxBodyBytes {
 		return nil, batch, fmt.Errorf("%w: more than %d bytes", ErrBodyTooLarge, lim.MaxBodyBytes)
 	}
-	c := newChecker(body, lim.MaxDepth)
+	c := newCheckerIn(s, body, lim.MaxDepth)
 	if batch {
 		c.maxElems = lim.MaxBatch
 		c.elems = make([]span, 0, min(lim.MaxBatch, 64))
