@@ -8,9 +8,11 @@ import (
 
 // ErrUnreadable is wrapped when a listing met live records it could not
 // read: bytes that do not decode (corrupt, or written by an incompatible
-// version), a key of another type, or the record of another capability
-// than the id it is stored under. Such a capability may still be live;
-// the listing names it (see UnreadableError) instead of hiding it.
+// version), a key of another type, the record of another capability than
+// the id it is stored under, or no record at all while the listing says
+// the capability is live well past now (deleted or evicted). Such a
+// capability may still be live; the listing names it (see
+// UnreadableError) instead of hiding it.
 var ErrUnreadable = errors.New("capindex: unreadable records")
 
 // maxNamedIDs bounds the ids UnreadableError's message names.
@@ -21,9 +23,13 @@ const maxNamedIDs = 10
 type UnreadableError struct {
 	// IDs are the capability ids, sorted.
 	IDs []string
+	// Missing are those of IDs, sorted, whose record is not there at all
+	// (deleted or evicted) although the listing says the capability is
+	// live; the others' records are there but do not read.
+	Missing []string
 }
 
-// Error names the count and the first few ids.
+// Error names the count and the first few ids, then the missing ones.
 func (e *UnreadableError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "capindex: %d unreadable record", len(e.IDs))
@@ -31,11 +37,21 @@ func (e *UnreadableError) Error() string {
 		b.WriteString("s")
 	}
 	b.WriteString(": ")
-	b.WriteString(strings.Join(e.IDs[:min(len(e.IDs), maxNamedIDs)], ", "))
-	if n := len(e.IDs) - maxNamedIDs; n > 0 {
-		fmt.Fprintf(&b, " and %d more", n)
+	writeIDs(&b, e.IDs)
+	if len(e.Missing) > 0 {
+		fmt.Fprintf(&b, " (%d missing: ", len(e.Missing))
+		writeIDs(&b, e.Missing)
+		b.WriteString(")")
 	}
 	return b.String()
+}
+
+// writeIDs writes the first maxNamedIDs of ids, then how many more.
+func writeIDs(b *strings.Builder, ids []string) {
+	b.WriteString(strings.Join(ids[:min(len(ids), maxNamedIDs)], ", "))
+	if n := len(ids) - maxNamedIDs; n > 0 {
+		fmt.Fprintf(b, " and %d more", n)
+	}
 }
 
 // Unwrap returns ErrUnreadable.
