@@ -29,5 +29,6 @@
 // tampered with, or deleted or evicted before the capability expires),
 // empty when none. Such a capability may still be live, so it is named,
 // and logged at warn, never hidden; the answer stays 200 with every
-// readable record. An index that cannot be reached is a 503.
+// readable record. An index that cannot be reached is a 503, even when
+// its error also names unreadable records.
 package admin

@@ -58,13 +58,47 @@ func writeIDs(b *strings.Builder, ids []string) {
 func (e *UnreadableError) Unwrap() error { return ErrUnreadable }
 
 // UnreadableIDs returns the ids err names when it is (or wraps) an
-// *UnreadableError, and nil otherwise. A caller of List or
-// ListByPrincipal that gets ids keeps the records it was given: they are
-// the readable ones.
+// *UnreadableError, and nil otherwise. Whether the listing that returned
+// err answered at all is Partial's to say.
 func UnreadableIDs(err error) []string {
 	var u *UnreadableError
 	if errors.As(err, &u) {
 		return u.IDs
 	}
 	return nil
+}
+
+// Partial reports whether err, returned by List or ListByPrincipal, says
+// only that the records of ids could not be read: the records returned
+// with it are then every readable one, and the listing answered in part.
+// It is false for nil, and for an error that is or joins anything else,
+// ErrUnavailable above all, whatever ids it also names: that listing
+// failed, and its caller fails closed.
+func Partial(err error) (ids []string, ok bool) {
+	if err == nil || errors.Is(err, ErrUnavailable) || !onlyUnreadable(err) {
+		return nil, false
+	}
+	ids = UnreadableIDs(err)
+	return ids, len(ids) > 0
+}
+
+// onlyUnreadable reports whether every error err's tree ends in is an
+// *UnreadableError or ErrUnreadable.
+func onlyUnreadable(err error) bool {
+	switch e := err.(type) {
+	case *UnreadableError:
+		return true
+	case interface{ Unwrap() []error }:
+		errs := e.Unwrap()
+		for _, w := range errs {
+			if !onlyUnreadable(w) {
+				return false
+			}
+		}
+		return len(errs) > 0
+	case interface{ Unwrap() error }:
+		w := e.Unwrap()
+		return w != nil && onlyUnreadable(w)
+	}
+	return err == ErrUnreadable
 }
