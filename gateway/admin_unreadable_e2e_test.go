@@ -2,6 +2,7 @@ package gateway_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,9 +16,10 @@ import (
 )
 
 // TestAdminCapabilitiesNamesUnreadableRecords: on a Redis index, a
-// capability whose record was garbled is still live (its token invokes),
-// and GET /admin/capabilities names it under "unreadable" next to the
-// readable capability instead of hiding it; the metric counts it.
+// capability whose record was garbled, and one whose record was deleted,
+// are still live (their tokens invoke), and GET /admin/capabilities names
+// them under "unreadable" next to the readable capability instead of
+// hiding them; the metric counts them.
 func TestAdminCapabilitiesNamesUnreadableRecords(t *testing.T) {
 	srv := redistest.Start(t)
 	reg := prometheus.NewRegistry()
@@ -25,24 +27,31 @@ func TestAdminCapabilitiesNamesUnreadableRecords(t *testing.T) {
 		o.Index, o.Registry = capindex.NewRedis(srv.Client, "e:", time.Second, time.Now), reg
 	})
 	admin := h.admin(t)
-	readable, garbled := h.aliceQ1(), h.aliceQ1()
+	readable, garbled, deleted := h.aliceQ1(), h.aliceQ1(), h.aliceQ1()
 	ctx := context.Background()
 	if err := srv.Client.SetArgs(ctx, "e:cap:"+garbled.ID, "\x09written by another version", redis.SetArgs{KeepTTL: true}).Err(); err != nil {
 		t.Fatal(err)
 	}
-	if r := h.invokeWithToken("alice-dev-key", garbled); r.Error != nil {
-		t.Fatalf("the capability with a garbled record no longer invokes: %+v", r.Error)
+	if err := srv.Client.Del(ctx, "e:cap:"+deleted.ID).Err(); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []issued{garbled, deleted} {
+		if r := h.invokeWithToken("alice-dev-key", c); r.Error != nil {
+			t.Fatalf("the capability %s no longer invokes: %+v", c.ID, r.Error)
+		}
 	}
 	code, out := adminCall(t, admin, "GET", "/admin/capabilities?principal=user:alice@example.com", "admin-dev-key", "")
 	body := mustJSON(out)
-	if code != 200 || !strings.Contains(body, `"unreadable":["`+garbled.ID+`"]`) || !strings.Contains(body, `"id":"`+readable.ID+`"`) {
-		t.Fatalf("list: %d %s, want %s readable and %s unreadable", code, body, readable.ID, garbled.ID)
+	unreadable := []string{garbled.ID, deleted.ID}
+	slices.Sort(unreadable)
+	if code != 200 || !strings.Contains(body, `"unreadable":["`+strings.Join(unreadable, `","`)+`"]`) || !strings.Contains(body, `"id":"`+readable.ID+`"`) {
+		t.Fatalf("list: %d %s, want %s readable and %v unreadable", code, body, readable.ID, unreadable)
 	}
 	if strings.Contains(body, `"id":"`+garbled.ID+`"`) {
 		t.Errorf("the garbled record is listed as if read: %s", body)
 	}
-	if m := scrape(t, h.srv.URL+"/metrics"); !strings.Contains(m, "capgate_capindex_unreadable_records_total 1\n") {
-		t.Errorf("/metrics does not count the unreadable record:\n%s", grepLines(m, "capindex"))
+	if m := scrape(t, h.srv.URL+"/metrics"); !strings.Contains(m, "capgate_capindex_unreadable_records_total 2\n") {
+		t.Errorf("/metrics does not count the unreadable records:\n%s", grepLines(m, "capindex"))
 	}
 }
 

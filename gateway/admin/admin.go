@@ -175,7 +175,8 @@ func (a *API) revokeAdmin(ctx context.Context, req revokeRequest) (map[string]an
 // adminCapabilities lists a principal's live capabilities with their
 // revocation state; "unknown" when the store cannot say. The ids of
 // records the index could not read are listed under "unreadable" (empty
-// when none), next to the readable ones: they may be live.
+// when none), next to the readable ones: they may be live. Any other index
+// error, even one that also names unreadable records, is a 503.
 func (a *API) adminCapabilities(w http.ResponseWriter, r *http.Request) {
 	p := r.URL.Query().Get("principal")
 	if p == "" {
@@ -183,9 +184,9 @@ func (a *API) adminCapabilities(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	recs, err := a.deps.Index.ListByPrincipal(r.Context(), p)
-	unreadable := capindex.UnreadableIDs(err)
+	unreadable, partial := capindex.Partial(err)
 	switch {
-	case err != nil && len(unreadable) == 0:
+	case err != nil && !partial:
 		w.Header().Set("Retry-After", "1")
 		writeJSONStatus(w, http.StatusServiceUnavailable, map[string]string{"error": "capability index unavailable"})
 		return

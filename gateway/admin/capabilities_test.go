@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -24,20 +25,14 @@ import (
 	"github.com/capgate/capgate/revocation"
 )
 
-// listFailing is an index whose listings fail with err.
-type listFailing struct {
-	capindex.Index
-	err error
-}
-
-func (x listFailing) ListByPrincipal(context.Context, string) ([]capindex.Record, error) {
-	return nil, x.err
-}
-
 // TestAdminCapabilitiesNamesUnreadable: GET /admin/capabilities answers
 // the readable records with the ids of the unreadable ones, and logs them
-// at warn; an index that fails without naming records is a 503.
+// at warn; an index that fails without naming records is a 503, and so is
+// one whose error names records but joins ErrUnavailable or another
+// error, though it returned records.
 func TestAdminCapabilitiesNamesUnreadable(t *testing.T) {
+	down := fmt.Errorf("%w: down", capindex.ErrUnavailable)
+	named := &capindex.UnreadableError{IDs: []string{"cap_9"}}
 	tests := []struct {
 		name           string
 		broken         []string
@@ -54,17 +49,21 @@ func TestAdminCapabilitiesNamesUnreadable(t *testing.T) {
 			wantIDs: []string{}, wantUnreadable: []string{"cap_1", "cap_2", "cap_3"}, wantWarn: true},
 		{name: "index unavailable", fail: fmt.Errorf("%w: down", capindex.ErrUnavailable), wantStatus: http.StatusServiceUnavailable},
 		{name: "unreadable without ids", fail: capindex.ErrUnreadable, wantStatus: http.StatusServiceUnavailable},
+		{name: "unavailable joined with unreadable", fail: errors.Join(named, down), wantStatus: http.StatusServiceUnavailable},
+		{name: "unavailable wrapping unreadable", fail: fmt.Errorf("%w: %w", capindex.ErrUnavailable, named),
+			wantStatus: http.StatusServiceUnavailable},
+		{name: "unreadable joined with another error", fail: errors.Join(named, errors.New("boom")),
+			wantStatus: http.StatusServiceUnavailable},
+		{name: "wrapped unreadable", fail: fmt.Errorf("listing: %w", named), wantStatus: http.StatusOK,
+			wantIDs: []string{"cap_1", "cap_2", "cap_3"}, wantUnreadable: []string{"cap_9"}, wantWarn: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			idx := &capindextest.Unreadable{Index: seededIndex(t)}
 			idx.Break(tt.broken...)
-			var index capindex.Index = idx
-			if tt.fail != nil {
-				index = listFailing{Index: idx, err: tt.fail}
-			}
+			idx.FailListings(tt.fail)
 			var logs bytes.Buffer
-			srv := capabilitiesAPI(t, index, slog.New(slog.NewJSONHandler(&logs, nil)))
+			srv := capabilitiesAPI(t, idx, slog.New(slog.NewJSONHandler(&logs, nil)))
 			status, body := send(t, srv, "admin", http.MethodGet, "/admin/capabilities?principal=user:a", "")
 			if status != tt.wantStatus {
 				t.Fatalf("status %d, want %d: %s", status, tt.wantStatus, body)

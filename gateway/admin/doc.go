@@ -25,8 +25,10 @@
 // capabilities whose principal or holder is ID, each with its revocation
 // state ("live", "revoked", "invalid", or "unknown" when the revocation
 // store cannot say), and the ids of live capabilities whose index records
-// could not be read (corrupt, written by an incompatible version, or
-// tampered with), empty when none. Such a capability may still be live,
-// so it is named, and logged at warn, never hidden; the answer stays 200
-// with every readable record. An index that cannot be reached is a 503.
+// could not be read (corrupt, written by an incompatible version,
+// tampered with, or deleted or evicted before the capability expires),
+// empty when none. Such a capability may still be live, so it is named,
+// and logged at warn, never hidden; the answer stays 200 with every
+// readable record. An index that cannot be reached is a 503, even when
+// its error also names unreadable records.
 package admin

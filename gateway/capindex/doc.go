@@ -20,4 +20,16 @@
 // call is refused, never allowed, and a caller that presents its token is
 // served as before. The index needs no loss detection of its own; the
 // revocation store, which does, makes the gateway fail closed meanwhile.
+//
+// Listings (the admin API's and the console's) must not hide a live
+// capability: a caller that presents its token still invokes with no
+// record at all. So Redis's listings name, in an *UnreadableError, every
+// listed capability whose record does not read, and every one whose
+// record is gone although the sorted set's score, its expiry, lies more
+// than a margin for clock skew past now (a DEL of the record, or an
+// eviction under maxmemory). What they cannot see is what left no trace
+// in the sorted sets they read: a capability taken out of them (ZREM), a
+// set deleted or evicted, or the whole index lost, as above. Such a
+// capability is absent from the listings, silently, while its token
+// still invokes until it expires or is revoked.
 package capindex

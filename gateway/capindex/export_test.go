@@ -6,3 +6,7 @@ var (
 	DecodeRecord = decodeRecord
 	ErrGarbled   = errGarbled
 )
+
+// MissingMargin is how far past now a listed expiry must lie for an
+// absent record to be named missing.
+const MissingMargin = missingMargin

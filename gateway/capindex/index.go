@@ -51,9 +51,11 @@ type Index interface {
 	// is p, in issue order.
 	//
 	// When some of them cannot be read, it returns the readable ones with
-	// an *UnreadableError (wrapping ErrUnreadable) naming the others; any
-	// other error comes with no records. A record that expired meanwhile
-	// is gone, not unreadable.
+	// an *UnreadableError (wrapping ErrUnreadable) naming the others,
+	// among them those whose record is missing before its capability
+	// expires; any other error comes with no records, and Partial tells
+	// the two apart. A record that expired meanwhile is gone, not
+	// unreadable.
 	ListByPrincipal(ctx context.Context, p string) ([]Record, error)
 	// List returns the live records matching f, in issue order, at most
 	// f's limit (see Filter.Max). Unreadable records are reported as

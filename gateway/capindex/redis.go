@@ -24,7 +24,10 @@ import (
 // same way, lists every live capability for List. A listed id whose
 // record does not decode, is not a string or is another capability's
 // record is named in an *UnreadableError, never skipped silently: the
-// capability may still be live.
+// capability may still be live. So is one whose record is gone although
+// its score says the capability lives on past missingMargin (deleted, or
+// evicted under maxmemory), as UnreadableError.Missing; see the package
+// doc for what a listing cannot see.
 type Redis struct {
 	c       redis.UniversalClient
 	prefix  string
@@ -113,57 +116,91 @@ func (r *Redis) List(ctx context.Context, f Filter) ([]Record, error) {
 	return r.list(ctx, key, f, maxScan, f.Max())
 }
 
+// missingMargin is how far past now a listed capability's expiry must lie
+// for its absent record to be named missing rather than taken as expired.
+// The score is the writing replica's clock (the record's Expires), and
+// Redis expires the record a TTL after the write, a TTL that replica took
+// from the same clock; a listing replica whose clock runs behind the
+// writer's by δ, or reads a Redis whose clock stepped forward by δ, finds
+// the record of a capability that expired on time gone while its score
+// still lies δ ahead of its own now. The margin is the clock
+// skew the gateway already tolerates on token times (the verifier's 30 s
+// leeway), and covers the wait between reading the ids and reading the
+// records. A record deleted less than the margin before its capability
+// expires is not named.
+const missingMargin = 30 * time.Second
+
+// errGone is a listed GET's answer when the record is not there.
+var errGone = errors.New("capindex: record gone")
+
 // list reads the ids of the sorted set key, at most scan of them (0: all),
 // and returns the newest max of their live records that match f, with an
 // *UnreadableError naming the records it could not read.
 func (r *Redis) list(ctx context.Context, key string, f Filter, scan int64, max int) ([]Record, error) {
 	ctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
-	ids, err := r.c.ZRevRangeByScore(ctx, key, &redis.ZRangeBy{
+	entries, err := r.c.ZRevRangeByScoreWithScores(ctx, key, &redis.ZRangeBy{
 		Min: fmt.Sprint(r.now().UnixMilli()), Max: "+inf", Count: scan,
 	}).Result()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
-	cmds := make([]*redis.StringCmd, len(ids))
-	// The pipeline's error is its first command's; each command's own
-	// error says what became of its record.
-	_, _ = r.c.Pipelined(ctx, func(pl redis.Pipeliner) error {
-		for i, id := range ids {
-			cmds[i] = pl.Get(ctx, r.recordKey(id))
-		}
-		return nil
-	})
+	ids, cmds := r.getAll(ctx, entries)
 	now := r.now()
+	// An absent record whose score lies beyond this (in unix ms) should
+	// still be there: it was deleted or evicted.
+	missingAfter := float64(now.Add(missingMargin).UnixMilli())
 	var out []Record
-	var bad []string
-	for i, cmd := range cmds {
-		rec, err := listed(cmd, ids[i])
+	var u UnreadableError
+	for i, id := range ids {
+		rec, err := listed(cmds[i], id)
 		switch {
+		case errors.Is(err, errGone):
+			if entries[i].Score > missingAfter {
+				u.IDs, u.Missing = append(u.IDs, id), append(u.Missing, id)
+			}
 		case errors.Is(err, ErrUnreadable):
-			bad = append(bad, ids[i])
+			u.IDs = append(u.IDs, id)
 		case err != nil:
 			return nil, err
-		case rec.CapabilityID != "" && now.Before(rec.Expires) && f.Match(rec):
+		case now.Before(rec.Expires) && f.Match(rec):
 			out = append(out, rec)
 		}
 	}
 	out = sortAndCut(out, max)
-	if len(bad) > 0 {
-		slices.Sort(bad)
-		return out, &UnreadableError{IDs: bad}
+	if len(u.IDs) > 0 {
+		slices.Sort(u.IDs)
+		slices.Sort(u.Missing)
+		return out, &u
 	}
 	return out, nil
 }
 
-// listed reads the record a listing's GET of id answered: a zero Record
-// when it is gone (expired since the ids were read), ErrUnreadable when
-// it is there but is not id's record, ErrUnavailable when Redis failed.
+// getAll reads the records of the listed entries in one pipeline and
+// returns their ids (go-redis reads every member as a string) and GETs.
+// The pipeline's error is its first command's; each command's own error
+// says what became of its record.
+func (r *Redis) getAll(ctx context.Context, entries []redis.Z) ([]string, []*redis.StringCmd) {
+	ids := make([]string, len(entries))
+	cmds := make([]*redis.StringCmd, len(entries))
+	_, _ = r.c.Pipelined(ctx, func(pl redis.Pipeliner) error {
+		for i, z := range entries {
+			ids[i], _ = z.Member.(string)
+			cmds[i] = pl.Get(ctx, r.recordKey(ids[i]))
+		}
+		return nil
+	})
+	return ids, cmds
+}
+
+// listed reads the record a listing's GET of id answered: errGone when
+// there is none, ErrUnreadable when it is there but is not id's record,
+// ErrUnavailable when Redis failed.
 func listed(cmd *redis.StringCmd, id string) (Record, error) {
 	b, err := cmd.Bytes()
 	switch {
 	case errors.Is(err, redis.Nil):
-		return Record{}, nil
+		return Record{}, errGone
 	case redis.HasErrorPrefix(err, "WRONGTYPE"):
 		return Record{}, ErrUnreadable
 	case err != nil:

@@ -17,15 +17,16 @@ import (
 
 // TestRedisListsNameUnreadableRecords: a live capability whose record
 // cannot be read (garbled bytes, a key of another type, another
-// capability's record) is named by every listing that covers it, next to
-// the readable records, never skipped silently; one whose record expired
-// since the ids were read is gone, not unreadable.
+// capability's record) or is not there at all (deleted, evicted) is named
+// by every listing that covers it, next to the readable records, never
+// skipped silently; one whose record is gone while its listed expiry is
+// within the clock-skew margin of now, or past, expired: it is not named.
 func TestRedisListsNameUnreadableRecords(t *testing.T) {
 	srv := redistest.Start(t)
 	ctx := context.Background()
-	ix := capindex.NewRedis(srv.Client, "u:", time.Second, time.Now)
 	now := time.Now()
-	for i, id := range []string{"cap_ok", "cap_garbled", "cap_hash", "cap_swapped", "cap_gone"} {
+	ix := capindex.NewRedis(srv.Client, "u:", time.Second, func() time.Time { return now })
+	for i, id := range []string{"cap_ok", "cap_garbled", "cap_hash", "cap_swapped", "cap_gone", "cap_lapsing", "cap_expired"} {
 		if err := ix.Put(ctx, capindex.Record{
 			CapabilityID: id, Token: capindextest.Token(t, id), Principal: "user:a", Holder: "agent:s",
 			Agent: "documents", Grant: "documents:read",
@@ -34,26 +35,8 @@ func TestRedisListsNameUnreadableRecords(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ok, err := srv.Client.Get(ctx, "u:cap:cap_ok").Bytes()
-	if err != nil {
-		t.Fatal(err)
-	}
-	keep := redis.SetArgs{KeepTTL: true}
-	for _, c := range []*redis.StatusCmd{
-		srv.Client.SetArgs(ctx, "u:cap:cap_garbled", "\x02garbage from another version", keep),
-		srv.Client.SetArgs(ctx, "u:cap:cap_swapped", ok, keep),
-	} {
-		if c.Err() != nil {
-			t.Fatal(c.Err())
-		}
-	}
-	if err := srv.Client.Del(ctx, "u:cap:cap_hash", "u:cap:cap_gone").Err(); err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Client.HSet(ctx, "u:cap:cap_hash", "f", "v").Err(); err != nil {
-		t.Fatal(err)
-	}
-	unreadable := []string{"cap_garbled", "cap_hash", "cap_swapped"}
+	spoilRecords(ctx, t, srv.Client, now)
+	unreadable := []string{"cap_garbled", "cap_gone", "cap_hash", "cap_swapped"}
 	for _, tc := range []struct {
 		name string
 		list func() ([]capindex.Record, error)
@@ -73,7 +56,11 @@ func TestRedisListsNameUnreadableRecords(t *testing.T) {
 		if got := capindex.UnreadableIDs(err); !slices.Equal(got, unreadable) {
 			t.Errorf("%s: unreadable ids %v, want %v", tc.name, got, unreadable)
 		}
-		if !strings.Contains(err.Error(), "3 unreadable records: cap_garbled, cap_hash, cap_swapped") {
+		var u *capindex.UnreadableError
+		if !errors.As(err, &u) || !slices.Equal(u.Missing, []string{"cap_gone"}) {
+			t.Errorf("%s: missing ids of %v, want [cap_gone]", tc.name, err)
+		}
+		if !strings.Contains(err.Error(), "4 unreadable records: cap_garbled, cap_gone, cap_hash, cap_swapped (1 missing: cap_gone)") {
 			t.Errorf("%s: error %q does not name the ids", tc.name, err)
 		}
 		if got := ids(recs); got != tc.want {
@@ -82,6 +69,36 @@ func TestRedisListsNameUnreadableRecords(t *testing.T) {
 	}
 	if recs, err := ix.ListByPrincipal(ctx, "user:b"); err != nil || len(recs) != 0 {
 		t.Errorf("another principal's listing: %v, %v", recs, err)
+	}
+}
+
+// spoilRecords garbles cap_garbled, puts cap_ok's record under
+// cap_swapped, makes cap_hash a hash and deletes the records of cap_gone,
+// cap_lapsing and cap_expired, after moving the listed expiries of the
+// last two to within the missing margin of now and to the past: they
+// expired on time, as a listing replica whose clock runs behind sees it.
+func spoilRecords(ctx context.Context, t *testing.T, c redis.UniversalClient, now time.Time) {
+	t.Helper()
+	ok, err := c.Get(ctx, "u:cap:cap_ok").Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep := redis.SetArgs{KeepTTL: true}
+	cmds := []redis.Cmder{
+		c.SetArgs(ctx, "u:cap:cap_garbled", "\x02garbage from another version", keep),
+		c.SetArgs(ctx, "u:cap:cap_swapped", ok, keep),
+		c.Del(ctx, "u:cap:cap_hash", "u:cap:cap_gone", "u:cap:cap_lapsing", "u:cap:cap_expired"),
+		c.HSet(ctx, "u:cap:cap_hash", "f", "v"),
+	}
+	for _, set := range []string{"u:capsby:user:a", "u:capsby:agent:s", "u:capsall"} {
+		cmds = append(cmds,
+			c.ZAddXX(ctx, set, redis.Z{Member: "cap_lapsing", Score: float64(now.Add(capindex.MissingMargin / 2).UnixMilli())}),
+			c.ZAddXX(ctx, set, redis.Z{Member: "cap_expired", Score: float64(now.Add(-time.Minute).UnixMilli())}))
+	}
+	for _, cmd := range cmds {
+		if cmd.Err() != nil {
+			t.Fatal(cmd.Err())
+		}
 	}
 }
 

@@ -53,14 +53,15 @@ func (c *Console) capabilitiesPage(w http.ResponseWriter, r *http.Request, op op
 
 // forestOf lists the capabilities matching f and links them into trees,
 // with the ids of those whose records the index could not read (logged
-// at warn: they may be live).
+// at warn: they may be live). Any other index error, even one that also
+// names unreadable records, fails the listing.
 func (c *Console) forestOf(ctx context.Context, f capindex.Filter) ([]*node, int, []string, error) {
 	recs, err := c.deps.Index.List(ctx, f)
-	unreadable := capindex.UnreadableIDs(err)
-	if err != nil && len(unreadable) == 0 {
+	unreadable, partial := capindex.Partial(err)
+	if err != nil && !partial {
 		return nil, 0, nil, err
 	}
-	if err != nil {
+	if partial {
 		c.deps.Logger.WarnContext(ctx, "console: capability records could not be read; they may be live",
 			"principal", f.Principal, "agent", f.Agent, "grant", f.Grant, "count", len(unreadable), "error", err)
 	}

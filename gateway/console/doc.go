@@ -13,10 +13,10 @@
 //   - Live capabilities: filtered by principal, agent or grant; each root
 //     drawn with its delegation tree as SVG (holders, operations, depth,
 //     expiry, state). A live capability whose index record cannot be read
-//     (corrupt, from an incompatible version, tampered with) is named in a
-//     warning above the trees, never hidden. Revoking first shows how many
-//     descendants die with it, then revokes through the admin API's own
-//     path.
+//     (corrupt, from an incompatible version, tampered with, deleted or
+//     evicted before the capability expires) is named in a warning above
+//     the trees, never hidden. Revoking first shows how many descendants
+//     die with it, then revokes through the admin API's own path.
 //   - Policy: the revision in force, the last reload and its error, and an
 //     explain form.
 //   - Audit: the newest events of the audit file and the chain status,

@@ -2,6 +2,7 @@ package console_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -71,5 +72,50 @@ func TestCapabilitiesNamesManyUnreadable(t *testing.T) {
 	}
 	if strings.Contains(page, "cap_broken_100") {
 		t.Error("the warning names more ids than one page shows")
+	}
+}
+
+// TestCapabilitiesIndexErrorNamingRecords: a listing error that names
+// unreadable records but is, or joins, anything else (ErrUnavailable
+// above all) fails the capability list and the revoke page, though the
+// index returned records with it: neither draws them nor the warning.
+// Only an error that says nothing else is a partial answer.
+func TestCapabilitiesIndexErrorNamingRecords(t *testing.T) {
+	down := fmt.Errorf("%w: connection refused", capindex.ErrUnavailable)
+	named := &capindex.UnreadableError{IDs: []string{"cap_named"}}
+	tests := []struct {
+		name       string
+		err        error
+		wantStatus int
+	}{
+		{name: "unavailable", err: down, wantStatus: http.StatusServiceUnavailable},
+		{name: "unavailable joined with unreadable", err: errors.Join(named, down), wantStatus: http.StatusServiceUnavailable},
+		{name: "unavailable wrapping unreadable", err: fmt.Errorf("%w: %w", capindex.ErrUnavailable, named),
+			wantStatus: http.StatusServiceUnavailable},
+		{name: "unreadable joined with another error", err: errors.Join(named, errors.New("boom")),
+			wantStatus: http.StatusServiceUnavailable},
+		{name: "wrapped unreadable", err: fmt.Errorf("listing: %w", named), wantStatus: http.StatusOK},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, fixtureOptions{})
+			f.listed.FailListings(tt.err)
+			b := newBrowser(t, f)
+			b.signIn(adminKey)
+			code, page := b.get("/console/capabilities")
+			if code != tt.wantStatus {
+				t.Fatalf("list: status %d, want %d\n%s", code, tt.wantStatus, page)
+			}
+			partial := tt.wantStatus == http.StatusOK
+			drawn := strings.Contains(page, "revoke?id="+f.chain[0].CapabilityID)
+			warned := strings.Contains(page, `id="unreadable"`) && strings.Contains(page, "<code>cap_named</code>")
+			failed := strings.Contains(page, "The capability index is unavailable.")
+			if drawn != partial || warned != partial || failed == partial {
+				t.Errorf("list: drawn %v, warned %v, failed %v; want a partial answer %v:\n%s", drawn, warned, failed, partial, page)
+			}
+			if code, page := b.get("/console/revoke?id=" + f.chain[0].CapabilityID); code != tt.wantStatus {
+				t.Errorf("revoke page: status %d, want %d\n%s", code, tt.wantStatus, page)
+			}
+		})
 	}
 }

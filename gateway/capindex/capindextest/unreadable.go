@@ -19,6 +19,7 @@ type Unreadable struct {
 
 	mu     sync.Mutex
 	broken map[string]bool
+	fail   error
 }
 
 // Break makes the records of ids unreadable.
@@ -31,6 +32,15 @@ func (x *Unreadable) Break(ids ...string) {
 	for _, id := range ids {
 		x.broken[id] = true
 	}
+}
+
+// FailListings makes every listing return err, with the records it would
+// have returned, as a listing whose error joins others would; nil undoes
+// it.
+func (x *Unreadable) FailListings(err error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.fail = err
 }
 
 func (x *Unreadable) isBroken(id string) bool {
@@ -73,7 +83,13 @@ func (x *Unreadable) split(recs []capindex.Record, err error) ([]capindex.Record
 			out = append(out, r)
 		}
 	}
-	if len(bad) > 0 {
+	x.mu.Lock()
+	fail := x.fail
+	x.mu.Unlock()
+	switch {
+	case fail != nil:
+		return out, fail
+	case len(bad) > 0:
 		slices.Sort(bad)
 		return out, &capindex.UnreadableError{IDs: bad}
 	}
