@@ -18,7 +18,7 @@ const benchUsage = `usage:
                 [--redis auto|off|URL]
                 [--only upstream|baseline|capgate|issuance|issuance-catalog|attenuation|propagation|heap]
                 [--propagation-trials 200] [--heap-capabilities 20000]
-                [--quick] [--json] [--check] [--cpuprofile FILE]
+                [--rounds 5] [--quick] [--json] [--check] [--cpuprofile FILE]
 
 bench measures what capgate costs beyond the proxy hop. In one process, on
 loopback only, it starts a minimal upstream (the documents agent's stand-in),
@@ -32,6 +32,10 @@ attenuation (a2a/capabilities/attenuate) at the largest connection count. It
 prints the plan and its time budget first (on standard error), then a table
 with req/s, p50/p99/p99.9, allocations per request and the ratio to the
 baseline from the same run (on standard output; --json for machine reading).
+The runs are split into --rounds interleaved rounds: each round gives every
+run its share of --duration and --warmup, in plan order, and a row sums its
+run's slices, so that the drift of a shared machine's speed moves the
+baseline and capgate together instead of their ratio.
 The default run takes about 90 s: 90 s of load, plus a few seconds starting the
 servers and measuring the two figures below.
 
@@ -141,6 +145,7 @@ func parseBench(args []string) (benchArgs, error) {
 	fs.StringVar(&only, "only", "", "keep one target's runs")
 	fs.IntVar(&a.opts.PropagationTrials, "propagation-trials", loadtest.DefaultPropagationTrials, "revocations the propagation figure times")
 	fs.IntVar(&a.opts.HeapCapabilities, "heap-capabilities", loadtest.DefaultHeapCapabilities, "capabilities the heap figure issues")
+	fs.IntVar(&a.opts.Rounds, "rounds", 0, "interleaved rounds the runs are split into (0: 5, fewer for a short --duration)")
 	fs.BoolVar(&quick, "quick", false, "a short run, for smoke tests")
 	fs.BoolVar(&a.json, "json", false, "print JSON instead of the table")
 	fs.BoolVar(&a.check, "check", false, "fail when a target is missed")

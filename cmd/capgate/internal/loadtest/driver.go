@@ -72,6 +72,10 @@ type Result struct {
 	// other work it moves far less than req/s. Zero where the platform
 	// does not say.
 	CPUPerRequest time.Duration
+
+	// samples are the recorded latencies, per connection, for merging
+	// the slices of one step (mergeResults).
+	samples [][]time.Duration
 }
 
 // RequestsPerSecond is Requests over Elapsed.
@@ -170,7 +174,7 @@ func collect(workers []*worker, elapsed time.Duration, mallocs, bytes uint64) Re
 		}
 		samples = append(samples, w.latencies)
 	}
-	r.Latencies = Summarize(samples)
+	r.Latencies, r.samples = Summarize(samples), samples
 	if r.Requests > 0 {
 		r.AllocsPerRequest = float64(mallocs) / float64(r.Requests)
 		r.BytesPerRequest = float64(bytes) / float64(r.Requests)

@@ -209,7 +209,8 @@ func (l *Lab) capgate(v Variant) *Capgate {
 // get the very invoke request capgate gets (same body and headers; they
 // do not check it).
 func (l *Lab) Spec(s Step, o Options) (Spec, error) {
-	spec := Spec{Header: RequestHeader(), Conns: s.Conns, Warmup: o.warmup(), Duration: o.Duration,
+	warmup, measured := o.slice()
+	spec := Spec{Header: RequestHeader(), Conns: s.Conns, Warmup: warmup, Duration: measured,
 		SamplesPerSecond: o.SamplesPerSecond, Now: o.Now}
 	if s.Target == TargetIssuanceCatalog {
 		if l.Catalog == nil {

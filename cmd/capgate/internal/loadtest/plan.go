@@ -106,6 +106,11 @@ type Options struct {
 	// HeapCapabilities is how many capabilities the heap figure issues;
 	// zero means DefaultHeapCapabilities.
 	HeapCapabilities int
+	// Rounds is how many interleaved rounds the steps run in (see
+	// DefaultRounds); each step gets Duration/Rounds and
+	// Warmup/Rounds per round. Zero means DefaultRounds, or fewer when
+	// Duration is too short to give each round minSlice.
+	Rounds int
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Progress receives the plan and one line per finished step; nil
@@ -135,6 +140,9 @@ func (o Options) WithDefaults() Options {
 	}
 	if o.HeapCapabilities == 0 {
 		o.HeapCapabilities = DefaultHeapCapabilities
+	}
+	if o.Rounds == 0 {
+		o.Rounds = int(min(max(o.Duration/minSlice, 1), DefaultRounds))
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -172,6 +180,11 @@ func (o Options) Validate() error {
 	}
 	if o.SamplesPerSecond < 0 {
 		problems = append(problems, "samples per second is negative")
+	}
+	if o.Rounds < 1 || o.Rounds > 100 {
+		problems = append(problems, fmt.Sprintf("rounds %d is outside 1..100", o.Rounds))
+	} else if o.Rounds > 1 && o.Duration/time.Duration(o.Rounds) < minSlice {
+		problems = append(problems, fmt.Sprintf("duration %v in %d rounds gives each step less than %v per round", o.Duration, o.Rounds, minSlice))
 	}
 	if len(problems) > 0 {
 		return fmt.Errorf("%w: %v", ErrInvalidOptions, problems)

@@ -94,3 +94,32 @@ func TestWithDefaultsIdempotent(t *testing.T) {
 		t.Fatalf("WithDefaults twice = %+v", o)
 	}
 }
+
+// TestRounds: the default rounds fit the duration, and rounds that are
+// out of range or leave a step too short a slice are refused.
+func TestRounds(t *testing.T) {
+	tests := []struct {
+		name       string
+		o          Options
+		wantRounds int
+		wantErr    error
+	}{
+		{"default", Options{}, DefaultRounds, nil},
+		{"short duration, fewer rounds", Options{Duration: 150 * time.Millisecond}, 3, nil},
+		{"shorter than a slice", Options{Duration: 10 * time.Millisecond}, 1, nil},
+		{"given", Options{Rounds: 2}, 2, nil},
+		{"too many", Options{Rounds: 101}, 101, ErrInvalidOptions},
+		{"slices too short", Options{Duration: 100 * time.Millisecond, Rounds: 5}, 5, ErrInvalidOptions},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := tt.o.WithDefaults()
+			if o.Rounds != tt.wantRounds {
+				t.Errorf("rounds = %d, want %d", o.Rounds, tt.wantRounds)
+			}
+			if err := o.Validate(); !errors.Is(err, tt.wantErr) {
+				t.Errorf("Validate() = %v, want %v", err, tt.wantErr)
+			}
+		})
+	}
+}

@@ -36,15 +36,12 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 	}
 	WritePlan(o.Progress, o, steps, notes)
 	rep = NewReport(o, notes)
+	results, calls, err := runRounds(ctx, lab, steps, o)
+	if err != nil {
+		return nil, err
+	}
 	for i, s := range steps {
-		calls := lab.UpstreamCalls()
-		res, err := runStep(ctx, lab, s, o)
-		if err != nil {
-			return nil, err
-		}
-		rep.Add(s, res, lab.UpstreamCalls()-calls)
-		fmt.Fprintf(o.Progress, "[%2d/%d] %-16s %-6s %3d conns: %9.0f req/s, p50 %s, %d errors\n",
-			i+1, len(steps), s.Target, s.Variant, s.Conns, res.RequestsPerSecond(), formatDuration(res.Latencies.P50), res.Errors)
+		rep.Add(s, results[i], calls[i])
 	}
 	if err := measureFigures(ctx, lab, o, rep); err != nil {
 		return nil, err
@@ -53,6 +50,7 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 	return rep, nil
 }
 
+// runStep runs one round's slice of s.
 func runStep(ctx context.Context, lab *Lab, s Step, o Options) (Result, error) {
 	spec, err := lab.Spec(s, o)
 	if err != nil {
@@ -63,8 +61,8 @@ func runStep(ctx context.Context, lab *Lab, s Step, o Options) (Result, error) {
 
 // WritePlan prints the plan and its time budget before anything runs.
 func WritePlan(w io.Writer, o Options, steps []Step, notes []string) {
-	fmt.Fprintf(w, "loadtest plan: %d runs × (%v warm-up + %v measured) = %v of load, plus setup; loopback only, GOMAXPROCS=%d\n",
-		len(steps), o.warmup(), o.Duration, o.Budget(steps), runtime.GOMAXPROCS(0))
+	fmt.Fprintf(w, "loadtest plan: %d runs × (%v warm-up + %v measured), in %d interleaved rounds, = %v of load, plus setup; loopback only, GOMAXPROCS=%d\n",
+		len(steps), o.warmup(), o.Duration, o.Rounds, o.Budget(steps), runtime.GOMAXPROCS(0))
 	for i, s := range steps {
 		fmt.Fprintf(w, "  %2d. %-16s %-6s %3d conns  %s\n", i+1, s.Target, variantLabel(s.Variant), s.Conns, methodOf(s.Target))
 	}

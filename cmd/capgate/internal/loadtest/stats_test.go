@@ -62,3 +62,28 @@ func TestSummarizeMergesWorkers(t *testing.T) {
 		t.Fatalf("Summarize(nil) = %+v, want zero", z)
 	}
 }
+
+// TestMergeResults: a step measured in slices counts every slice's
+// requests, time and failures, weighs the per-request figures by each
+// slice's requests, and takes its percentiles over every slice's samples.
+func TestMergeResults(t *testing.T) {
+	ms := time.Millisecond
+	a := Result{Requests: 100, Errors: 1, FirstError: "first", Elapsed: time.Second, CPUPerRequest: 10 * time.Microsecond,
+		AllocsPerRequest: 200, BytesPerRequest: 1000, samples: [][]time.Duration{{1 * ms, 2 * ms}, {3 * ms}}}
+	b := Result{Requests: 300, Errors: 2, FirstError: "second", Dropped: 4, Elapsed: 2 * time.Second, CPUPerRequest: 30 * time.Microsecond,
+		AllocsPerRequest: 100, BytesPerRequest: 2000, samples: [][]time.Duration{{4 * ms, 5 * ms}}}
+	m := mergeResults([]Result{a, b})
+	want := Result{Requests: 400, Errors: 3, FirstError: "first", Dropped: 4, Elapsed: 3 * time.Second,
+		CPUPerRequest: 25 * time.Microsecond, AllocsPerRequest: 125, BytesPerRequest: 1750}
+	if m.Requests != want.Requests || m.Errors != want.Errors || m.FirstError != want.FirstError || m.Dropped != want.Dropped ||
+		m.Elapsed != want.Elapsed || m.CPUPerRequest != want.CPUPerRequest || m.AllocsPerRequest != want.AllocsPerRequest ||
+		m.BytesPerRequest != want.BytesPerRequest {
+		t.Errorf("merged = %+v, want %+v", m, want)
+	}
+	if m.Latencies.Samples != 5 || m.Latencies.P50 != 3*ms || m.Latencies.Max != 5*ms {
+		t.Errorf("latencies = %+v, want 5 samples, p50 3ms, max 5ms", m.Latencies)
+	}
+	if got := m.RequestsPerSecond(); got != 400.0/3 {
+		t.Errorf("req/s = %v, want the requests over the summed time", got)
+	}
+}
