@@ -67,3 +67,17 @@ func BenchmarkHandleInvoke(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEventInvoke is BenchmarkHandleInvoke through Event, as the A2A
+// front writes the event: no slog.Record.
+func BenchmarkEventInvoke(b *testing.B) {
+	h := NewHandler(io.Discard, Options{Chain: "r1"})
+	ctx := context.Background()
+	attrs := invokeAttrs()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := h.Event(ctx, time.Now(), "capability.invoke", attrs...); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
