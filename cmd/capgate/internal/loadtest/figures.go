@@ -65,8 +65,8 @@ func (r *Report) writeFigures(b *strings.Builder) {
 		fmt.Fprintf(b, "  revoke call on A to B's first refusal: p50 %s, p99 %s, max %s (includes the revoke call and one call on B)\n",
 			formatDuration(p.Refused.P50), formatDuration(p.Refused.P99), formatDuration(p.Refused.Max))
 		fmt.Fprintf(b, "  the revoke call itself: p50 %s, p99 %s\n", formatDuration(p.Revoke.P50), formatDuration(p.Revoke.P99))
-		fmt.Fprintf(b, "  late allows (calls on B started after the revoke returned, still allowed): %d, in %d trials\n",
-			p.LateAllows, p.LateTrials)
+		fmt.Fprintf(b, "  late allows (calls on B started after the revoke returned, still allowed): %d, in %d of %d trials\n",
+			p.LateAllows, p.LateTrials, p.Trials)
 	}
 	if h := r.Heap; h != nil {
 		fmt.Fprintf(b, "\nheap: %.0f B per live capability (%d capabilities from the catalog agent; live heap after GC, before and after)\n",
