@@ -37,26 +37,16 @@ type answerCheck func(ctx context.Context, resp []byte) error
 // reasonMalformedAnswer is data.reason of an answer refused by the check.
 const reasonMalformedAnswer = "malformed_answer"
 
-// answerNames returns where the answer processors find members by
-// name: a response's members; in its result, the members that name a
-// task (taskAnswer) and the wrappers of a v1.0 result or stream event
-// around them, a listing's tasks (listAnswer), each with its own such
-// members. Below these, an answer is content the processors do not read
-// by name (mapIDs reads every string), and nothing more is refused.
+// answerNames returns where the answer processors find members by their
+// exact spelling: a response's members, and in its result a listing's
+// tasks and totalSize (ownTasksOnly). Everything else the processors read
+// (the members that name a task, the wrappers of a v1.0 result or stream
+// event) they find under case folding, as a case-insensitive client does,
+// so a skill result's own "ID" or "Status" is content, not a misspelling.
 func answerNames() *jsonrpc.Names {
-	taskMembers := func() map[string]*jsonrpc.Names {
-		return map[string]*jsonrpc.Names{
-			"id": nil, "taskId": nil, "contextId": nil, "kind": nil, "status": nil, "artifacts": nil,
-		}
-	}
-	task := jsonrpc.NewNames(taskMembers())
-	result := taskMembers()
-	for _, w := range []string{"task", "message", "statusUpdate", "artifactUpdate", "tasks"} {
-		result[w] = task
-	}
-	result["totalSize"] = nil
+	result := jsonrpc.NewNames(map[string]*jsonrpc.Names{"tasks": nil, "totalSize": nil})
 	return jsonrpc.NewNames(map[string]*jsonrpc.Names{
-		"jsonrpc": nil, "id": nil, "result": jsonrpc.NewNames(result), "error": nil,
+		"jsonrpc": nil, "id": nil, "result": result, "error": nil,
 	})
 }
 

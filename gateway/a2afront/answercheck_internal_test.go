@@ -68,12 +68,10 @@ func TestStrictUnaryAnswers(t *testing.T) {
 			`{"jsonrpc":"2.0","id":$ID,"result":` + message + `,"id":"` + bobsTask + `"}`, "duplicate_key"},
 		{"case variant of a task's member", "message/send", sendParams,
 			`{"jsonrpc":"2.0","id":$ID,"result":{"kind":"task","id":"task-1","status":{"state":"completed"},"artifacts":[],` +
-				`"Artifacts":[{"artifactId":"a","parts":[{"kind":"text","text":"` + bobsTask + `"}]}]}}`, "case_variant_key"},
+				`"Artifacts":[{"artifactId":"a","parts":[{"kind":"text","text":"` + bobsTask + `"}]}]}}`, "duplicate_key"},
 		{"case variants inside a task's artifact", "message/send", sendParams,
 			`{"jsonrpc":"2.0","id":$ID,"result":{"kind":"task","id":"task-1","status":{"state":"completed"},` +
 				`"artifacts":[{"artifactId":"a","parts":[],"Parts":[{"kind":"text","text":"` + bobsTask + `"}]}]}}`, "duplicate_key"},
-		{"case variant of a wrapped task's id", "SendMessage", `{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"hi"}]}}`,
-			`{"jsonrpc":"2.0","id":$ID,"result":{"task":{"Id":"` + bobsTask + `","status":{"state":"TASK_STATE_COMPLETED"}}}}`, "case_variant_key"},
 		{"repeated member deep in content", "message/send", sendParams,
 			`{"jsonrpc":"2.0","id":$ID,"result":{"kind":"message","messageId":"m","role":"agent",` +
 				`"parts":[{"kind":"data","data":{"to":"` + bobsTask + `","to":"alice"}}]}}`, "duplicate_key"},
@@ -197,9 +195,12 @@ func TestCheckAnswer(t *testing.T) {
 		{"truncated", `{"result":`, errNotJSONRPC, ""},
 		{"ID for id", `{"ID":1,"result":{}}`, jsonrpc.ErrMisspelledKey, "case_variant_key"},
 		{"Error for error", `{"id":1,"Error":{"code":1}}`, jsonrpc.ErrMisspelledKey, "case_variant_key"},
-		{"ſtatus in a result", `{"result":{"ſtatus":{}}}`, jsonrpc.ErrMisspelledKey, "case_variant_key"},
+		// The processors find a task's members under case folding, as a
+		// case-insensitive client does: these are theirs to read.
+		{"ſtatus in a result", `{"result":{"ſtatus":{}}}`, nil, ""},
+		{"a skill result's own names", `{"result":{"ID":42,"Status":"ok","Kind":"report"}}`, nil, ""},
 		{"TotalSize", `{"result":{"tasks":[],"TotalSize":3}}`, jsonrpc.ErrMisspelledKey, "case_variant_key"},
-		{"case variant in a listed task", `{"result":{"tasks":[{"TaskId":"t"}]}}`, jsonrpc.ErrMisspelledKey, "case_variant_key"},
+		{"case variant in a listed task", `{"result":{"tasks":[{"TaskId":"t"}]}}`, nil, ""},
 		{"repeated member", `{"id":1,"id":1}`, jsonrpc.ErrDuplicateKey, "duplicate_key"},
 		{"lone surrogate", `{"result":"\udc00"}`, jsonrpc.ErrInvalidUTF8, "invalid_utf8"},
 		{"too deep", strings.Repeat("[", answerDepth+1) + strings.Repeat("]", answerDepth+1), jsonrpc.ErrTooDeep, "nesting_too_deep"},
@@ -296,4 +297,43 @@ func FuzzStrictAnswer(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCaseVariantTaskIDStillOwned: a task named under a case variant of
+// its members ("Id") passes the strict check, and task ownership, which
+// reads members under case folding as such a client would, still keeps
+// bob's task from alice.
+func TestCaseVariantTaskIDStillOwned(t *testing.T) {
+	answer := `{"jsonrpc":"2.0","id":$ID,"result":{"task":{"Id":"` + bobsTask + `","status":{"state":"TASK_STATE_COMPLETED"}}}}`
+	fx := strictFixture(t, "application/json", func(id string) string { return strings.ReplaceAll(answer, "$ID", id) })
+	_, body := fx.post(t, aliceKey, "documents", `{"jsonrpc":"2.0","id":"c1","method":"SendMessage","params":`+
+		`{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"hi"}]}}}`, map[string]string{"A2A-Version": "1.0"})
+	if strings.Contains(body, bobsTask) || !strings.Contains(body, `"code":-32001`) {
+		t.Fatalf("alice got %s; want Task not found", body)
+	}
+}
+
+// TestListingTotalsUnderAnyReadersSpelling: a listing's total under the
+// spelling a protojson reader also takes ("total_size") counts only the
+// caller's tasks, and a second spelling of the tasks a reader could take
+// for them refuses the answer.
+func TestListingTotalsUnderAnyReadersSpelling(t *testing.T) {
+	tests := []struct {
+		name, answer, want string
+	}{
+		{"total_size", `{"jsonrpc":"2.0","id":$ID,"result":{"tasks":[{"id":"` + bobsTask + `","status":{}}],"total_size":57}}`,
+			`{"id":"c1","jsonrpc":"2.0","result":{"tasks":[],"total_size":0}}`},
+		{"ta_sks beside tasks", `{"jsonrpc":"2.0","id":$ID,"result":{"tasks":[],"ta_sks":[{"id":"` + bobsTask + `","status":{}}]}}`,
+			`{"jsonrpc":"2.0","id":"c1","error":{"code":-32603,"message":"Internal error","data":{"reason":"internal_error"}}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fx := strictFixture(t, "application/json", func(id string) string { return strings.ReplaceAll(tt.answer, "$ID", id) })
+			_, body := fx.post(t, aliceKey, "documents", `{"jsonrpc":"2.0","id":"c1","method":"ListTasks","params":{}}`,
+				map[string]string{"A2A-Version": "1.0"})
+			if body != tt.want {
+				t.Fatalf("got  %s\nwant %s", body, tt.want)
+			}
+		})
+	}
 }

@@ -70,8 +70,11 @@ func (f *Front) modifyAnswer(resp *http.Response) error {
 // have passed the answer check.
 type chain func(ctx context.Context, resp json.RawMessage) (json.RawMessage, error)
 
-// processChain is the front's processors bound to c. An answer a
-// processor changed into something that is not JSON is refused.
+// processChain is the front's processors bound to c. What a processor
+// changed passes the same check as what the agent sent before the next
+// processor, or the caller, sees it: id mapping rewrites member names, and
+// two names it maps to one placeholder would be a duplicate the caller's
+// reader resolves its own way.
 func (f *Front) processChain(c *call) chain {
 	return func(ctx context.Context, resp json.RawMessage) (json.RawMessage, error) {
 		for _, p := range f.answers {
@@ -79,8 +82,10 @@ func (f *Front) processChain(c *call) chain {
 			if err != nil {
 				return nil, err
 			}
-			if !sameText(out, resp) && !json.Valid(out) {
-				return nil, errNotJSONRPC
+			if !sameText(out, resp) {
+				if err := checkAnswer(out, f.answerStrict); err != nil {
+					return nil, err
+				}
 			}
 			resp = out
 		}

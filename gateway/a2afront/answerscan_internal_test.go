@@ -197,13 +197,32 @@ func TestChainRefusesBrokenProcessorOutput(t *testing.T) {
 		seen = append(seen, string(resp))
 		return resp, nil
 	}
-	broken := func(context.Context, *call, json.RawMessage) (json.RawMessage, error) {
-		return json.RawMessage(`{"result":`), nil
+	strict, err := newAnswerStrict()
+	if err != nil {
+		t.Fatal(err)
 	}
-	f := &Front{answers: []answerProcessor{record, broken, record}}
-	got, err := processUnary(context.Background(), f.processChain(&call{}), strictOnly, json.RawMessage("7"), []byte(`{"id":1,"result":{}}`))
-	want := `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error","data":{"reason":"internal_error"}}}`
-	if err != nil || string(got) != want || len(seen) != 1 {
-		t.Errorf("got %s, %v (processors saw %q); want %s", got, err, seen, want)
+	tests := []struct {
+		name string
+		out  string
+		want string
+	}{
+		{"not JSON", `{"result":`,
+			`{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error","data":{"reason":"internal_error"}}}`},
+		// id mapping turning two names into one placeholder
+		{"duplicate names", `{"id":1,"result":{"m":{"[resource]":"x","[resource]":"y"}}}`,
+			`{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"the agent's answer does not pass the gateway's JSON checks","data":{"detail":"duplicate_key","reason":"malformed_answer"}}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			seen = nil
+			broken := func(context.Context, *call, json.RawMessage) (json.RawMessage, error) {
+				return json.RawMessage(tt.out), nil
+			}
+			f := &Front{answers: []answerProcessor{record, broken, record}, answerStrict: strict}
+			got, err := processUnary(context.Background(), f.processChain(&call{}), strictOnly, json.RawMessage("7"), []byte(`{"id":1,"result":{}}`))
+			if err != nil || string(got) != tt.want || len(seen) != 1 {
+				t.Errorf("got %s, %v (processors saw %q); want %s", got, err, seen, tt.want)
+			}
+		})
 	}
 }

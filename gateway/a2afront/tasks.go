@@ -167,8 +167,12 @@ func (f *Front) ownTasksOnly(ctx context.Context, c *call, result json.RawMessag
 	if json.Unmarshal(result, &list) != nil {
 		return nil, errNotJSONRPC
 	}
+	tasksKey, totalKeys, ok := listingKeys(list)
+	if !ok {
+		return nil, errNotJSONRPC
+	}
 	var all []json.RawMessage
-	if raw, ok := list["tasks"]; ok && json.Unmarshal(raw, &all) != nil {
+	if raw, ok := list[tasksKey]; ok && json.Unmarshal(raw, &all) != nil {
 		return nil, errNotJSONRPC
 	}
 	ids := make([]string, len(all))
@@ -186,11 +190,31 @@ func (f *Front) ownTasksOnly(ctx context.Context, c *call, result json.RawMessag
 			kept = append(kept, t)
 		}
 	}
-	list["tasks"] = encodeJSON(kept)
-	if _, ok := list["totalSize"]; ok {
-		list["totalSize"] = encodeJSON(len(kept))
+	list[tasksKey] = encodeJSON(kept)
+	for _, k := range totalKeys {
+		list[k] = encodeJSON(len(kept))
 	}
 	return json.Marshal(list)
+}
+
+// listingKeys finds a listing's tasks and its totals the way lookup
+// finds a task's members: under case folding and without underscores, as
+// encoding/json and protojson (which also reads "total_size") clients
+// do. Two members a client could read as the tasks are refused (ok
+// false); every total is rewritten.
+func listingKeys(list map[string]json.RawMessage) (tasksKey string, totalKeys []string, ok bool) {
+	tasksKey = "tasks"
+	found := 0
+	for k := range list {
+		bare := strings.ReplaceAll(k, "_", "")
+		switch {
+		case strings.EqualFold(bare, "tasks"):
+			tasksKey, found = k, found+1
+		case strings.EqualFold(bare, "totalSize"):
+			totalKeys = append(totalKeys, k)
+		}
+	}
+	return tasksKey, totalKeys, found <= 1
 }
 
 // taskPath returns the task id of a resource name "tasks/{id}" or
