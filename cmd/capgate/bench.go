@@ -35,7 +35,10 @@ baseline from the same run (on standard output; --json for machine reading).
 The runs are split into --rounds interleaved rounds: each round gives every
 run its share of --duration and --warmup, in plan order, and a row sums its
 run's slices, so that the drift of a shared machine's speed moves the
-baseline and capgate together instead of their ratio.
+baseline and capgate together instead of their ratio. The invoke runs take
+their rounds first, then issuance and attenuation (which leave capabilities
+live in the gateway) theirs. Each slice opens its connections again: read
+p99.9 from a --rounds 1 run.
 The default run takes about 90 s: 90 s of load, plus a few seconds starting the
 servers and measuring the two figures below.
 

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 )
@@ -174,7 +175,13 @@ func collect(workers []*worker, elapsed time.Duration, mallocs, bytes uint64) Re
 		}
 		samples = append(samples, w.latencies)
 	}
-	r.Latencies, r.samples = Summarize(samples), samples
+	r.Latencies = Summarize(samples)
+	for _, s := range samples {
+		// Only what was recorded: the buffers are sized for the run's
+		// whole duration, and a step's slices are kept until the last
+		// round.
+		r.samples = append(r.samples, slices.Clone(s))
+	}
 	if r.Requests > 0 {
 		r.AllocsPerRequest = float64(mallocs) / float64(r.Requests)
 		r.BytesPerRequest = float64(bytes) / float64(r.Requests)

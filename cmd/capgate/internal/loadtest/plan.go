@@ -113,8 +113,8 @@ type Options struct {
 	Rounds int
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
-	// Progress receives the plan and one line per finished step; nil
-	// discards them.
+	// Progress receives the plan, a line per round and one line per
+	// step once its last round ends; nil discards them.
 	Progress io.Writer
 }
 

@@ -63,6 +63,8 @@ type Report struct {
 	NumCPU     int
 	Duration   time.Duration
 	Warmup     time.Duration
+	// Rounds is how many interleaved rounds the steps ran in.
+	Rounds int
 	// Wall is the whole run's time, setup included.
 	Wall   time.Duration
 	Rows   []Row
@@ -79,7 +81,7 @@ func NewReport(o Options, notes []string) *Report {
 	return &Report{
 		GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
 		GOMAXPROCS: runtime.GOMAXPROCS(0), NumCPU: runtime.NumCPU(),
-		Duration: o.Duration, Warmup: o.warmup(), Notes: append([]string(nil), notes...),
+		Duration: o.Duration, Warmup: o.warmup(), Rounds: o.Rounds, Notes: append([]string(nil), notes...),
 	}
 }
 

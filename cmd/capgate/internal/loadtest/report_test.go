@@ -12,7 +12,7 @@ func us(n float64) time.Duration { return time.Duration(n * float64(time.Microse
 // sampleReport is a fixed report, as Run would build it.
 func sampleReport() *Report {
 	r := &Report{GoVersion: "go1.26.8", GOOS: "linux", GOARCH: "amd64", GOMAXPROCS: 2, NumCPU: 2,
-		Duration: 5 * time.Second, Warmup: time.Second, Notes: []string{"redis: throwaway redis-server"}}
+		Duration: 5 * time.Second, Warmup: time.Second, Rounds: 5, Notes: []string{"redis: throwaway redis-server"}}
 	res := func(n int64, p50, p99, p999 float64, allocs float64) Result {
 		return Result{Requests: n, Elapsed: 5 * time.Second, AllocsPerRequest: allocs, BytesPerRequest: allocs * 100,
 			CPUPerRequest: time.Duration(allocs) * 400 * time.Nanosecond,

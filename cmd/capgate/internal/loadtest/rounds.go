@@ -3,6 +3,7 @@ package loadtest
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -13,7 +14,10 @@ import (
 // in rounds: each round runs every step for its share of the duration,
 // in plan order, and a step's result is the sum of its slices. Every
 // step then sees the same minutes, and a drift moves the baseline and
-// capgate together instead of moving their ratio.
+// capgate together instead of moving their ratio. The invoke steps take
+// their rounds first, then issuance and attenuation theirs: those issue
+// capabilities that stay live in the gateway's index, and an invoke slice
+// of a later round would run on a heap an earlier round's issuance grew.
 
 // DefaultRounds is how many rounds a plan runs in.
 const DefaultRounds = 5
@@ -26,29 +30,70 @@ func (o Options) slice() (warmup, measured time.Duration) {
 	return o.warmup() / time.Duration(o.Rounds), o.Duration / time.Duration(o.Rounds)
 }
 
-// runRounds runs steps in o.Rounds rounds and returns each step's
-// merged result and the upstream calls made during it.
-func runRounds(ctx context.Context, lab *Lab, steps []Step, o Options) ([]Result, []uint64, error) {
+// runPlan runs steps, in plan order, in rounds: the invoke steps, then
+// the others. It returns each step's merged result and the upstream calls
+// made during it.
+func runPlan(ctx context.Context, lab *Lab, steps []Step, o Options) ([]Result, []uint64, error) {
+	return runPlanWith(steps, o, func(s Step) (Result, uint64, error) {
+		before := lab.UpstreamCalls()
+		res, err := runStep(ctx, lab, s, o)
+		return res, lab.UpstreamCalls() - before, err
+	})
+}
+
+// slicer runs one round's slice of a step and returns its result and the
+// upstream calls made during it.
+type slicer func(s Step) (Result, uint64, error)
+
+// runPlanWith is runPlan with each slice run by run.
+func runPlanWith(steps []Step, o Options, run slicer) ([]Result, []uint64, error) {
+	split := len(steps)
+	for i, s := range steps {
+		if methodOf(s.Target) != methodInvoke {
+			split = i
+			break
+		}
+	}
+	if slices.ContainsFunc(steps[split:], func(s Step) bool { return methodOf(s.Target) == methodInvoke }) {
+		return nil, nil, fmt.Errorf("%w: an invoke step after issuance or attenuation in the plan", ErrInvalidOptions)
+	}
+	results, calls, err := runRounds(steps[:split], 0, len(steps), o, run)
+	if err != nil {
+		return nil, nil, err
+	}
+	rest, restCalls, err := runRounds(steps[split:], split, len(steps), o, run)
+	if err != nil {
+		return nil, nil, err
+	}
+	return append(results, rest...), append(calls, restCalls...), nil
+}
+
+// runRounds runs steps (the plan's from first on, of total) in o.Rounds
+// rounds and returns each step's merged result and the upstream calls
+// made during it.
+func runRounds(steps []Step, first, total int, o Options, run slicer) ([]Result, []uint64, error) {
+	if len(steps) == 0 {
+		return nil, nil, nil
+	}
 	parts := make([][]Result, len(steps))
 	calls := make([]uint64, len(steps))
 	for round := 1; round <= o.Rounds; round++ {
 		for i, s := range steps {
-			before := lab.UpstreamCalls()
-			res, err := runStep(ctx, lab, s, o)
+			res, n, err := run(s)
 			if err != nil {
 				return nil, nil, err
 			}
-			calls[i] += lab.UpstreamCalls() - before
+			calls[i] += n
 			parts[i] = append(parts[i], res)
 		}
-		fmt.Fprintf(o.Progress, "round %d/%d done\n", round, o.Rounds)
+		fmt.Fprintf(o.Progress, "round %d/%d of runs %d-%d done\n", round, o.Rounds, first+1, first+len(steps))
 	}
 	merged := make([]Result, len(steps))
 	for i, s := range steps {
 		m := mergeResults(parts[i])
 		merged[i] = m
 		fmt.Fprintf(o.Progress, "[%2d/%d] %-16s %-6s %3d conns: %9.0f req/s, p50 %s, %d errors\n",
-			i+1, len(steps), s.Target, s.Variant, s.Conns, m.RequestsPerSecond(), formatDuration(m.Latencies.P50), m.Errors)
+			first+i+1, total, s.Target, s.Variant, s.Conns, m.RequestsPerSecond(), formatDuration(m.Latencies.P50), m.Errors)
 	}
 	return merged, calls, nil
 }

@@ -8,9 +8,10 @@ import (
 	"slices"
 )
 
-// Run starts every target, drives the plan of o step by step, and returns
-// the report, whose ratios against the baseline come from this same run.
-// The plan and one line per finished step go to o.Progress. An error means
+// Run starts every target, drives the plan of o in interleaved rounds
+// (runPlan), and returns the report, whose ratios against the baseline
+// come from this same run. The plan, a line per round and one line per
+// step once its last round ends go to o.Progress. An error means
 // the comparison could not run (bad options, a target that would not
 // start, a cancelled context); failed requests are reported in the rows.
 func Run(ctx context.Context, o Options) (rep *Report, err error) {
@@ -36,7 +37,7 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 	}
 	WritePlan(o.Progress, o, steps, notes)
 	rep = NewReport(o, notes)
-	results, calls, err := runRounds(ctx, lab, steps, o)
+	results, calls, err := runPlan(ctx, lab, steps, o)
 	if err != nil {
 		return nil, err
 	}

@@ -87,3 +87,36 @@ func TestMergeResults(t *testing.T) {
 		t.Errorf("req/s = %v, want the requests over the summed time", got)
 	}
 }
+
+// TestRunPlanOrder: every step runs once per round; the invoke steps take
+// all their rounds before issuance or attenuation runs at all (those
+// leave capabilities live in the gateway); rows come back in plan order,
+// each with its slices merged.
+func TestRunPlanOrder(t *testing.T) {
+	o := Options{Conns: []int{1, 64}, Variants: []Variant{VariantMemory}, Rounds: 3}.WithDefaults()
+	steps := o.Plan([]Variant{VariantMemory})
+	var ran []Step
+	results, calls, err := runPlanWith(steps, o, func(s Step) (Result, uint64, error) {
+		ran = append(ran, s)
+		return Result{Requests: int64(s.Conns), Elapsed: time.Second}, 1, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ran) != 3*len(steps) {
+		t.Fatalf("%d slices ran, want %d", len(ran), 3*len(steps))
+	}
+	seenOther := false
+	for _, s := range ran {
+		invoke := methodOf(s.Target) == methodInvoke
+		if invoke && seenOther {
+			t.Fatalf("an invoke slice ran after issuance or attenuation: %v", ran)
+		}
+		seenOther = seenOther || !invoke
+	}
+	for i, s := range steps {
+		if results[i].Requests != int64(3*s.Conns) || results[i].Elapsed != 3*time.Second || calls[i] != 3 {
+			t.Errorf("row %d (%v) = %+v, %d calls; want three slices merged", i, s, results[i], calls[i])
+		}
+	}
+}

@@ -14,8 +14,8 @@ import (
 // notes, a loud block for any row with errors, and the targets.
 func (r *Report) WriteTable(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "capgate load test: %s %s/%s, GOMAXPROCS=%d, NumCPU=%d; %v per run after a %v warm-up (discarded); wall %v\n",
-		r.GoVersion, r.GOOS, r.GOARCH, r.GOMAXPROCS, r.NumCPU, r.Duration, r.Warmup, r.Wall.Round(100*time.Millisecond))
+	fmt.Fprintf(&b, "capgate load test: %s %s/%s, GOMAXPROCS=%d, NumCPU=%d; %v per run after a %v warm-up (discarded), in %s; wall %v\n",
+		r.GoVersion, r.GOOS, r.GOARCH, r.GOMAXPROCS, r.NumCPU, r.Duration, r.Warmup, roundsLabel(r.Rounds), r.Wall.Round(100*time.Millisecond))
 	if len(r.Rows) > 0 { // a run of the figures alone has no load rows to explain
 		fmt.Fprintf(&b, "invoke = %s retrieve_document (capgate: full path); issuance = %s; attenuation = %s\n",
 			methodInvoke, methodRequest, methodAttenuate)
@@ -222,4 +222,12 @@ func groupThousands(v float64) string {
 		return "-" + b.String()
 	}
 	return b.String()
+}
+
+// roundsLabel says how the runs were split.
+func roundsLabel(n int) string {
+	if n <= 1 {
+		return "one round"
+	}
+	return fmt.Sprintf("%d interleaved rounds", n)
 }
