@@ -27,9 +27,12 @@
 // listed capability whose record does not read, and every one whose
 // record is gone although the sorted set's score, its expiry, lies more
 // than a margin for clock skew past now (a DEL of the record, or an
-// eviction under maxmemory). What they cannot see is what left no trace
-// in the sorted sets they read: a capability taken out of them (ZREM), a
-// set deleted or evicted, or the whole index lost, as above. Such a
+// eviction under maxmemory). Put writes a record before the entries that
+// list it, and takes both back when it fails, so that a listing names
+// neither a capability on its way into the index nor one whose issuance
+// was refused. What listings cannot see is what left no trace in the
+// sorted sets they read: a capability taken out of them (ZREM), a set
+// deleted or evicted, or the whole index lost, as above. Such a
 // capability is absent from the listings, silently, while its token
 // still invokes until it expires or is revoked.
 package capindex

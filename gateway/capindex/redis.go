@@ -29,7 +29,12 @@ import (
 // evicted under maxmemory), as UnreadableError.Missing; see the package
 // doc for what a listing cannot see.
 type Redis struct {
-	c       redis.UniversalClient
+	c redis.UniversalClient
+	// inOrder is set when c sends a pipeline down one connection, whose
+	// commands Redis runs in order: a *redis.Client, which talks to a
+	// single node or to Sentinel's master. A Cluster (or any other
+	// client) sends each command to its key's node, all at once.
+	inOrder bool
 	prefix  string
 	timeout time.Duration
 	now     func() time.Time
@@ -40,14 +45,19 @@ var _ Index = (*Redis)(nil)
 // NewRedis returns an index on c. Keys start with prefix; every call is
 // bounded by timeout.
 func NewRedis(c redis.UniversalClient, prefix string, timeout time.Duration, now func() time.Time) *Redis {
-	return &Redis{c: c, prefix: prefix, timeout: timeout, now: now}
+	_, inOrder := c.(*redis.Client)
+	return &Redis{c: c, inOrder: inOrder, prefix: prefix, timeout: timeout, now: now}
 }
 
 func (r *Redis) recordKey(id string) string { return r.prefix + "cap:" + id }
 func (r *Redis) byKey(p string) string      { return r.prefix + "capsby:" + p }
 func (r *Redis) allKey() string             { return r.prefix + "capsall" }
 
-// Put stores rec until it expires.
+// Put stores rec until it expires. It writes the record before the
+// entries in the sorted sets that list it, so that no listing meets an
+// entry whose record is yet to come. When Put fails it takes back what
+// it may have written (see takeBack), so that no listing names a
+// capability whose issuance was refused; that may take another timeout.
 func (r *Redis) Put(ctx context.Context, rec Record) error {
 	ttl := rec.Expires.Sub(r.now())
 	if ttl <= 0 {
@@ -59,10 +69,33 @@ func (r *Redis) Put(ctx context.Context, rec Record) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
+	if err := r.put(ctx, rec, b, ttl); err != nil {
+		return errors.Join(fmt.Errorf("%w: %w", ErrUnavailable, err), r.takeBack(ctx, rec))
+	}
+	return nil
+}
+
+// listKeys are the sorted sets that list rec.
+func (r *Redis) listKeys(rec Record) []string {
+	return []string{r.byKey(rec.Principal), r.byKey(rec.Holder), r.allKey()}
+}
+
+// put sets rec's record b, then lists it in the sorted sets, trimming
+// their expired members: in one pipeline when Redis runs it in order,
+// else only once Redis has taken the record.
+func (r *Redis) put(ctx context.Context, rec Record, b []byte, ttl time.Duration) error {
+	key := r.recordKey(rec.CapabilityID)
+	if !r.inOrder {
+		if err := r.c.Set(ctx, key, b, ttl).Err(); err != nil {
+			return err
+		}
+	}
 	nowScore := fmt.Sprint(r.now().UnixMilli())
-	_, err = r.c.Pipelined(ctx, func(p redis.Pipeliner) error {
-		p.Set(ctx, r.recordKey(rec.CapabilityID), b, ttl)
-		for _, k := range []string{r.byKey(rec.Principal), r.byKey(rec.Holder), r.allKey()} {
+	_, err := r.c.Pipelined(ctx, func(p redis.Pipeliner) error {
+		if r.inOrder {
+			p.Set(ctx, key, b, ttl)
+		}
+		for _, k := range r.listKeys(rec) {
 			p.ZAdd(ctx, k, redis.Z{Score: float64(rec.Expires.UnixMilli()), Member: rec.CapabilityID})
 			p.ZRemRangeByScore(ctx, k, "-inf", "("+nowScore)
 			p.ExpireGT(ctx, k, ttl)
@@ -70,8 +103,29 @@ func (r *Redis) Put(ctx context.Context, rec Record) error {
 		}
 		return nil
 	})
+	return err
+}
+
+// takeBack undoes a failed Put of rec, within a timeout of its own: it
+// removes the id from the sorted sets, then, once they no longer list
+// it, deletes the record, which the failure may or may not have left.
+// While an entry may remain, the record is kept: a listing then reads it
+// as any other live record, which can be revoked by id, rather than
+// naming it missing. The error says which it could not take back.
+func (r *Redis) takeBack(ctx context.Context, rec Record) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.timeout)
+	defer cancel()
+	_, err := r.c.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for _, k := range r.listKeys(rec) {
+			p.ZRem(ctx, k, rec.CapabilityID)
+		}
+		return nil
+	})
 	if err != nil {
-		return fmt.Errorf("%w: %w", ErrUnavailable, err)
+		return fmt.Errorf("capindex: %s may still be listed: %w", rec.CapabilityID, err)
+	}
+	if err := r.c.Del(ctx, r.recordKey(rec.CapabilityID)).Err(); err != nil {
+		return fmt.Errorf("capindex: the record of %s may remain: %w", rec.CapabilityID, err)
 	}
 	return nil
 }
