@@ -21,10 +21,7 @@ func NewDecoder(lim Limits) (*Decoder, error) {
 	return &Decoder{lim: lim}, nil
 }
 
-// Limits are the limits d decodes under.
-func (d *Decoder) Limits() Limits { return d.lim }
-
-// Decode decodes body as Decode(body, d.Limits()) does. Nothing it
+// Decode decodes body as Decode does under d's limits. Nothing it
 // returns refers to the scratch memory, which only holds the checker's
 // bookkeeping while it runs.
 func (d *Decoder) Decode(body []byte) (reqs []Request, batch bool, err error) {
