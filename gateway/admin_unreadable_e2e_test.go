@@ -47,6 +47,9 @@ func TestAdminCapabilitiesNamesUnreadableRecords(t *testing.T) {
 	if code != 200 || !strings.Contains(body, `"unreadable":["`+strings.Join(unreadable, `","`)+`"]`) || !strings.Contains(body, `"id":"`+readable.ID+`"`) {
 		t.Fatalf("list: %d %s, want %s readable and %v unreadable", code, body, readable.ID, unreadable)
 	}
+	if !strings.Contains(body, `"missing":["`+deleted.ID+`"]`) {
+		t.Errorf("list: %s, want the deleted record's id, and only it, under missing", body)
+	}
 	if strings.Contains(body, `"id":"`+garbled.ID+`"`) {
 		t.Errorf("the garbled record is listed as if read: %s", body)
 	}

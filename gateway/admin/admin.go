@@ -175,8 +175,10 @@ func (a *API) revokeAdmin(ctx context.Context, req revokeRequest) (map[string]an
 // adminCapabilities lists a principal's live capabilities with their
 // revocation state; "unknown" when the store cannot say. The ids of
 // records the index could not read are listed under "unreadable" (empty
-// when none), next to the readable ones: they may be live. Any other index
-// error, even one that also names unreadable records, is a 503.
+// when none), next to the readable ones: they may be live. Those of them
+// whose record is gone (deleted or evicted) are also listed under
+// "missing"; the others are present but cannot be decoded. Any other
+// index error, even one that also names unreadable records, is a 503.
 func (a *API) adminCapabilities(w http.ResponseWriter, r *http.Request) {
 	p := r.URL.Query().Get("principal")
 	if p == "" {
@@ -196,6 +198,7 @@ func (a *API) adminCapabilities(w http.ResponseWriter, r *http.Request) {
 	default:
 		unreadable = []string{}
 	}
+	missing := append([]string{}, capindex.MissingIDs(err)...)
 	out := make([]map[string]any, 0, len(recs))
 	for _, rec := range recs {
 		out = append(out, map[string]any{
@@ -204,7 +207,9 @@ func (a *API) adminCapabilities(w http.ResponseWriter, r *http.Request) {
 			"revoked": a.revokedState(r.Context(), rec),
 		})
 	}
-	writeJSONStatus(w, http.StatusOK, map[string]any{"principal": p, "capabilities": out, "unreadable": unreadable})
+	writeJSONStatus(w, http.StatusOK, map[string]any{
+		"principal": p, "capabilities": out, "unreadable": unreadable, "missing": missing,
+	})
 }
 
 func (a *API) revokedState(ctx context.Context, rec capindex.Record) string {

@@ -40,6 +40,7 @@ func TestAdminCapabilitiesNamesUnreadable(t *testing.T) {
 		wantStatus     int
 		wantIDs        []string
 		wantUnreadable []string
+		wantMissing    []string
 		wantWarn       bool
 	}{
 		{name: "all readable", wantStatus: http.StatusOK, wantIDs: []string{"cap_1", "cap_2", "cap_3"}, wantUnreadable: []string{}},
@@ -56,6 +57,9 @@ func TestAdminCapabilitiesNamesUnreadable(t *testing.T) {
 			wantStatus: http.StatusServiceUnavailable},
 		{name: "wrapped unreadable", fail: fmt.Errorf("listing: %w", named), wantStatus: http.StatusOK,
 			wantIDs: []string{"cap_1", "cap_2", "cap_3"}, wantUnreadable: []string{"cap_9"}, wantWarn: true},
+		{name: "one of two gone", fail: &capindex.UnreadableError{IDs: []string{"cap_8", "cap_9"}, Missing: []string{"cap_9"}},
+			wantStatus: http.StatusOK, wantIDs: []string{"cap_1", "cap_2", "cap_3"}, wantUnreadable: []string{"cap_8", "cap_9"},
+			wantMissing: []string{"cap_9"}, wantWarn: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -77,9 +81,13 @@ func TestAdminCapabilitiesNamesUnreadable(t *testing.T) {
 			var out struct {
 				Capabilities []struct{ ID string }
 				Unreadable   []string
+				Missing      []string
 			}
-			if err := json.Unmarshal([]byte(body), &out); err != nil || out.Unreadable == nil {
-				t.Fatalf("body %s: %v (unreadable must be present)", body, err)
+			if err := json.Unmarshal([]byte(body), &out); err != nil || out.Unreadable == nil || out.Missing == nil {
+				t.Fatalf("body %s: %v (unreadable and missing must be present)", body, err)
+			}
+			if want := append([]string{}, tt.wantMissing...); !slices.Equal(out.Missing, want) {
+				t.Errorf("missing %v, want %v", out.Missing, want)
 			}
 			got := []string{}
 			for _, c := range out.Capabilities {

@@ -21,13 +21,15 @@
 //
 //	GET  /admin/capabilities?principal=ID
 //
-// answers {"principal", "capabilities", "unreadable"}: the live
+// answers {"principal", "capabilities", "unreadable", "missing"}: the live
 // capabilities whose principal or holder is ID, each with its revocation
 // state ("live", "revoked", "invalid", or "unknown" when the revocation
 // store cannot say), and the ids of live capabilities whose index records
 // could not be read (corrupt, written by an incompatible version,
 // tampered with, or deleted or evicted before the capability expires),
-// empty when none. Such a capability may still be live, so it is named,
+// empty when none; "missing" repeats those whose record is gone (deleted
+// or evicted), the rest being present but undecodable. Such a capability
+// may still be live, so it is named,
 // and logged at warn, never hidden; the answer stays 200 with every
 // readable record. An index that cannot be reached is a 503, even when
 // its error also names unreadable records.

@@ -68,6 +68,17 @@ func UnreadableIDs(err error) []string {
 	return nil
 }
 
+// MissingIDs returns, of the ids UnreadableIDs names, those whose record
+// is gone (deleted or evicted while its capability is live), as opposed to
+// present but undecodable; nil when none.
+func MissingIDs(err error) []string {
+	var u *UnreadableError
+	if errors.As(err, &u) {
+		return u.Missing
+	}
+	return nil
+}
+
 // Partial reports whether err, returned by List or ListByPrincipal, says
 // only that the records of ids could not be read: the records returned
 // with it are then every readable one, and the listing answered in part.
