@@ -51,6 +51,12 @@
 // wrap the backend in Sealed: every record then carries a MAC, so that
 // whoever can write the store still cannot approve a request or change
 // what it holds (a record that fails its MAC is ErrForged, never used).
+// List does not hide such a record: it returns every request that
+// verifies with a *ForgedError naming the ids of those that do not (see
+// Partial), which the admin API and the console show. A Redis record
+// that does not decode at all, or holds another id than its key, is
+// ErrUnavailable, and fails the whole listing; Memory holds no encoded
+// records.
 // The MAC does not stop a replay: writing back an earlier sealed record
 // of the same request (its approved state, after it was redeemed) lets
 // it be redeemed again. Guard write access to the store like the keys.

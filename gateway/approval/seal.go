@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // RecordKeyInfo is the HKDF label under which the gateway derives the key
@@ -72,9 +73,28 @@ func (s *sealed) Get(ctx context.Context, id string) (Request, error) {
 	return r, nil
 }
 
-// List returns the stored requests whose MAC verifies.
+// List returns the stored requests whose MAC verifies and keep accepts.
+// When the backend read records that fail their MAC, it returns those
+// that verify with a *ForgedError naming the others, whatever keep would
+// have said of them (their fields cannot be trusted, their status least
+// of all). Forged records do not count toward limit; those named are the
+// ones the backend read (Memory reads every record; Redis stops, newest
+// first, once it holds limit requests). A backend error is returned as
+// it is.
 func (s *sealed) List(ctx context.Context, keep func(*Request) bool, limit int) ([]Request, error) {
-	return s.b.List(ctx, func(r *Request) bool { return s.verify(r) == nil && keep(r) }, limit)
+	var forged []string
+	rs, err := s.b.List(ctx, func(r *Request) bool {
+		if s.verify(r) != nil {
+			forged = append(forged, r.ID)
+			return false
+		}
+		return keep(r)
+	}, limit)
+	if err != nil || len(forged) == 0 {
+		return rs, err
+	}
+	slices.Sort(forged)
+	return rs, &ForgedError{IDs: slices.Compact(forged)}
 }
 
 // Update verifies the stored request before fn sees it and seals what fn

@@ -30,7 +30,9 @@ type Store interface {
 	Create(ctx context.Context, r Request) (Request, error)
 	// Get returns the request with id.
 	Get(ctx context.Context, id string) (Request, error)
-	// List returns the requests f selects, newest first.
+	// List returns the requests f selects, newest first. An error for
+	// which Partial is true names requests that failed their MAC and comes
+	// with every request that verifies: the listing answered in part.
 	List(ctx context.Context, f Filter) ([]Request, error)
 	// Approve approves a pending request on behalf of approver.
 	Approve(ctx context.Context, id string, approver policy.Principal, reason string) (Request, error)
@@ -130,7 +132,9 @@ func (d *Desk) Get(ctx context.Context, id string) (Request, error) {
 	return r.effective(d.opts.Now()), nil
 }
 
-// List returns the requests f selects, as of now, newest first.
+// List returns the requests f selects, as of now, newest first, with the
+// backend's error as it is: on a Sealed backend, a *ForgedError comes with
+// every request that verifies.
 func (d *Desk) List(ctx context.Context, f Filter) ([]Request, error) {
 	now := d.opts.Now()
 	rs, err := d.b.List(ctx, func(r *Request) bool {
