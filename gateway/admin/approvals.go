@@ -44,6 +44,13 @@ func sees(r *approval.Request, who policy.Principal, isAdmin bool) bool {
 	return isAdmin || !errors.Is(r.MayDecide(who), approval.ErrNotApprover)
 }
 
+// listApprovals answers {"approvals", "forged"}: the requests the caller
+// may see, and, to admins, the ids of stored requests that fail their MAC
+// (tampered with, or written without the key), whatever the filter, empty
+// when none. Such a request is never decided or redeemed; it is named, and
+// logged at warn, never hidden, and the answer stays 200. Anyone else gets
+// an empty "forged": a forged record's fields cannot say who may see it.
+// Any other store error, even one that also names forged records, is a 503.
 func (a *API) listApprovals(w http.ResponseWriter, r *http.Request) {
 	if a.deps.Approvals == nil {
 		writeJSONStatus(w, http.StatusNotImplemented, map[string]string{"error": "no approval store"})
@@ -54,10 +61,18 @@ func (a *API) listApprovals(w http.ResponseWriter, r *http.Request) {
 	limit, _ := strconv.Atoi(q.Get("limit"))
 	list, err := a.deps.Approvals.List(r.Context(), approval.Filter{
 		Status: approval.Status(q.Get("status")), Principal: q.Get("principal"), Limit: min(max(limit, 0), 500)})
-	if err != nil {
+	forged, partial := approval.Partial(err)
+	switch {
+	case err != nil && !partial:
 		a.deps.Logger.ErrorContext(r.Context(), "approval store unavailable", "error", err)
 		writeJSONStatus(w, http.StatusServiceUnavailable, map[string]string{"error": "approval store unavailable"})
 		return
+	case err != nil:
+		a.deps.Logger.WarnContext(r.Context(), "admin: stored approval requests fail their MAC; they were tampered with",
+			"caller", who.ID, "count", len(forged), "error", err)
+	}
+	if !isAdmin {
+		forged = nil
 	}
 	out := []approval.Request{}
 	for _, req := range list {
@@ -65,7 +80,7 @@ func (a *API) listApprovals(w http.ResponseWriter, r *http.Request) {
 			out = append(out, req.Public())
 		}
 	}
-	writeJSONStatus(w, http.StatusOK, map[string]any{"approvals": out})
+	writeJSONStatus(w, http.StatusOK, map[string]any{"approvals": out, "forged": append([]string{}, forged...)})
 }
 
 func (a *API) getApproval(w http.ResponseWriter, r *http.Request) {

@@ -72,7 +72,7 @@ func TestApprovalRoutes(t *testing.T) {
 		contains                      string
 	}{
 		{"anonymous", "", http.MethodGet, "/admin/approvals", "", http.StatusUnauthorized, ""},
-		{"outsider lists nothing", "bob", http.MethodGet, "/admin/approvals", "", http.StatusOK, `{"approvals":[]}`},
+		{"outsider lists nothing", "bob", http.MethodGet, "/admin/approvals", "", http.StatusOK, `{"approvals":[],"forged":[]}`},
 		{"outsider cannot read", "bob", http.MethodGet, path, "", http.StatusNotFound, ""},
 		{"admin lists all", "admin", http.MethodGet, "/admin/approvals?status=pending", "", http.StatusOK, "Employee handbook"},
 		{"approver lists", "dave", http.MethodGet, "/admin/approvals", "", http.StatusOK, req.ID},

@@ -17,7 +17,13 @@
 //	POST /admin/approvals/{id}/deny      {"reason": "..."}
 //
 // Admins list every request; anyone else lists the requests they may
-// decide. Answers never carry real resource ids, only display names.
+// decide. Answers never carry real resource ids, only display names. The
+// list answers {"approvals", "forged"}: "forged" names, to admins only,
+// the stored requests that fail their MAC (tampered with, or written
+// without the key), whatever the filter, empty when none. Such a request
+// is never decided or redeemed; it is named, and logged at warn, never
+// hidden, and the answer stays 200. A store that cannot be reached is a
+// 503.
 //
 //	GET  /admin/capabilities?principal=ID
 //
