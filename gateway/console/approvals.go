@@ -55,9 +55,14 @@ type grantView struct {
 type approvalsView struct {
 	Configured bool
 	Pending    []pendingView
-	Error      string
-	Done       string
-	CSRF       string
+	// Forged names, to admins, the stored requests that fail their MAC,
+	// the first maxUnreadableShown of them, of ForgedCount; MoreForged
+	// counts the rest.
+	Forged                  []string
+	ForgedCount, MoreForged int
+	Error                   string
+	Done                    string
+	CSRF                    string
 }
 
 func (c *Console) approvalsPage(w http.ResponseWriter, r *http.Request, op operator) {
@@ -67,10 +72,14 @@ func (c *Console) approvalsPage(w http.ResponseWriter, r *http.Request, op opera
 func (c *Console) showApprovals(w http.ResponseWriter, r *http.Request, op operator, status int, done, msg string) {
 	v := approvalsView{Configured: c.deps.Approvals != nil, CSRF: op.CSRF, Done: done, Error: msg}
 	if v.Configured {
-		list, err := c.deps.Approvals.List(r.Context(), approval.Filter{Status: approval.StatusPending, Limit: 200})
+		list, forged, err := c.listPending(r.Context(), op)
 		if err != nil {
 			c.deps.Logger.ErrorContext(r.Context(), "console: listing approvals failed", "error", err)
 			v.Error, status = "The approval store is unavailable.", http.StatusServiceUnavailable
+		}
+		if op.IsAdmin() {
+			v.Forged, v.ForgedCount = forged[:min(len(forged), maxUnreadableShown)], len(forged)
+			v.MoreForged = len(forged) - len(v.Forged)
 		}
 		for i := range list {
 			if pv, ok := viewPending(&list[i], op); ok {
@@ -79,6 +88,23 @@ func (c *Console) showApprovals(w http.ResponseWriter, r *http.Request, op opera
 		}
 	}
 	c.render(w, status, "approvals", view{Title: "Pending approvals", Nav: "approvals", Op: &op, Page: v})
+}
+
+// listPending lists the pending requests, with the ids of stored requests
+// that fail their MAC, whatever status they claim (logged at warn: they
+// were tampered with). Any other store error, even one that also names
+// forged records, fails the listing.
+func (c *Console) listPending(ctx context.Context, op operator) ([]approval.Request, []string, error) {
+	list, err := c.deps.Approvals.List(ctx, approval.Filter{Status: approval.StatusPending, Limit: 200})
+	forged, partial := approval.Partial(err)
+	if err != nil && !partial {
+		return nil, nil, err
+	}
+	if partial {
+		c.deps.Logger.WarnContext(ctx, "console: stored approval requests fail their MAC; they were tampered with",
+			"operator", op.principal().ID, "count", len(forged), "error", err)
+	}
+	return list, forged, nil
 }
 
 // viewPending renders r for op. Admins see every pending request;

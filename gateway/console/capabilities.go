@@ -13,7 +13,8 @@ import (
 // maxFilter bounds a filter field taken from the query.
 const maxFilter = 256
 
-// maxUnreadableShown bounds the unreadable ids one page names.
+// maxUnreadableShown bounds the ids of unreadable or forged records one
+// page names.
 const maxUnreadableShown = 100
 
 type capabilitiesView struct {

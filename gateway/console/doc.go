@@ -10,6 +10,10 @@
 //     approve or deny with a reason. Decisions go to the approval store as
 //     the signed-in principal (id and groups), which refuses anyone the
 //     request's rule does not name as an approver, and the requester.
+//     Admins see the ids of stored requests that fail their MAC (tampered
+//     with, or written without the gateway's key) named in a warning,
+//     whatever status they claim; such a request is never decided or
+//     redeemed, and never hidden.
 //   - Live capabilities: filtered by principal, agent or grant; each root
 //     drawn with its delegation tree as SVG (holders, operations, depth,
 //     expiry, state). A live capability whose index record cannot be read

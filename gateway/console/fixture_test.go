@@ -1,11 +1,13 @@
 package console_test
 
 import (
+	"bytes"
 	"context"
 	"log/slog"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -39,7 +41,7 @@ const (
 // fixture is a console on real stores: dev keys, a memory index holding a
 // three-level delegation chain, a memory revocation store, the admin API
 // as revoker, the quickstart policy, an audit file and an approval desk
-// holding one request of carol's.
+// (sealed, on memory) holding one request of carol's.
 type fixture struct {
 	srv   *httptest.Server
 	index *capindex.Memory
@@ -49,6 +51,11 @@ type fixture struct {
 	verifier  *captoken.Verifier
 	revs      *revocation.Memory
 	approvals *approval.Desk
+	// rawApprovals is the memory backend under approvals' seal: writing
+	// it forges a record.
+	rawApprovals *approval.Memory
+	// logs holds what the console logs, as JSON lines.
+	logs *syncBuffer
 	// pending is the id of carol's waiting request.
 	pending   string
 	auditFile string
@@ -62,12 +69,31 @@ type fixtureOptions struct {
 	// approvers are the console's configured approvers; the policy's
 	// (group security) enter without them.
 	approvers config.AdminAccess
+	// listFails, when set, is the error the console's approval listings
+	// return with the desk's requests.
+	listFails error
+}
+
+// failingList is a desk whose List returns fail with its requests.
+type failingList struct {
+	*approval.Desk
+	fail error
+}
+
+func (f failingList) List(ctx context.Context, filter approval.Filter) ([]approval.Request, error) {
+	rs, _ := f.Desk.List(ctx, filter)
+	return rs, f.fail
 }
 
 func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	t.Helper()
 	ctx := context.Background()
-	f := &fixture{index: capindex.NewMemory(time.Now), approvals: approval.NewDesk(approval.NewMemory(time.Now), approval.Options{})}
+	f := &fixture{index: capindex.NewMemory(time.Now), rawApprovals: approval.NewMemory(time.Now), logs: &syncBuffer{}}
+	sealed, err := approval.Sealed(f.rawApprovals, []byte("0123456789abcdef0123456789abcdef"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.approvals = approval.NewDesk(sealed, approval.Options{})
 	f.pending = f.seedApproval(t, "user:carol@example.com")
 	f.revs = revocation.NewMemory(revocation.MemoryOptions{})
 	t.Cleanup(func() { f.revs.Close() })
@@ -93,15 +119,19 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	}
 	auditLog := f.openAudit(t)
 	pol := staticPolicy{quickstartPolicy(t)}
-	logger := slog.New(slog.DiscardHandler)
+	logger := slog.New(slog.NewJSONHandler(f.logs, nil))
 	access := config.AdminAccess{Groups: []string{"capgate-admins"}}
 	api := admin.New(admin.Config{Access: access, MaxTTL: time.Hour}, admin.Deps{
 		Authenticator: au, Index: f.listed, Verifier: f.verifier, Revocations: f.revs,
 		Policy: pol, Audit: auditLog, Logger: logger, Now: time.Now})
+	var approvals console.Approvals = f.approvals
+	if fo.listFails != nil {
+		approvals = failingList{f.approvals, fo.listFails}
+	}
 	c, err := console.New(console.Config{Access: access, Approvers: fo.approvers,
 		DevLogin: true, OIDC: fo.oidc, AuditFile: f.auditFile}, console.Deps{
 		Authenticator: au, Index: f.listed, Verifier: f.verifier, Revocations: f.revs, Revoker: api,
-		Policy: pol, Approvals: f.approvals, Logger: logger, Now: time.Now})
+		Policy: pol, Approvals: approvals, Logger: logger, Now: time.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,4 +241,22 @@ func (f *fixture) decision(t *testing.T, id string) string {
 		return "pending"
 	}
 	return string(r.Status) + " by " + r.DecidedBy + ": " + r.Reason
+}
+
+// syncBuffer is a bytes.Buffer safe for the server's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
