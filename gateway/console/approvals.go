@@ -19,7 +19,9 @@ import (
 // request (approval.ErrNotApprover) or who asked for it
 // (approval.ErrSelfApproval).
 type Approvals interface {
-	// List returns the requests f selects, newest first.
+	// List returns the requests f selects, newest first. An error for
+	// which approval.Partial is true names stored requests that fail
+	// their MAC and comes with every request that verifies.
 	List(ctx context.Context, f approval.Filter) ([]approval.Request, error)
 	// Approve approves request id on behalf of approver, with a reason.
 	Approve(ctx context.Context, id string, approver policy.Principal, reason string) (approval.Request, error)
