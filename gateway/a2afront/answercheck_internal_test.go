@@ -323,6 +323,8 @@ func TestListingTotalsUnderAnyReadersSpelling(t *testing.T) {
 	}{
 		{"total_size", `{"jsonrpc":"2.0","id":$ID,"result":{"tasks":[{"id":"` + bobsTask + `","status":{}}],"total_size":57}}`,
 			`{"id":"c1","jsonrpc":"2.0","result":{"tasks":[],"total_size":0}}`},
+		{"total-size", `{"jsonrpc":"2.0","id":$ID,"result":{"tasks":[{"id":"` + bobsTask + `","status":{}}],"total-size":57}}`,
+			`{"id":"c1","jsonrpc":"2.0","result":{"tasks":[],"total-size":0}}`},
 		{"ta_sks beside tasks", `{"jsonrpc":"2.0","id":$ID,"result":{"tasks":[],"ta_sks":[{"id":"` + bobsTask + `","status":{}}]}}`,
 			`{"jsonrpc":"2.0","id":"c1","error":{"code":-32603,"message":"Internal error","data":{"reason":"internal_error"}}}`},
 	}
@@ -335,5 +337,27 @@ func TestListingTotalsUnderAnyReadersSpelling(t *testing.T) {
 				t.Fatalf("got  %s\nwant %s", body, tt.want)
 			}
 		})
+	}
+}
+
+// TestNullListingInABatch: a listing answered with a null result is
+// refused for its element, and the gateway, which forwards each batch
+// element in a goroutine of its own, stays up to answer the batch (a nil
+// map written to ended the process).
+func TestNullListingInABatch(t *testing.T) {
+	fx := strictFixture(t, "application/json", func(id string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"result":null}`
+	})
+	status, body := fx.post(t, aliceKey, "documents", `[{"jsonrpc":"2.0","id":"l1","method":"ListTasks","params":{}}]`,
+		map[string]string{"A2A-Version": "1.0"})
+	want := `[{"jsonrpc":"2.0","id":"l1","error":{"code":-32603,"message":"Internal error","data":{"reason":"internal_error"}}}]` + "\n"
+	if status != http.StatusOK || body != want {
+		t.Fatalf("status %d, body %s; want %s", status, body, want)
+	}
+	// Alone, the same answer is refused without any recovery.
+	_, body = fx.post(t, aliceKey, "documents", `{"jsonrpc":"2.0","id":"l2","method":"ListTasks","params":{}}`,
+		map[string]string{"A2A-Version": "1.0"})
+	if !strings.Contains(body, `"id":"l2"`) || !strings.Contains(body, `"internal_error"`) {
+		t.Fatalf("alone: %s; want an internal error for l2", body)
 	}
 }

@@ -84,6 +84,7 @@ func (f *Front) processChain(c *call) chain {
 			}
 			if !sameText(out, resp) {
 				if err := checkAnswer(out, f.answerStrict); err != nil {
+					f.refusedOutput(ctx, c, err)
 					return nil, err
 				}
 			}
@@ -91,6 +92,17 @@ func (f *Front) processChain(c *call) chain {
 		}
 		return resp, nil
 	}
+}
+
+// refusedOutput logs an answer refused after a processor changed it: id
+// mapping can turn two member names of the agent's into one placeholder.
+func (f *Front) refusedOutput(ctx context.Context, c *call, err error) {
+	agent := ""
+	if c.agent != nil {
+		agent = c.agent.cfg.Name
+	}
+	f.deps.Logger.WarnContext(ctx, "upstream answer refused after the gateway's processing (two names mapped to one?)",
+		"agent", agent, "error", err)
 }
 
 // sameText reports whether a and b are the very same bytes in memory.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"reflect"
 	"slices"
 	"testing"
@@ -218,7 +219,8 @@ func TestChainRefusesBrokenProcessorOutput(t *testing.T) {
 			broken := func(context.Context, *call, json.RawMessage) (json.RawMessage, error) {
 				return json.RawMessage(tt.out), nil
 			}
-			f := &Front{answers: []answerProcessor{record, broken, record}, answerStrict: strict}
+			f := &Front{answers: []answerProcessor{record, broken, record}, answerStrict: strict,
+				deps: Deps{Logger: slog.New(slog.DiscardHandler)}}
 			got, err := processUnary(context.Background(), f.processChain(&call{}), strictOnly, json.RawMessage("7"), []byte(`{"id":1,"result":{}}`))
 			if err != nil || string(got) != tt.want || len(seen) != 1 {
 				t.Errorf("got %s, %v (processors saw %q); want %s", got, err, seen, tt.want)

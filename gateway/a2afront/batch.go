@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"runtime/debug"
 	"sync"
 
 	"github.com/capgate/capgate/gateway/authn"
@@ -34,7 +35,7 @@ func (f *Front) serveBatch(w http.ResponseWriter, r *http.Request, a *agent, p *
 			results[i] = marshalResponse(*out.resp)
 			continue
 		}
-		wg.Go(func() { results[i] = f.forwardElement(ctx, c, out) })
+		wg.Go(func() { results[i] = f.forwardRecovered(ctx, c, out) })
 	}
 	wg.Wait()
 	var answers []json.RawMessage
@@ -60,6 +61,21 @@ func (f *Front) decideBatched(ctx context.Context, c *call) outcome {
 		})
 	}
 	return f.decide(ctx, c)
+}
+
+// forwardRecovered is forwardElement in a batch's own goroutine, where a
+// panic would end the process rather than the one request, as net/http
+// makes it for a handler: it answers the element with an internal error
+// and logs the panic.
+func (f *Front) forwardRecovered(ctx context.Context, c *call, out outcome) (answer json.RawMessage) {
+	defer func() {
+		if v := recover(); v != nil {
+			f.deps.Logger.ErrorContext(ctx, "panic forwarding a batch element", "agent", c.agent.cfg.Name,
+				"method", c.req.Method, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			answer = marshalResponse(jsonrpc.NewError(c.req.ID, jsonrpc.NewCodeError(jsonrpc.CodeInternal, "")))
+		}
+	}()
+	return f.forwardElement(ctx, c, out)
 }
 
 // forwardElement sends one allowed batch element through the agent's

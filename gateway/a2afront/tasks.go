@@ -164,7 +164,7 @@ func (f *Front) listAnswer(ctx context.Context, c *call, resp json.RawMessage) (
 // tasks are not even counted.
 func (f *Front) ownTasksOnly(ctx context.Context, c *call, result json.RawMessage) (json.RawMessage, error) {
 	var list map[string]json.RawMessage
-	if json.Unmarshal(result, &list) != nil {
+	if json.Unmarshal(result, &list) != nil || list == nil { // null is no listing
 		return nil, errNotJSONRPC
 	}
 	tasksKey, totalKeys, ok := listingKeys(list)
@@ -197,16 +197,16 @@ func (f *Front) ownTasksOnly(ctx context.Context, c *call, result json.RawMessag
 	return json.Marshal(list)
 }
 
-// listingKeys finds a listing's tasks and its totals the way lookup
-// finds a task's members: under case folding and without underscores, as
-// encoding/json and protojson (which also reads "total_size") clients
-// do. Two members a client could read as the tasks are refused (ok
+// listingKeys finds a listing's tasks and its totals under case folding
+// and without underscores or dashes, as encoding/json, its successor's
+// case-insensitive matching and protojson (which also reads "total_size")
+// clients do. Two members a client could read as the tasks are refused (ok
 // false); every total is rewritten.
 func listingKeys(list map[string]json.RawMessage) (tasksKey string, totalKeys []string, ok bool) {
 	tasksKey = "tasks"
 	found := 0
 	for k := range list {
-		bare := strings.ReplaceAll(k, "_", "")
+		bare := strings.NewReplacer("_", "", "-", "").Replace(k)
 		switch {
 		case strings.EqualFold(bare, "tasks"):
 			tasksKey, found = k, found+1
