@@ -38,16 +38,13 @@ type answerCheck func(ctx context.Context, resp []byte) error
 const reasonMalformedAnswer = "malformed_answer"
 
 // answerNames returns where the answer processors find members by their
-// exact spelling: a response's members, and in its result a listing's
-// tasks and totalSize (ownTasksOnly). Everything else the processors read
+// exact spelling: a response's own members. Everything else they read
 // (the members that name a task, the wrappers of a v1.0 result or stream
-// event) they find under case folding, as a case-insensitive client does,
-// so a skill result's own "ID" or "Status" is content, not a misspelling.
+// event, a listing's tasks and totals) they find under case folding, as
+// a case-insensitive client does, so a skill result's own "ID", "Status"
+// or "Tasks" is content, not a misspelling.
 func answerNames() *jsonrpc.Names {
-	result := jsonrpc.NewNames(map[string]*jsonrpc.Names{"tasks": nil, "totalSize": nil})
-	return jsonrpc.NewNames(map[string]*jsonrpc.Names{
-		"jsonrpc": nil, "id": nil, "result": result, "error": nil,
-	})
+	return jsonrpc.NewNames(map[string]*jsonrpc.Names{"jsonrpc": nil, "id": nil, "result": nil, "error": nil})
 }
 
 // newAnswerStrict returns the check of every answer: the codec's checks,
