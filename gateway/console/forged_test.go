@@ -50,6 +50,10 @@ func TestApprovalsNamesForged(t *testing.T) {
 			want: []string{"102 stored requests fail their seal", "and 2 more.", "fix the parental leave section"}},
 		{name: "wrapped forged", key: adminKey, listFails: fmt.Errorf("listing: %w", named), wantCode: http.StatusOK,
 			wantWarn: true, want: []string{"<code>apr_named</code>", "fix the parental leave section"}},
+		// A writer to the store chooses the id: it is shown escaped.
+		{name: "hostile forged id", key: adminKey, listFails: &approval.ForgedError{IDs: []string{`apr_<script>x</script>`}},
+			wantCode: http.StatusOK, wantWarn: true, want: []string{"<code>apr_&lt;script&gt;x&lt;/script&gt;</code>"},
+			wantNot: []string{"<script>x"}},
 		{name: "store unavailable", key: adminKey, listFails: down, wantCode: http.StatusServiceUnavailable,
 			want: []string{"The approval store is unavailable."}, wantNot: []string{"fix the parental leave section"}},
 		{name: "forged joined with unavailable", key: adminKey, listFails: errors.Join(named, down),
