@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // command is one node of the command tree: a leaf with run, or a group
@@ -97,7 +98,7 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
 			return nil, err
 		} else if err != nil {
-			return nil, usageError{err.Error()}
+			return nil, usageError{flagHint(err)}
 		}
 		rest := fs.Args()
 		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
@@ -108,6 +109,16 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 		}
 		pos, args = append(pos, rest[0]), rest[1:]
 	}
+}
+
+// flagHint is the message of a flag error. A key id is base64url and may
+// start with '-', where the flag parser takes it for an undefined flag:
+// the message says how to pass it.
+func flagHint(err error) string {
+	if strings.HasPrefix(err.Error(), "flag provided but not defined: ") {
+		return err.Error() + ` (an argument that starts with "-", such as a key id, goes after "--")`
+	}
+	return err.Error()
 }
 
 // parsePositional parses flags and checks that between min and max

@@ -18,8 +18,8 @@ import (
 
 const keysUsage = `usage:
   capgate keys generate --out FILE [--alg EdDSA|ES256] [--rotate [--activate] | --if-absent]
-  capgate keys activate --keys FILE KID
-  capgate keys prune --keys FILE --older-than DURATION [KID...]
+  capgate keys activate --keys FILE [--] KID
+  capgate keys prune --keys FILE --older-than DURATION [--] [KID...]
   capgate keys hash KEY
 
 generate without --rotate writes a new key set (signing + sealing keys) to

@@ -52,10 +52,10 @@ func TestKeysStagedRotation(t *testing.T) {
 		!strings.Contains(errs, "activate it first") {
 		t.Fatalf("second rotate: exit %d: %s", code, errs)
 	}
-	if code, _, errs := keysStageRun(t, keysCmdNow, "activate", "--keys", path, first); code != 1 {
+	if code, _, errs := keysStageRun(t, keysCmdNow, "activate", "--keys", path, "--", first); code != 1 {
 		t.Fatalf("activating the active key: exit %d: %s", code, errs)
 	}
-	if code, _, errs := keysStageRun(t, keysCmdNow, "activate", "--keys", path, next); code != 0 {
+	if code, _, errs := keysStageRun(t, keysCmdNow, "activate", "--keys", path, "--", next); code != 0 {
 		t.Fatalf("activate: exit %d: %s", code, errs)
 	}
 	if got := mustLoadKeys(t, path).ActiveKeyID(); got != next {
@@ -63,7 +63,7 @@ func TestKeysStagedRotation(t *testing.T) {
 	}
 	ttl := "24h"
 	soon := keysCmdNow.Add(time.Hour)
-	if code, _, errs := keysStageRun(t, soon, "prune", "--keys", path, "--older-than", ttl, first); code != 1 ||
+	if code, _, errs := keysStageRun(t, soon, "prune", "--keys", path, "--older-than", ttl, "--", first); code != 1 ||
 		!strings.Contains(errs, "may still be live") {
 		t.Fatalf("early prune of %s: exit %d: %s", first, code, errs)
 	}
@@ -71,7 +71,7 @@ func TestKeysStagedRotation(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "removed 0") || !strings.Contains(out, "kept "+first) {
 		t.Fatalf("early prune of all: exit %d: %s", code, out)
 	}
-	if code, _, errs := keysStageRun(t, soon.Add(48*time.Hour), "prune", "--keys", path, "--older-than", ttl, next); code != 1 ||
+	if code, _, errs := keysStageRun(t, soon.Add(48*time.Hour), "prune", "--keys", path, "--older-than", ttl, "--", next); code != 1 ||
 		!strings.Contains(errs, "active") {
 		t.Fatalf("prune of the active key: exit %d: %s", code, errs)
 	}
@@ -98,5 +98,21 @@ func TestKeysStageUsage(t *testing.T) {
 		if code, _, _ := keysStageRun(t, keysCmdNow, tc.sub, tc.args...); code != 2 {
 			t.Errorf("%s %v: exit %d, want 2", tc.sub, tc.args, code)
 		}
+	}
+}
+
+// TestKeyIDStartingWithDash: a key id is base64url and may start with
+// '-'. After "--" it is an argument; without it the flag parser refuses
+// it as a flag, and the message says to put it after "--".
+func TestKeyIDStartingWithDash(t *testing.T) {
+	const kid = "-LR5SjM3AhpASLSC5pJcaopvG8GovEZydr2rTzWqV3A"
+	path := t.TempDir() + "/keys.json"
+	code, _, errs := keysStageRun(t, keysCmdNow, "activate", "--keys", path, kid)
+	if code != 2 || !strings.Contains(errs, `goes after "--"`) {
+		t.Fatalf("without --: exit %d: %s; want a usage error that says to use --", code, errs)
+	}
+	code, _, errs = keysStageRun(t, keysCmdNow, "activate", "--keys", path, "--", kid)
+	if code == 2 || strings.Contains(errs, "flag provided but not defined") {
+		t.Fatalf("after --: exit %d: %s; want the id taken as the key id", code, errs)
 	}
 }

@@ -47,7 +47,7 @@ Usage:
       work with grant policy files
   capgate keys generate --out FILE [--alg EdDSA|ES256] [--rotate [--activate] | --if-absent]
       write the capability signing and sealing keys, or publish new ones
-  capgate keys activate --keys FILE KID | keys prune --keys FILE --older-than D
+  capgate keys activate --keys FILE [--] KID | keys prune --keys FILE --older-than D
       staged rotation: make a published key sign, then drop retired keys
   capgate keys hash KEY
       the config hash of a dev API key
