@@ -238,6 +238,9 @@ func splitCommand(argv []string) (string, []string) {
 	}
 	var flags []string
 	for _, a := range rest {
+		if a == "--" {
+			break // the flags end; what follows is arguments
+		}
 		if strings.HasPrefix(a, "-") {
 			name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
 			flags = append(flags, name)
