@@ -17,10 +17,13 @@ import (
 // differ only in case. And where the processors find members by name
 // (answerNames), a member spelled otherwise than the name read is
 // refused, as UnmarshalParams refuses one in params. The processors read
-// "result" or "tasks" as written, while a client may take "Result" for
-// the one or the last of two "tasks" for the other: an answer that two
+// "result" as written, while a client may take "Result" for it, or the
+// last of two "tasks" for a listing's tasks: an answer that two
 // readers could read differently must not reach the caller, for a task,
-// an id or a handle in it could pass the processors unseen.
+// an id or a handle in it could pass the processors unseen. The one
+// answer not checked so is the resolution hook's: the caller never sees
+// it, and the gateway decodes it itself and re-checks every resource it
+// names against the query (resolve.go).
 
 // answerDepth bounds the nesting of an answer. An answer carries the
 // agent's content, deeper than a caller's request may be, so the

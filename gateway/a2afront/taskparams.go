@@ -22,21 +22,31 @@ func members(raw json.RawMessage) (map[string]json.RawMessage, bool) {
 	return m, true
 }
 
-// lookup returns the values of every member of m whose name, without
-// underscores, matches one of names under Unicode case folding: the
-// folding encoding/json (and so an agent decoding with it) applies, where
-// "taſkId" is "taskId", not lower-casing, where it is not.
+// lookup returns the values of every member of m whose name is one of
+// names as nameIs reads it.
 func lookup(m map[string]json.RawMessage, names ...string) []json.RawMessage {
 	var out []json.RawMessage
 	for k, v := range m {
-		bare := strings.ReplaceAll(k, "_", "")
 		for _, n := range names {
-			if strings.EqualFold(bare, n) {
+			if nameIs(k, n) {
 				out = append(out, v)
 			}
 		}
 	}
 	return out
+}
+
+// nameIs reports whether the member name k is name as the readers the
+// gateway must agree with read it: without underscores or dashes (as
+// protojson's field names and case-insensitive matchers that ignore
+// separators do) and under Unicode case folding (encoding/json's, where
+// "taſkId" is "taskId"). Reading more spellings as a name the gateway
+// checks only ever checks more. foldedIs is its fast path for plain keys.
+func nameIs(k, name string) bool {
+	if strings.ContainsAny(k, "_-") {
+		k = strings.NewReplacer("_", "", "-", "").Replace(k)
+	}
+	return strings.EqualFold(k, name)
 }
 
 // strs decodes each value as a string; null is no value.

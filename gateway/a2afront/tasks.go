@@ -197,20 +197,17 @@ func (f *Front) ownTasksOnly(ctx context.Context, c *call, result json.RawMessag
 	return json.Marshal(list)
 }
 
-// listingKeys finds a listing's tasks and its totals under case folding
-// and without underscores or dashes, as encoding/json, its successor's
-// case-insensitive matching and protojson (which also reads "total_size")
-// clients do. Two members a client could read as the tasks are refused (ok
-// false); every total is rewritten.
+// listingKeys finds a listing's tasks and its totals as nameIs reads
+// names, as clients do ("Tasks", "total_size"). Two members a client could
+// read as the tasks are refused (ok false); every total is rewritten.
 func listingKeys(list map[string]json.RawMessage) (tasksKey string, totalKeys []string, ok bool) {
 	tasksKey = "tasks"
 	found := 0
 	for k := range list {
-		bare := strings.NewReplacer("_", "", "-", "").Replace(k)
 		switch {
-		case strings.EqualFold(bare, "tasks"):
+		case nameIs(k, "tasks"):
 			tasksKey, found = k, found+1
-		case strings.EqualFold(bare, "totalSize"):
+		case nameIs(k, "totalSize"):
 			totalKeys = append(totalKeys, k)
 		}
 	}

@@ -137,12 +137,12 @@ func plainKey(k []byte) bool {
 	return true
 }
 
-// foldedIs reports whether the plain key k, lowercased and without
-// underscores (as lookup folds), is name.
+// foldedIs is nameIs for a plain (ASCII) key k and a lower-case name,
+// without building the folded key.
 func foldedIs(k []byte, name string) bool {
 	j := 0
 	for _, c := range k {
-		if c == '_' {
+		if c == '_' || c == '-' {
 			continue
 		}
 		if 'A' <= c && c <= 'Z' {
