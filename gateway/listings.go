@@ -19,13 +19,20 @@ type countedListings struct {
 // ListByPrincipal implements capindex.Index.
 func (x countedListings) ListByPrincipal(ctx context.Context, p string) ([]capindex.Record, error) {
 	recs, err := x.Index.ListByPrincipal(ctx, p)
-	x.m.CapindexUnreadable(len(capindex.UnreadableIDs(err)))
+	x.count(err)
 	return recs, err
 }
 
 // List implements capindex.Index.
 func (x countedListings) List(ctx context.Context, f capindex.Filter) ([]capindex.Record, error) {
 	recs, err := x.Index.List(ctx, f)
-	x.m.CapindexUnreadable(len(capindex.UnreadableIDs(err)))
+	x.count(err)
 	return recs, err
+}
+
+// count counts the records a listing named instead of returning; a
+// listing that failed named nothing to anyone.
+func (x countedListings) count(err error) {
+	ids, _ := capindex.Partial(err)
+	x.m.CapindexUnreadable(len(ids))
 }

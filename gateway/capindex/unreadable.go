@@ -3,6 +3,7 @@ package capindex
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -57,26 +58,43 @@ func writeIDs(b *strings.Builder, ids []string) {
 // Unwrap returns ErrUnreadable.
 func (e *UnreadableError) Unwrap() error { return ErrUnreadable }
 
-// UnreadableIDs returns the ids err names when it is (or wraps) an
-// *UnreadableError, and nil otherwise. Whether the listing that returned
-// err answered at all is Partial's to say.
+// UnreadableIDs returns the ids every *UnreadableError in err's tree
+// names, sorted, once each; nil when none. Whether the listing that
+// returned err answered at all is Partial's to say.
 func UnreadableIDs(err error) []string {
-	var u *UnreadableError
-	if errors.As(err, &u) {
-		return u.IDs
-	}
-	return nil
+	return collectIDs(err, func(u *UnreadableError) []string { return u.IDs })
 }
 
 // MissingIDs returns, of the ids UnreadableIDs names, those whose record
 // is gone (deleted or evicted while its capability is live), as opposed to
 // present but undecodable; nil when none.
 func MissingIDs(err error) []string {
-	var u *UnreadableError
-	if errors.As(err, &u) {
-		return u.Missing
+	return collectIDs(err, func(u *UnreadableError) []string { return u.Missing })
+}
+
+// collectIDs gathers pick's ids from every *UnreadableError in err's
+// tree, joined or wrapped: errors.As would stop at the first.
+func collectIDs(err error, pick func(*UnreadableError) []string) []string {
+	var ids []string
+	var walk func(error)
+	walk = func(err error) {
+		switch e := err.(type) {
+		case *UnreadableError:
+			ids = append(ids, pick(e)...)
+		case interface{ Unwrap() []error }:
+			for _, w := range e.Unwrap() {
+				walk(w)
+			}
+		case interface{ Unwrap() error }:
+			walk(e.Unwrap())
+		}
 	}
-	return nil
+	walk(err)
+	if len(ids) == 0 {
+		return nil
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids)
 }
 
 // Partial reports whether err, returned by List or ListByPrincipal, says

@@ -73,3 +73,23 @@ func TestUnreadableErrorMessage(t *testing.T) {
 		}
 	}
 }
+
+// TestIDsFromJoinedErrors: ids are gathered from every *UnreadableError
+// an error joins or wraps, sorted and once each, not the first only.
+func TestIDsFromJoinedErrors(t *testing.T) {
+	a := &capindex.UnreadableError{IDs: []string{"cap_b", "cap_a"}, Missing: []string{"cap_b"}}
+	b := &capindex.UnreadableError{IDs: []string{"cap_c", "cap_a"}, Missing: []string{"cap_c"}}
+	err := errors.Join(a, fmt.Errorf("second listing: %w", b))
+	if got := capindex.UnreadableIDs(err); !slices.Equal(got, []string{"cap_a", "cap_b", "cap_c"}) {
+		t.Errorf("UnreadableIDs = %v", got)
+	}
+	if got := capindex.MissingIDs(err); !slices.Equal(got, []string{"cap_b", "cap_c"}) {
+		t.Errorf("MissingIDs = %v", got)
+	}
+	if ids, ok := capindex.Partial(err); !ok || len(ids) != 3 {
+		t.Errorf("Partial = %v, %v; want the three ids", ids, ok)
+	}
+	if got := capindex.UnreadableIDs(errors.New("other")); got != nil {
+		t.Errorf("UnreadableIDs(other) = %v, want nil", got)
+	}
+}

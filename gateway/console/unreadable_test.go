@@ -119,3 +119,25 @@ func TestCapabilitiesIndexErrorNamingRecords(t *testing.T) {
 		})
 	}
 }
+
+// TestUnreadableWording: one unreadable capability is spoken of in the
+// singular, and a capability whose only descendant could not be read is
+// not said to have "at least 0" of them.
+func TestUnreadableWording(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	b := newBrowser(t, f)
+	b.signIn(adminKey)
+	f.listed.Break(f.chain[2].CapabilityID)
+	_, page := b.get("/console/capabilities")
+	if !strings.Contains(page, "It may still be live and is not drawn below:") || strings.Contains(page, "They may") {
+		t.Errorf("the warning for one capability is not in the singular:\n%s", page)
+	}
+	_, page = b.get("/console/capabilities?agent=documents")
+	if !strings.Contains(page, "is named whatever the filter:") {
+		t.Errorf("the filtered list does not say the unreadable one is named whatever the filter:\n%s", page)
+	}
+	_, page = b.get("/console/revoke?id=" + f.chain[1].CapabilityID)
+	if strings.Contains(page, "at least 0") || !strings.Contains(page, "No descendant of it was found, but the count may be short") {
+		t.Errorf("the revoke page of a capability whose descendant is unreadable:\n%s", page)
+	}
+}
