@@ -173,9 +173,6 @@ func (v *Verifier) verifyFresh(key cacheKey, token, src string, now time.Time, w
 // signing key left the key set is dropped (a pruned key invalidates its
 // cached tokens), and so is one found expired.
 func (v *Verifier) fromCache(key cacheKey, now time.Time, want Expected) (*Claims, bool, error) {
-	if v.cache == nil {
-		return nil, false, nil
-	}
 	e, ok := v.cache.get(key)
 	if !ok {
 		return nil, false, nil
