@@ -44,7 +44,7 @@ func (f *Front) modifyAnswer(resp *http.Response) error {
 	if isEventStream(resp.Header.Get("Content-Type")) {
 		es := newEventStream(ctx, f.processChain(c), f.strictCheck(c), c.req.ID, resp.Body)
 		if c.scope != nil {
-			es.line = scopedLine(answerPairs(c.agent, c.scope))
+			es.line = scopedLine(c.scope.IDMap(c.agent.known))
 		}
 		resp.Body = es
 		resp.ContentLength = -1

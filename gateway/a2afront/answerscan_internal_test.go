@@ -85,11 +85,8 @@ func FuzzAnswerTaskIDs(f *testing.F) {
 }
 
 func TestMapAnswer(t *testing.T) {
-	pairs := []idPair{
-		{old: "notes/team-standup", new: "rh_1"},
-		{old: "notes/secret", new: "[resource]"},
-		{old: "notes/forbidden", refuse: true},
-	}
+	_, _, redact := testIDs([][2]string{{"notes/team-standup", "rh_1"}}, []string{"notes/secret"}, false)
+	_, _, refuse := testIDs([][2]string{{"notes/team-standup", "rh_1"}}, []string{"notes/forbidden"}, true)
 	tests := []struct {
 		name, in, want string
 		wantErr        error
@@ -107,7 +104,11 @@ func TestMapAnswer(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := mapAnswer(json.RawMessage(tt.in), pairs)
+			ids := redact
+			if tt.wantErr != nil {
+				ids = refuse
+			}
+			got, err := mapAnswer(json.RawMessage(tt.in), ids)
 			if !errors.Is(err, tt.wantErr) || err == nil && string(got) != tt.want {
 				t.Errorf("mapAnswer(%s) = %s, %v; want %s, %v", tt.in, got, err, tt.want, tt.wantErr)
 			}
@@ -124,17 +125,15 @@ func FuzzMapAnswer(f *testing.F) {
 	f.Add(`{"result":"notes\/a"}`)
 	f.Add(`["notes\u002fa",{"x":"notes/ab notes/a-","notes/a":"notes/c"}]`)
 	f.Add(`{"a" : [ "x" , "notes/b" ] , "b" : 1e3 }`)
-	pairs := []idPair{{old: "notes/a", new: "rh_a"}, {old: "notes/b", new: "[resource]"}, {old: "notes/c", refuse: true}}
-	// the same ids, as mentionsIDs sees them
-	scope := &capScope{resources: resourceMap{{"rh_a", "notes/a"}, {"rh_b", "notes/b"}, {"rh_c", "notes/c"}}}
+	a, scope, ids := testIDs([][2]string{{"notes/a", "rh_a"}, {"notes/b", "rh_b"}}, []string{"notes/c"}, true)
 	f.Fuzz(func(t *testing.T, answer string) {
 		raw := json.RawMessage(answer)
 		if !json.Valid(raw) {
 			return
 		}
-		got, err := mapAnswer(raw, pairs)
+		got, err := mapAnswer(raw, ids)
 		want, wantErr := mapStrings(raw, func(s string) (string, error) {
-			out, refused := replaceIDs(s, pairs)
+			out, refused := ids.Replace(s)
 			if refused {
 				return "", errUnmappedID
 			}
@@ -152,7 +151,7 @@ func FuzzMapAnswer(f *testing.F) {
 		case !reflect.DeepEqual(decodeAny(t, got), decodeAny(t, want)):
 			t.Fatalf("mapAnswer %s, mapStrings %s", got, want)
 		}
-		if !mentionsIDs(raw, &agent{}, scope) && !bytes.Equal(got, raw) {
+		if !mentionsIDs(raw, a, scope) && !bytes.Equal(got, raw) {
 			t.Fatalf("mentionsIDs missed an id in %s", raw)
 		}
 	})

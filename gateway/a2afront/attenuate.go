@@ -31,7 +31,7 @@ func (f *Front) capabilitiesAttenuate(ctx context.Context, c *call) outcome {
 	var parent *captoken.Claims
 	var rec *capindex.Record
 	if e == nil {
-		parent, rec, e = f.checks.usable(ctx, c.principal, c.agent.cfg.Name, p.CapabilityID, token)
+		parent, rec, e = f.usable(ctx, c.principal, c.agent.cfg.Name, p.CapabilityID, token)
 	}
 	if e != nil {
 		f.auditAttenuate(ctx, c, parent, nil, reasonOf(e))
@@ -61,7 +61,7 @@ func (f *Front) attenuate(ctx context.Context, parent *captoken.Claims, rec *cap
 	case errors.Is(err, captoken.ErrAttenuationDenied):
 		return sep.Capability{}, nil, capErr(jsonrpc.CodeAttenuationNotPermitted, "attenuation not permitted: "+err.Error(), nil)
 	case errors.Is(err, captoken.ErrExpired):
-		return sep.Capability{}, nil, verifyErr(err)
+		return sep.Capability{}, nil, capErr(jsonrpc.CodeCapabilityExpired, "capability expired or not yet valid", nil)
 	case err != nil:
 		f.deps.Logger.ErrorContext(ctx, "attenuation failed", "error", err)
 		return sep.Capability{}, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: "internal error"}

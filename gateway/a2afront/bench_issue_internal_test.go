@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/enforce"
 	"github.com/capgate/capgate/gateway/sep"
 )
 
@@ -59,7 +60,13 @@ func BenchmarkLiveCapabilitiesMemoryCatalog(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	fx.front.deps.Verifier, fx.front.checks.verifier = v, v
+	fx.front.deps.Verifier = v
+	fx.front.checks, err = enforce.New(enforce.Deps{
+		Index: fx.front.deps.Index, Verifier: v, Revocations: fx.front.deps.Revocations, Fronted: fx.front.fronts,
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
 	ctx := context.Background()
 	c := fx.call(b, aliceKey, "documents", requestBody)
 	var ids []byte // the ids, one a line: the benchmark's, not the gateway's

@@ -2,44 +2,18 @@ package a2afront
 
 import (
 	"context"
-	"errors"
-	"log/slog"
+	"encoding/json"
 	"net/http"
 	"strings"
-
-	"go.opentelemetry.io/otel/trace"
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
+	"github.com/capgate/capgate/gateway/enforce"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/proxy"
 	"github.com/capgate/capgate/policy"
-	"github.com/capgate/capgate/revocation"
 )
-
-// The checks every capability-bearing call goes through, each a function
-// of its own inputs, so that each can be tested alone:
-//
-//	checker.load       find (by id) and verify the capability; audience
-//	checkHolder        the caller is the capability's holder
-//	checker.live       neither it nor an ancestor is revoked (fail closed)
-//	checkOperation     the skill's operation is in the capability
-//	rewriteHandles     every handle named is the capability's; ids out
-//
-// Each returns the refusal to answer, or nil.
-
-// checker holds what the capability checks read: where capabilities are
-// found, how they are verified, whether they are revoked, and which
-// agents the gateway fronts.
-type checker struct {
-	index       capindex.Index
-	verifier    *captoken.Verifier
-	revocations revocation.Store
-	fronted     func(agent string) bool
-	logger      *slog.Logger
-	tracer      trace.Tracer
-}
 
 // capErr builds a capability error with its stable reason word.
 func capErr(code int, msg string, data map[string]any) *jsonrpc.Error {
@@ -50,114 +24,37 @@ func capErr(code int, msg string, data map[string]any) *jsonrpc.Error {
 	return &jsonrpc.Error{Code: code, Message: msg, Data: data}
 }
 
-// verifyErr maps a verification failure to its wire error: expired and
-// not-yet-valid tokens are capability_expired, everything else invalid.
-func verifyErr(err error) *jsonrpc.Error {
-	if errors.Is(err, captoken.ErrExpired) || errors.Is(err, captoken.ErrNotYetValid) {
-		return capErr(jsonrpc.CodeCapabilityExpired, "capability expired or not yet valid", nil)
+// wireError puts a decision's refusal on the wire: the code its reason
+// stands for, its message, and its members beside the reason.
+func wireError(r *enforce.Refusal) *jsonrpc.Error {
+	if r == nil {
+		return nil
 	}
-	return capErr(jsonrpc.CodeCapabilityInvalid, "capability invalid", nil)
+	return &jsonrpc.Error{Code: jsonrpc.CodeOf(string(r.Reason)), Message: r.Message, Data: r.Members()}
 }
 
-// load finds the capability a call names and verifies it. A presented
-// token is always verified, even when the id alone would resolve: a bad
-// credential is never ignored. A token read from the index is verified
-// like a presented one, because the index is not trusted with authority.
-// The audience must be the agent the call is addressed to; an empty
-// audience accepts any agent the gateway fronts.
-func (k checker) load(ctx context.Context, audience, id, token string) (*captoken.Claims, *capindex.Record, *jsonrpc.Error) {
-	var rec *capindex.Record
-	if token == "" {
-		if id == "" {
-			return nil, nil, capErr(jsonrpc.CodeCapabilityRequired, "this call must name a capability (capabilityId)", nil)
-		}
-		r, err := k.index.Get(ctx, id)
-		switch {
-		case errors.Is(err, capindex.ErrNotFound):
-			return nil, nil, capErr(jsonrpc.CodeCapabilityInvalid, "unknown capability", nil)
-		case err != nil:
-			k.logger.ErrorContext(ctx, "capability index unavailable", "error", err)
-			return nil, nil, capErr(jsonrpc.CodeRevocationUnavailable, "capability store unavailable", nil)
-		}
-		rec = &r
-	}
-	_, span := k.tracer.Start(ctx, "verify")
-	want := captoken.Expected{Audience: audience}
-	var claims *captoken.Claims
-	var err error
-	if rec != nil {
-		claims, err = k.verifier.VerifyPacked(ctx, rec.Token, want)
-	} else {
-		claims, err = k.verifier.Verify(ctx, token, want)
-	}
-	if err != nil {
-		e := verifyErr(err)
-		endWith(span, e)
-		return nil, nil, e
-	}
-	span.End()
-	if !k.fronted(claims.Audience) {
-		return nil, nil, capErr(jsonrpc.CodeCapabilityInvalid, "capability for an agent this gateway does not front", nil)
-	}
-	if id != "" && claims.CapabilityID != id {
-		return nil, nil, capErr(jsonrpc.CodeCapabilityInvalid, "capabilityId does not match the presented token", nil)
-	}
-	return claims, rec, nil
+// usable runs the decision core's checks that do not depend on what the
+// call wants to do with the capability (enforce.Checker.Usable).
+func (f *Front) usable(ctx context.Context, caller *authn.Principal, audience, id, token string) (*captoken.Claims, *capindex.Record, *jsonrpc.Error) {
+	claims, rec, r := f.checks.Usable(ctx, caller.ID, audience, id, token)
+	return claims, rec, wireError(r)
 }
 
-// live fails closed: any error from the revocation store is
-// revocation_unavailable, never "not revoked".
-func (k checker) live(ctx context.Context, c *captoken.Claims) (e *jsonrpc.Error) {
-	ctx, span := k.tracer.Start(ctx, "revocation.check")
-	defer func() { endWith(span, e) }()
-	res, err := k.revocations.Check(ctx, revocation.Query{
-		IDs: c.RevocationIDs(), Principal: c.Principal, IssuedAt: c.IssuedAt.Time(),
-	})
-	if err != nil {
-		k.logger.WarnContext(ctx, "revocation check failed; refusing", "error", err)
-		return capErr(jsonrpc.CodeRevocationUnavailable, "revocation state unavailable; try again", nil)
+// scopeTo runs every check of a call that acts through a capability
+// (enforce.Checker.Decide) and scopes the call to it when it passes.
+func (f *Front) scopeTo(ctx context.Context, c *call, q enforce.Request) (*captoken.Claims, *jsonrpc.Error) {
+	q.Holder = c.principal.ID
+	claims, scope, r := f.checks.Decide(ctx, q)
+	if r != nil {
+		return claims, wireError(r)
 	}
-	if res.Revoked {
-		return capErr(jsonrpc.CodeCapabilityRevoked, "capability revoked", nil)
-	}
-	return nil
+	c.scope = scope
+	return claims, nil
 }
 
-// usable loads a capability and runs every check that does not depend on
-// what the call wants to do with it: verification, holder and revocation
-// (own id, every ancestor's, and the principal's cutoff). The holder is
-// checked before the store, so a caller cannot probe the revocation state
-// of capabilities it does not hold. The audience may be empty, as in a
-// delegated send, whose capabilities designate another agent's resources.
-func (k checker) usable(ctx context.Context, caller *authn.Principal, audience, id, token string) (*captoken.Claims, *capindex.Record, *jsonrpc.Error) {
-	claims, rec, e := k.load(ctx, audience, id, token)
-	if e != nil {
-		return nil, nil, e
-	}
-	if e := checkHolder(claims, caller); e != nil {
-		return nil, nil, e
-	}
-	if e := k.live(ctx, claims); e != nil {
-		return nil, nil, e
-	}
-	return claims, rec, nil
-}
-
-// checkHolder refuses a caller that is not the capability's holder.
-func checkHolder(c *captoken.Claims, p *authn.Principal) *jsonrpc.Error {
-	if c.Holder != p.ID {
-		return capErr(jsonrpc.CodeHolderMismatch, "the caller is not the holder of this capability", nil)
-	}
-	return nil
-}
-
-// checkOperation refuses an operation the capability does not permit.
-func checkOperation(c *captoken.Claims, op string) *jsonrpc.Error {
-	if !c.HasOperation(op) {
-		return capErr(jsonrpc.CodeOperationNotPermitted, "operation "+op+" is not in the capability",
-			map[string]any{"operation": op, "allowed": c.Operations})
-	}
-	return nil
+// refuseCaseVariants is enforce.RefuseCaseVariants on the wire.
+func refuseCaseVariants(members map[string]json.RawMessage, what string, reserved ...string) *jsonrpc.Error {
+	return wireError(enforce.RefuseCaseVariants(members, what, reserved...))
 }
 
 // conflictingTokens is presentedToken's refusal: the caller sent two

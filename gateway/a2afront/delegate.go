@@ -76,7 +76,7 @@ func (f *Front) send(ctx context.Context, c *call) outcome {
 	params = delegatedParams(params, "", nil)
 	if c.scope != nil {
 		if e := scopeMessage(c, params); e != nil {
-			f.auditMessage(ctx, c, c.scope.claims, "", "", e)
+			f.auditMessage(ctx, c, c.scope.Claims, "", "", e)
 			return fail(c.req.ID, e)
 		}
 	}
@@ -140,7 +140,7 @@ func (f *Front) delegateAll(ctx context.Context, c *call, members map[string]jso
 // designates resources of, not the agent receiving the send, so the
 // audience is checked against the configured agents instead.
 func (f *Front) usableFor(ctx context.Context, c *call, ref delegatedRef) (*captoken.Claims, *capindex.Record, *jsonrpc.Error) {
-	return f.checks.usable(ctx, c.principal, "", ref.ID, ref.Token)
+	return f.usable(ctx, c.principal, "", ref.ID, ref.Token)
 }
 
 func containsRef(refs []delegatedRef, id string) bool {

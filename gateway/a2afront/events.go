@@ -7,6 +7,7 @@ import (
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/audit"
+	"github.com/capgate/capgate/gateway/enforce"
 	"github.com/capgate/capgate/gateway/sep"
 	"github.com/capgate/capgate/policy"
 )
@@ -100,14 +101,14 @@ func (f *Front) auditInvoke(ctx context.Context, c *call, p sep.InvokeParams, cl
 // (the shape every other event gives handles in); empty when it named
 // none, or named them in a shape the gateway refuses anyway.
 func handlesNamed(args map[string]json.RawMessage) []string {
-	if raw, ok := args[argHandle]; ok {
+	if raw, ok := args[enforce.ArgHandle]; ok {
 		if h, ok := stringValue(raw); ok {
 			return []string{h}
 		}
 		return []string{}
 	}
 	var hs []string
-	if raw, ok := args[argHandles]; ok && json.Unmarshal(raw, &hs) == nil {
+	if raw, ok := args[enforce.ArgHandles]; ok && json.Unmarshal(raw, &hs) == nil {
 		return hs
 	}
 	return []string{}

@@ -20,6 +20,7 @@ import (
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/enforce"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/metrics"
 	"github.com/capgate/capgate/gateway/proxy"
@@ -107,12 +108,11 @@ type Deps struct {
 // Front is the A2A front: it decides every JSON-RPC call addressed to a
 // fronted agent and forwards only what it allowed.
 type Front struct {
-	cfg      Config
-	deps     Deps
-	agents   map[string]*agent
-	methods  map[string]methodHandler
-	checks   checker
-	unsealed *unsealCache
+	cfg     Config
+	deps    Deps
+	agents  map[string]*agent
+	methods map[string]methodHandler
+	checks  *enforce.Checker
 	// answers process every answer of a forwarded call, in order.
 	answers []answerProcessor
 	// answerStrict checks every answer before the processors see it
@@ -131,6 +131,9 @@ type agent struct {
 	proxy     *proxy.Proxy
 	card      *agentcard.Source
 	publicURL string
+	// known is what answers to calls scoped to a capability are checked
+	// for beyond the capability's own ids (enforce.Known).
+	known enforce.Known
 }
 
 // New builds the front. It performs no network I/O: agent cards are
@@ -151,7 +154,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Front, error) {
 	if deps.Tasks == nil {
 		deps.Tasks = taskindex.NewMemory(cmp.Or(cfg.MaxTasks, DefaultMaxTasks), cmp.Or(cfg.TaskTTL, DefaultTaskTTL), deps.Now)
 	}
-	f := &Front{cfg: cfg, deps: deps, agents: map[string]*agent{}, unsealed: newUnsealCache(), answerStrict: strict, decoder: decoder}
+	f := &Front{cfg: cfg, deps: deps, agents: map[string]*agent{}, answerStrict: strict, decoder: decoder}
 	if _, ok := deps.Tracer.(noop.Tracer); ok {
 		f.deps.Tracer, f.quiet = quietTracer{span: noop.Span{}}, true
 	}
@@ -162,9 +165,12 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Front, error) {
 		}
 		f.agents[ac.Name] = a
 	}
-	f.checks = checker{
-		index: deps.Index, verifier: deps.Verifier, revocations: deps.Revocations,
-		fronted: f.fronts, logger: deps.Logger, tracer: f.deps.Tracer,
+	f.checks, err = enforce.New(enforce.Deps{
+		Index: deps.Index, Verifier: deps.Verifier, Revocations: deps.Revocations,
+		Fronted: f.fronts, Logger: deps.Logger, Tracer: f.deps.Tracer,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("a2a front: %w", err)
 	}
 	f.methods = f.methodTable()
 	f.answers = []answerProcessor{f.taskAnswer, f.mapIDs, f.translateAnswer}
@@ -200,7 +206,7 @@ func (f *Front) newAgent(ctx context.Context, ac config.Agent) (*agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &agent{cfg: ac, url: u, publicURL: f.cfg.PublicURL + "/a2a/" + ac.Name}
+	a := &agent{cfg: ac, url: u, publicURL: f.cfg.PublicURL + "/a2a/" + ac.Name, known: knownIDs(ac)}
 	a.proxy = proxy.New(u, proxy.Options{
 		Transport: rt, ErrorHandler: f.upstreamError, ModifyResponse: f.modifyAnswer, Logger: f.deps.Logger,
 	})

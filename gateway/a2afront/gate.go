@@ -6,6 +6,7 @@ import (
 	"log/slog"
 
 	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/enforce"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 )
 
@@ -24,13 +25,6 @@ import (
 // EventMessage is the audit event of a decision on a gated message or
 // follow-up.
 const EventMessage = "capability.message"
-
-// capScope is the capability a call was allowed under, with its opened
-// resource map (handle → real id).
-type capScope struct {
-	claims    *captoken.Claims
-	resources resourceMap
-}
 
 // gated reports whether messages to a must present a capability.
 func gated(a *agent) bool {
@@ -68,21 +62,7 @@ func (f *Front) gate(ctx context.Context, c *call, x extData, op string) (*capto
 		return nil, capErr(jsonrpc.CodeCapabilityRequired,
 			"messages to agent "+c.agent.cfg.Name+" need a capability (capabilityId, or a token in the A2A-Capability header)", nil)
 	}
-	claims, _, e := f.checks.usable(ctx, c.principal, c.agent.cfg.Name, id, token)
-	if e != nil {
-		return nil, e
-	}
-	if op != "" {
-		if e := checkOperation(claims, op); e != nil {
-			return claims, e
-		}
-	}
-	resources, err := f.unsealed.open(f.deps.Verifier, claims)
-	if err != nil {
-		return claims, capErr(jsonrpc.CodeCapabilityInvalid, "capability invalid", nil)
-	}
-	c.scope = &capScope{claims: claims, resources: resources}
-	return claims, nil
+	return f.scopeTo(ctx, c, enforce.Request{Audience: c.agent.cfg.Name, CapabilityID: id, Token: token, Operation: op})
 }
 
 // gateSend checks the capability a send to a gated agent presents: it

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/enforce"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/proxy"
 	"github.com/capgate/capgate/gateway/ratelimit"
@@ -36,14 +37,15 @@ func (f *Front) skillInvoke(ctx context.Context, c *call) outcome {
 	}
 	var claims *captoken.Claims
 	if e == nil {
-		claims, _, e = f.checks.usable(ctx, c.principal, c.agent.cfg.Name, p.CapabilityID, token)
-	}
-	if e == nil {
-		e = checkOperation(claims, op)
+		claims, e = f.scopeTo(ctx, c, enforce.Request{
+			Audience: c.agent.cfg.Name, CapabilityID: p.CapabilityID, Token: token, Operation: op,
+		})
 	}
 	var args map[string]json.RawMessage
 	if e == nil {
-		args, e = f.rewrite(c, claims, p.Arguments)
+		var r *enforce.Refusal
+		args, r = c.scope.RewriteArguments(p.Arguments)
+		e = wireError(r)
 	}
 	if e != nil {
 		f.auditInvoke(ctx, c, p, claims, reasonOf(e))
@@ -66,19 +68,6 @@ type forwardedParams struct {
 	Skill        string                     `json:"skill"`
 	Arguments    map[string]json.RawMessage `json:"arguments"`
 	CapabilityID string                     `json:"capabilityId"`
-}
-
-// rewrite opens the capability's resource map (once per capability, from
-// the cache) and rewrites the call's handles with it.
-// The call is then scoped to the capability, so that its answer is mapped
-// back to the caller's handles.
-func (f *Front) rewrite(c *call, claims *captoken.Claims, args map[string]json.RawMessage) (map[string]json.RawMessage, *jsonrpc.Error) {
-	resources, err := f.unsealed.open(f.deps.Verifier, claims)
-	if err != nil {
-		return nil, capErr(jsonrpc.CodeCapabilityInvalid, "capability invalid", nil)
-	}
-	c.scope = &capScope{claims: claims, resources: resources}
-	return rewriteHandles(claims, resources, args)
 }
 
 // ambient handles an invocation that names no capability. Only an agent

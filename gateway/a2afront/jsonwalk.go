@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"slices"
+
+	"github.com/capgate/capgate/gateway/enforce"
 )
 
 // mapStrings applies fn to every string in the JSON text raw, values and
@@ -81,11 +82,11 @@ func walkSlice(t []any, fn func(string) (string, error)) (any, bool, error) {
 }
 
 // mapAnswer rewrites, in every string of the valid JSON text raw (values
-// and object keys alike), each id of pairs, and returns
+// and object keys alike), each id of the map, and returns
 // the text with only the strings that changed re-encoded, members in
 // their order: raw itself when nothing changed. Every value is seen, a
 // duplicate member's too. A refusing pair fails it with errUnmappedID.
-func mapAnswer(raw json.RawMessage, pairs []idPair) (json.RawMessage, error) {
+func mapAnswer(raw json.RawMessage, ids *enforce.IDMap) (json.RawMessage, error) {
 	var out []byte
 	last := 0
 	for i := 0; i < len(raw); i++ {
@@ -94,7 +95,7 @@ func mapAnswer(raw json.RawMessage, pairs []idPair) (json.RawMessage, error) {
 		}
 		start, end := i, stringEnd(raw, i)
 		i = end - 1
-		s, changed, refused := mapLiteral(raw[start:end], pairs)
+		s, changed, refused := mapLiteral(raw[start:end], ids)
 		if refused {
 			return nil, errUnmappedID
 		}
@@ -113,18 +114,18 @@ func mapAnswer(raw json.RawMessage, pairs []idPair) (json.RawMessage, error) {
 	return append(out, raw[last:]...), nil
 }
 
-// mapLiteral is replaceIDs on the string a JSON string literal stands
-// for; a plain literal that contains no id is not even decoded.
-func mapLiteral(lit []byte, pairs []idPair) (s string, changed, refused bool) {
+// mapLiteral is the map's Replace on the string a JSON string literal
+// stands for; a plain literal that contains no id is not even decoded.
+func mapLiteral(lit []byte, ids *enforce.IDMap) (s string, changed, refused bool) {
 	inner := lit[1 : len(lit)-1]
 	if plainLiteral(inner) {
-		if !slices.ContainsFunc(pairs, func(p idPair) bool { return bytes.Contains(inner, []byte(p.old)) }) {
+		if !ids.In(inner) {
 			return "", false, false
 		}
 		s = string(inner)
 	} else {
 		s, _ = decodeString(lit)
 	}
-	out, refused := replaceIDs(s, pairs)
+	out, refused := ids.Replace(s)
 	return out, !refused && out != s, refused
 }

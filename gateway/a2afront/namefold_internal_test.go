@@ -67,8 +67,8 @@ func TestMappedNamesCollideRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pairs := []idPair{{old: "notes/a", new: "[resource]"}, {old: "notes/b", new: "[resource]"}}
-	out, err := mapAnswer([]byte(`{"jsonrpc":"2.0","id":1,"result":{"data":{"notes/a":1,"notes/b":2}}}`), pairs)
+	_, _, ids := testIDs(nil, []string{"notes/a", "notes/b"}, false)
+	out, err := mapAnswer([]byte(`{"jsonrpc":"2.0","id":1,"result":{"data":{"notes/a":1,"notes/b":2}}}`), ids)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/enforce"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/sep"
 	"github.com/capgate/capgate/revocation"
@@ -23,7 +24,9 @@ func (f *Front) capabilitiesRevoke(ctx context.Context, c *call) outcome {
 	token, e := presentedToken(c.http, p.CapabilityToken)
 	var claims *captoken.Claims
 	if e == nil {
-		claims, _, e = f.checks.load(ctx, c.agent.cfg.Name, p.CapabilityID, token)
+		var r *enforce.Refusal
+		claims, _, r = f.checks.Load(ctx, c.agent.cfg.Name, p.CapabilityID, token)
+		e = wireError(r)
 	}
 	if e == nil {
 		e = checkRevoker(claims, c.principal.ID)

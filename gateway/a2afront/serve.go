@@ -10,6 +10,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/capgate/capgate/gateway/authn"
+	"github.com/capgate/capgate/gateway/enforce"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/proxy"
 )
@@ -24,7 +25,7 @@ type call struct {
 	// scope is the capability the call was allowed under, once a check
 	// has scoped it (an invocation, or a gated agent's message); its
 	// answer is then mapped back to the caller's handles.
-	scope *capScope
+	scope *enforce.Scope
 	// translated is the caller's v1.0 method when the call is forwarded
 	// translated to v0.3 (translate.go), else "".
 	translated string
@@ -157,8 +158,8 @@ func (f *Front) decideCall(ctx context.Context, c *call) outcome {
 // capability.
 func callerContext(c *call) *proxy.Context {
 	if s := c.scope; s != nil {
-		return &proxy.Context{CapabilityID: s.claims.CapabilityID, Principal: s.claims.Principal,
-			Holder: s.claims.Holder, Operations: s.claims.Operations}
+		return &proxy.Context{CapabilityID: s.Claims.CapabilityID, Principal: s.Claims.Principal,
+			Holder: s.Claims.Holder, Operations: s.Claims.Operations}
 	}
 	return &proxy.Context{Principal: c.principal.ID, Holder: c.principal.ID}
 }

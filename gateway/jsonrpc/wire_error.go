@@ -231,3 +231,20 @@ func truncate(s string, n int) string {
 	}
 	return s[:n] + "…"
 }
+
+// CodeOf is the code a stable reason word stands for, the inverse of the
+// reason NewCodeError gives each code; 0 for a word no code carries.
+// Fronts use it to put a decision's refusal on the wire.
+func CodeOf(reason string) int {
+	for _, code := range []int{
+		CodeParseError, CodeInvalidRequest, CodeMethodNotFound, CodeInvalidParams, CodeInternal,
+		CodeCapabilityRequired, CodeCapabilityInvalid, CodeCapabilityExpired, CodeCapabilityRevoked,
+		CodeOperationNotPermitted, CodeResourceNotPermitted, CodeHolderMismatch, CodeGrantDenied,
+		CodeAttenuationNotPermitted, CodeRevocationUnavailable, CodeRateLimited,
+	} {
+		if _, r := codeText(code); r == reason {
+			return code
+		}
+	}
+	return 0
+}

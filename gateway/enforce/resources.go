@@ -1,4 +1,4 @@
-package a2afront
+package enforce
 
 import (
 	"sync"
@@ -9,20 +9,20 @@ import (
 // unsealCacheSize bounds the cache of opened resource maps.
 const unsealCacheSize = 50_000
 
-// resourcePair is one handle of a capability and the real resource id
-// behind it.
-type resourcePair struct{ handle, id string }
+// Resource is one handle of a capability and the real resource id behind
+// it.
+type Resource struct{ Handle, ID string }
 
-// resourceMap is a capability's opened handle → resource-id map, in the
+// ResourceMap is a capability's opened handle → resource-id map, in the
 // order of its handles: a few pairs, kept in a slice rather than a map,
 // whose handles are the verified claims' own strings.
-type resourceMap []resourcePair
+type ResourceMap []Resource
 
-// id returns the resource id behind handle h.
-func (m resourceMap) id(h string) (string, bool) {
+// ID returns the resource id behind handle h.
+func (m ResourceMap) ID(h string) (string, bool) {
 	for _, p := range m {
-		if p.handle == h {
-			return p.id, true
+		if p.Handle == h {
+			return p.ID, true
 		}
 	}
 	return "", false
@@ -36,18 +36,18 @@ func (m resourceMap) id(h string) (string, bool) {
 // insertion order.
 type unsealCache struct {
 	mu    sync.RWMutex
-	m     map[string]resourceMap
+	m     map[string]ResourceMap
 	order []string
 	next  int
 }
 
 func newUnsealCache() *unsealCache {
-	return &unsealCache{m: make(map[string]resourceMap)}
+	return &unsealCache{m: make(map[string]ResourceMap)}
 }
 
 // open returns c's resource map, from the cache or by unsealing it with v.
 // The map is shared: callers only read it.
-func (u *unsealCache) open(v *captoken.Verifier, c *captoken.Claims) (resourceMap, error) {
+func (u *unsealCache) open(v *captoken.Verifier, c *captoken.Claims) (ResourceMap, error) {
 	u.mu.RLock()
 	m, ok := u.m[c.CapabilityID]
 	u.mu.RUnlock()
@@ -58,9 +58,9 @@ func (u *unsealCache) open(v *captoken.Verifier, c *captoken.Claims) (resourceMa
 	if err != nil {
 		return nil, err
 	}
-	m = make(resourceMap, 0, len(c.Handles))
+	m = make(ResourceMap, 0, len(c.Handles))
 	for _, h := range c.Handles {
-		m = append(m, resourcePair{handle: h, id: opened[h]})
+		m = append(m, Resource{Handle: h, ID: opened[h]})
 	}
 	u.mu.Lock()
 	defer u.mu.Unlock()
