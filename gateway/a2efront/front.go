@@ -18,6 +18,7 @@ import (
 
 	"github.com/capgate/capgate/gateway/a2e"
 	"github.com/capgate/capgate/gateway/authn"
+	"github.com/capgate/capgate/gateway/enforce"
 	"github.com/capgate/capgate/policy"
 )
 
@@ -91,9 +92,9 @@ type Front struct {
 	cfg   Config
 	deps  Deps
 	hosts map[string]*upstream
-	// narrowed caches the sessions' capabilities under the policy in
-	// force.
-	narrowed narrowCache
+	// narrowed checks each message's capability against what its session
+	// negotiated and the policy in force still allows.
+	narrowed *enforce.Sessions
 }
 
 // upstream is one configured host.
@@ -130,6 +131,7 @@ func New(cfg Config, deps Deps) (*Front, error) {
 		deps.Audit = slog.New(slog.DiscardHandler)
 	}
 	f := &Front{cfg: cfg, deps: deps, hosts: map[string]*upstream{}}
+	f.narrowed = enforce.NewSessions(deps.Policy.Current, cfg.MaxSessions)
 	for _, h := range cfg.Hosts {
 		base, _ := url.Parse(h.URL) // validated
 		if !strings.HasSuffix(base.Path, "/") {

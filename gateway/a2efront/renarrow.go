@@ -2,76 +2,47 @@ package a2efront
 
 import (
 	"context"
-	"slices"
-	"sync"
+	"errors"
 
 	"github.com/capgate/capgate/gateway/a2e"
+	"github.com/capgate/capgate/gateway/enforce"
 	"github.com/capgate/capgate/policy"
 )
 
-// narrowCache remembers, for the policy revision in force, which of each
-// session's accepted capabilities that policy still allows. A new
-// revision empties it.
-type narrowCache struct {
-	mu       sync.Mutex
-	revision string
-	allowed  map[string][]string // session id → capabilities still allowed
+// A session's accepted capabilities were decided under one policy
+// revision. The decision core (enforce.Sessions) re-decides them once per
+// session and revision, so a policy reload reaches live sessions at their
+// next message; here the front asks the policy its A2E question and puts
+// the refusals on the A2E wire.
+
+// negotiated is what s agreed, as the decision core reads it.
+func negotiated(s Session) enforce.Negotiated {
+	return enforce.Negotiated{Session: s.ID, Operations: s.Accepted, Revision: s.PolicyRevision}
 }
 
-// inForce returns the session's capabilities the policy in force still
-// allows: Accepted itself when the policy that decided the handshake is
-// still in force, else Accepted narrowed by the current policy, decided
-// once per session and revision. A policy reload therefore reaches live
-// sessions at their next message. No policy at all is an error.
-func (f *Front) inForce(ctx context.Context, s Session) ([]string, bool) {
-	pol := f.deps.Policy.Current()
-	if pol == nil {
-		return nil, false
+// redecide asks pol which of s's accepted capabilities it still allows.
+func (f *Front) redecide(s Session) enforce.Redecide {
+	return func(ctx context.Context, pol *policy.Policy) []string {
+		return pol.DecideA2E(ctx, policy.A2EInput{
+			Principal: policy.Principal{ID: s.Principal, Issuer: s.Issuer, Groups: s.Groups},
+			Host:      s.Host, Capabilities: s.Accepted, Now: f.deps.Now(),
+		}).Allowed
 	}
-	rev := pol.Revision()
-	if rev == s.PolicyRevision {
-		return s.Accepted, true
-	}
-	nc := &f.narrowed
-	nc.mu.Lock()
-	if nc.revision != rev {
-		nc.revision, nc.allowed = rev, map[string][]string{}
-	}
-	got, ok := nc.allowed[s.ID]
-	nc.mu.Unlock()
-	if ok {
-		return got, true
-	}
-	d := pol.DecideA2E(ctx, policy.A2EInput{
-		Principal: policy.Principal{ID: s.Principal, Issuer: s.Issuer, Groups: s.Groups},
-		Host:      s.Host, Capabilities: s.Accepted, Now: f.deps.Now(),
-	})
-	got = slices.DeleteFunc(slices.Clone(s.Accepted), func(c string) bool { return !slices.Contains(d.Allowed, c) })
-	nc.mu.Lock()
-	defer nc.mu.Unlock()
-	if nc.revision == rev && ctx.Err() == nil {
-		if len(nc.allowed) >= f.cfg.MaxSessions {
-			clear(nc.allowed)
-		}
-		nc.allowed[s.ID] = got
-	}
-	return got, true
 }
 
 // checkCapability refuses a message whose capability the session never
 // negotiated, or the policy in force no longer allows. ok is true when the
 // message may proceed.
 func (f *Front) checkCapability(ctx context.Context, c *call, capability string) (outcome, bool) {
-	if !slices.Contains(c.sess.Accepted, capability) {
-		return f.refuse(ctx, c, a2e.CodeCapabilityMissing, capability, false, "capability "+capability+" was not negotiated"), false
-	}
-	allowed, ok := f.inForce(ctx, c.sess)
+	r, err := f.narrowed.Check(ctx, negotiated(c.sess), capability, f.redecide(c.sess))
 	switch {
-	case !ok:
+	case errors.Is(err, enforce.ErrNoPolicy):
 		f.deps.Logger.Error("a2efront: no policy loaded; refusing the message")
 		return f.unavailable(ctx, c), false
-	case !slices.Contains(allowed, capability):
-		return f.refuse(ctx, c, a2e.CodeCapabilityMissing, capability, false, "capability "+capability+" is no longer allowed by policy"), false
+	case err != nil:
+		return f.unavailable(ctx, c), false
+	case r != nil:
+		return f.refuse(ctx, c, a2e.CodeCapabilityMissing, capability, false, r.Message), false
 	}
 	return outcome{}, true
 }

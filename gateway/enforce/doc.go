@@ -34,4 +34,13 @@
 // target (Known) is redacted or refuses the answer. A front applies the
 // map to every string of every answer, unary or streamed; walking the
 // answer's JSON is the answer pipeline's job, not this package's.
+//
+// # Negotiated sessions
+//
+// A protocol that negotiates once instead of presenting a capability on
+// every call (A2E) checks each message's operation with Sessions: it must
+// be one the session negotiated and one the policy in force still allows.
+// The negotiated set is re-decided once per session and policy revision,
+// so a reload reaches a live session at its next message; with no policy
+// loaded nothing is allowed (ErrNoPolicy).
 package enforce
