@@ -3,7 +3,6 @@ package config
 import (
 	"time"
 
-	"github.com/capgate/capgate/gateway/a2efront"
 	"github.com/capgate/capgate/gateway/approval"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/jsonrpc"
@@ -205,10 +204,6 @@ type Agent struct {
 	// or UnmappedRefuse.
 	UnmappedIDs string `yaml:"unmapped_ids,omitempty"`
 }
-
-// A2EHost is one upstream A2E environment host; the A2E front owns the
-// type (a2efront.HostConfig) and builds its hosts from it.
-type A2EHost = a2efront.HostConfig
 
 // Grant is one capability grant an agent offers (SEP capabilityGrants).
 type Grant struct {
