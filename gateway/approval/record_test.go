@@ -28,7 +28,7 @@ func TestRecordEncoding(t *testing.T) {
 		DecidedBy: "user:bob@example.com", DecidedAt: at.Add(time.Minute), Reason: "ok", MAC: "mac",
 		Grants: []approval.Grant{{
 			Grant: "documents:read", Rule: "finance-read", Operations: []string{"read"}, TTL: time.Hour, MaxDepth: 1, Attenuable: true,
-			Resources: []approval.Resource{
+			Resources: []policy.Resource{
 				{ID: "reports/q1", DisplayName: "Q1 report", Collection: "reports", Attributes: map[string]string{"quarter": "2025-Q1"}},
 				{DisplayName: "bare"},
 			},
