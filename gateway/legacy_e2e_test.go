@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/policy"
 )
 
 // legacyAgent is an upstream whose card does not declare the capability
@@ -92,7 +93,7 @@ func TestAmbientInvocation(t *testing.T) {
 	h := newHarness(t, rawUpstream{up}, func(c *config.Config) {
 		c.Policy.File = pol
 		c.Agents[1].Legacy, c.Agents[1].Principal = true, "agent:legacy-bot"
-		c.Agents[1].Grants = []config.Grant{{ID: "legacy:all", Operations: []string{"lookup", "wipe"}}}
+		c.Agents[1].Grants = []policy.Grant{{ID: "legacy:all", Operations: []string{"lookup", "wipe"}}}
 		c.Agents[1].Skills = map[string]string{"lookup": "lookup", "wipe": "wipe"}
 	})
 	call := func(key, skill string) rpcResponse {

@@ -14,6 +14,7 @@ import (
 	"github.com/capgate/capgate/gateway/agentcard"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/jsonrpc"
+	"github.com/capgate/capgate/policy"
 )
 
 // postCounter counts the JSON-RPC calls (POSTs) that reach an upstream.
@@ -46,9 +47,9 @@ func newNotesHarness(t *testing.T) (*harness, *postCounter) {
 		a.Name, a.Principal = "notes", "agent:notes"
 		a.Messages = &config.Messages{RequireCapability: true, Operation: "read"}
 		a.Skills = map[string]string{"notes.read": "read", "notes.write": "write"}
-		a.Grants = []config.Grant{{ID: "notes:read", Operations: []string{"read"}, Attenuable: true},
+		a.Grants = []policy.Grant{{ID: "notes:read", Operations: []string{"read"}, Attenuable: true},
 			{ID: "notes:write", Operations: []string{"write"}, Attenuable: true, Requires: []string{"notes:read"}}}
-		a.Catalog = []config.Resource{
+		a.Catalog = []policy.Resource{
 			{ID: "notes/team-standup", Collection: "team", DisplayName: "Team stand-up"},
 			{ID: "notes/alice-groceries", Collection: "personal", DisplayName: "Alice's groceries", Attributes: map[string]string{"owner": "alice"}},
 			{ID: "notes/bob-ideas", Collection: "personal", DisplayName: "Bob's ideas", Attributes: map[string]string{"owner": "bob"}},

@@ -25,19 +25,29 @@ type AgentCatalog struct {
 	Legacy bool
 }
 
-// Grant is one capability grant as an agent card advertises it.
+// Grant is one capability grant an agent offers: the gateway's one
+// definition of it, which the config declares (its yaml keys are the
+// config file's agents[].grants entries), the policy decides on, and
+// discovery and the served agent card describe. The card's wire form is
+// agentcard.Grant.
 type Grant struct {
 	// ID is the grant id, for example documents:read.
-	ID string
+	ID string `yaml:"id"`
+	// Description says what the grant is for, to humans.
+	Description string `yaml:"description,omitempty"`
 	// Operations lists the operations the grant covers; "*" means any, in
 	// which case a rule must name the operations it allows.
-	Operations []string
+	Operations []string `yaml:"operations"`
 	// Attenuable says whether a capability of this grant may be attenuated.
-	Attenuable bool
+	Attenuable bool `yaml:"attenuable"`
 	// Requires lists grants that must be issued in the same decision.
-	Requires []string
+	Requires []string `yaml:"requires,omitempty"`
 	// Legacy marks a wrapper around a non-capability-aware service.
-	Legacy bool
+	Legacy bool `yaml:"legacy,omitempty"`
+	// WholeAgent marks a grant over the agent as a whole: its capabilities
+	// name no resources, so issuing one needs no resolution. It is issued
+	// only under a policy rule that constrains no resources.
+	WholeAgent bool `yaml:"whole_agent,omitempty"`
 }
 
 // A2EHostCatalog describes one A2E host.

@@ -7,15 +7,22 @@ import (
 	"strings"
 )
 
-// Resource is a concrete resource of an agent, as the gateway's resource
-// resolver sees it.
+// Resource is a concrete resource of an agent: the gateway's one
+// definition of it, which a legacy agent's catalog in the config declares
+// (its yaml keys are agents[].catalog entries), policy matches, and an
+// approval record holds (its JSON is that record's stored form, under
+// the record's MAC, so it must not change). The wire form of the
+// resolution hook is sep.Resource.
 type Resource struct {
+	// ID is the agent's real resource id, for example q1-financial. It is
+	// never shown to callers; a record's public copy leaves it out.
+	ID string `json:"id,omitempty" yaml:"id"`
+	// DisplayName is the title callers and approvers see.
+	DisplayName string `json:"displayName" yaml:"display_name"`
 	// Collection is the resource's collection, for example reports.
-	Collection string `json:"collection"`
-	// ID is the real resource id, for example q1-financial.
-	ID string `json:"id"`
+	Collection string `json:"collection,omitempty" yaml:"collection"`
 	// Attributes holds filterable attributes, for example quarter=2025-Q1.
-	Attributes map[string]string `json:"attributes,omitempty"`
+	Attributes map[string]string `json:"attributes,omitempty" yaml:"attributes,omitempty"`
 }
 
 // ResourceConstraint bounds a set of resources: an optional collection and,

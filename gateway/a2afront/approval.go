@@ -15,7 +15,7 @@ import (
 // holdForApproval records a request the policy lets through only with a
 // human's approval, holding exactly what would be issued now, and answers
 // a PendingResult carrying its id. Nothing is minted.
-func (f *Front) holdForApproval(ctx context.Context, c *call, p sep.RequestParams, in policy.Input, d policy.Decision, found []resolvedResource) outcome {
+func (f *Front) holdForApproval(ctx context.Context, c *call, p sep.RequestParams, in policy.Input, d policy.Decision, found []policy.Resource) outcome {
 	if f.deps.Approvals == nil {
 		f.auditIssue(ctx, c, p, d, nil, "approval_unavailable")
 		return fail(c.req.ID, capErr(jsonrpc.CodeGrantDenied, "grant denied: it needs human approval and this gateway has no approval store",
@@ -27,9 +27,8 @@ func (f *Front) holdForApproval(ctx context.Context, c *call, p sep.RequestParam
 		g := approval.Grant{Grant: gd.Grant, Rule: gd.Rule, Operations: gd.Operations,
 			TTL: gd.Expires.Sub(in.Now), MaxDepth: gd.MaxDepth, Attenuable: gd.Attenuable}
 		for _, r := range found {
-			if pr := r.policyResource(); in.Resource.Matches(pr) && gd.Permits(pr) {
-				g.Resources = append(g.Resources, approval.Resource{ID: r.ID, DisplayName: r.DisplayName,
-					Collection: r.Collection, Attributes: r.Attributes})
+			if in.Resource.Matches(r) && gd.Permits(r) {
+				g.Resources = append(g.Resources, r)
 			}
 		}
 		if len(g.Resources) == 0 {
@@ -174,18 +173,14 @@ func (a *agent) requires(g string) []string {
 // policy allows now: the resources the approval named (issue keeps those
 // the current decision permits), the operations both allow, the earlier
 // expiry, the lower depth.
-func approvedNow(ag approval.Grant, gd policy.GrantDecision, now time.Time) ([]resolvedResource, policy.GrantDecision) {
-	found := make([]resolvedResource, 0, len(ag.Resources))
-	for _, r := range ag.Resources {
-		found = append(found, resolvedResource{ID: r.ID, Collection: r.Collection, DisplayName: r.DisplayName, Attributes: r.Attributes})
-	}
+func approvedNow(ag approval.Grant, gd policy.GrantDecision, now time.Time) ([]policy.Resource, policy.GrantDecision) {
 	gd.Operations = intersectOps(ag.Operations, gd.Operations)
 	if exp := now.Add(ag.TTL); exp.Before(gd.Expires) {
 		gd.Expires = exp
 	}
 	gd.MaxDepth = min(gd.MaxDepth, ag.MaxDepth)
 	gd.Attenuable = gd.Attenuable && ag.Attenuable
-	return found, gd
+	return ag.Resources, gd
 }
 
 func intersectOps(a, b []string) []string {

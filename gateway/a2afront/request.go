@@ -105,7 +105,7 @@ func denial(d policy.Decision) *jsonrpc.Error {
 // issue mints one capability for one granted grant, over the resources
 // the query resolved to that this grant's decision permits. Its expiry is
 // the decision's, which already holds the gateway's ceiling.
-func (f *Front) issue(ctx context.Context, c *call, in policy.Input, found []resolvedResource, gd policy.GrantDecision, rev string) (sep.Capability, *jsonrpc.Error) {
+func (f *Front) issue(ctx context.Context, c *call, in policy.Input, found []policy.Resource, gd policy.GrantDecision, rev string) (sep.Capability, *jsonrpc.Error) {
 	whole := c.agent.wholeAgent(gd.Grant)
 	if whole {
 		if e := wholeAgentAllowed(in, gd, rev); e != nil {
@@ -116,8 +116,7 @@ func (f *Front) issue(ctx context.Context, c *call, in policy.Input, found []res
 	resources, names := map[string]string{}, map[string]string{}
 	var handles []string
 	for _, r := range found {
-		pr := r.policyResource()
-		if !in.Resource.Matches(pr) || !gd.Permits(pr) {
+		if !in.Resource.Matches(r) || !gd.Permits(r) {
 			continue
 		}
 		h := captoken.NewHandle()

@@ -23,25 +23,13 @@ var ErrNoResolver = errors.New("a2a front: the agent serves no a2a/resources/res
 // maxResolveResponse bounds an agent's answer to a resolution.
 const maxResolveResponse = 1 << 20
 
-// resolvedResource is one resource an agent says matches a query.
-type resolvedResource struct {
-	ID          string            `json:"id"`
-	Collection  string            `json:"collection"`
-	DisplayName string            `json:"displayName"`
-	Attributes  map[string]string `json:"attributes"`
-}
-
-func (r resolvedResource) policyResource() policy.Resource {
-	return policy.Resource{Collection: r.Collection, ID: r.ID, Attributes: r.Attributes}
-}
-
 // resolve turns a resource query into the agent's resources. The agent
 // owns its resources, so a capability-aware agent is asked through the
 // a2a/resources/resolve hook, sent through the agent's proxy like every
 // other call; a legacy agent, or one with a catalog in the config, is
 // answered from the catalog. Policy is applied by the caller, on top of
 // what exists.
-func (f *Front) resolve(ctx context.Context, c *call, q *policy.ResourceQuery) ([]resolvedResource, error) {
+func (f *Front) resolve(ctx context.Context, c *call, q *policy.ResourceQuery) ([]policy.Resource, error) {
 	if q == nil {
 		q = &policy.ResourceQuery{}
 	}
@@ -63,10 +51,10 @@ func (f *Front) resolve(ctx context.Context, c *call, q *policy.ResourceQuery) (
 	return decodeResolve(buf.status, buf.body.Bytes())
 }
 
-func decodeResolve(status int, b []byte) ([]resolvedResource, error) {
+func decodeResolve(status int, b []byte) ([]policy.Resource, error) {
 	var env struct {
 		Result *struct {
-			Resources []resolvedResource `json:"resources"`
+			Resources []sep.Resource `json:"resources"`
 		} `json:"result"`
 		Error *struct {
 			Code    int    `json:"code"`
@@ -82,16 +70,25 @@ func decodeResolve(status int, b []byte) ([]resolvedResource, error) {
 	if env.Error != nil || env.Result == nil {
 		return nil, fmt.Errorf("%w: agent refused the query: %s", ErrResolve, b)
 	}
-	return env.Result.Resources, nil
+	return domainResources(env.Result.Resources), nil
+}
+
+// domainResources turns the resources of a resolution answer (the SEP's
+// wire form) into the gateway's.
+func domainResources(wire []sep.Resource) []policy.Resource {
+	out := make([]policy.Resource, 0, len(wire))
+	for _, r := range wire {
+		out = append(out, policy.Resource{ID: r.ID, DisplayName: r.DisplayName, Collection: r.Collection, Attributes: r.Attributes})
+	}
+	return out
 }
 
 // catalogResources resolves a query against the agent's catalog.
-func catalogResources(a *agent, q *policy.ResourceQuery) []resolvedResource {
-	var out []resolvedResource
+func catalogResources(a *agent, q *policy.ResourceQuery) []policy.Resource {
+	var out []policy.Resource
 	for _, r := range a.cfg.Catalog {
-		res := resolvedResource{ID: r.ID, Collection: r.Collection, DisplayName: r.DisplayName, Attributes: r.Attributes}
-		if q.Matches(res.policyResource()) {
-			out = append(out, res)
+		if q.Matches(r) {
+			out = append(out, r)
 		}
 	}
 	return out

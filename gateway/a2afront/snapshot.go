@@ -5,7 +5,6 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/capgate/capgate/gateway/agentcard"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/discovery"
 )
@@ -25,12 +24,8 @@ func (f *Front) serveCapabilities(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		card = nil // unknown card facts are omitted, not guessed
 	}
-	grants := make([]discovery.Grant, 0, len(a.cfg.Grants))
-	for _, gr := range a.cfg.Grants {
-		grants = append(grants, agentcard.Grant(gr))
-	}
 	snap, err := discovery.Snapshot(r.Context(), discovery.Input{
-		Agent: a.cfg.Name, Card: card, PublicURL: a.publicURL, Grants: grants, Skills: a.cfg.Skills,
+		Agent: a.cfg.Name, Card: card, PublicURL: a.publicURL, Grants: a.cfg.Grants, Skills: a.cfg.Skills,
 		Policy: f.deps.Policy.Current(), Principal: toPolicyPrincipal(p), Now: f.deps.Now(),
 		SubAgents: f.subAgents(a), MaxExecutionTime: f.cfg.UpstreamTimeout,
 	})

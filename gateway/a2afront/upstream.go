@@ -69,12 +69,8 @@ func cardConfig(ac config.Agent, u *url.URL, public string, issuers []string) ag
 	if ac.CardURL != "" {
 		urls = []*url.URL{base}
 	}
-	grants := make([]agentcard.Grant, 0, len(ac.Grants))
-	for _, gr := range ac.Grants {
-		grants = append(grants, agentcard.Grant(gr))
-	}
 	return agentcard.Config{
 		Agent: ac.Name, CardURLs: urls, PublicURL: public,
-		Grants: grants, Legacy: ac.Legacy, Refresh: ac.CardRefresh.D(), OIDCIssuers: issuers,
+		Grants: ac.Grants, Legacy: ac.Legacy, Refresh: ac.CardRefresh.D(), OIDCIssuers: issuers,
 	}
 }

@@ -43,7 +43,7 @@ func wholeAgentAllowed(in policy.Input, gd policy.GrantDecision, rev string) *js
 
 // resolveFor resolves the request's resources when a granted grant needs
 // them; a decision of whole-agent grants only resolves nothing.
-func (f *Front) resolveFor(ctx context.Context, c *call, q *policy.ResourceQuery, d policy.Decision) ([]resolvedResource, *jsonrpc.Error) {
+func (f *Front) resolveFor(ctx context.Context, c *call, q *policy.ResourceQuery, d policy.Decision) ([]policy.Resource, *jsonrpc.Error) {
 	need := false
 	for _, gd := range d.Grants {
 		need = need || !c.agent.wholeAgent(gd.Grant)

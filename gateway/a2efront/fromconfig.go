@@ -7,28 +7,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/config"
 )
-
-// HostConfig is one A2E host as the gateway's config file names it, under
-// a2e_hosts. The host's secret is not in the file: AuthTokenEnv names the
-// environment variable that holds it.
-type HostConfig struct {
-	// Name is the path segment under /a2e/.
-	Name string `yaml:"name"`
-	// URL is the host's A2E HTTP transport base (/session, /send, /stream).
-	URL string `yaml:"url"`
-	// Capabilities are the A2E capabilities the host may offer; policy
-	// rules may only name these.
-	Capabilities []string `yaml:"capabilities"`
-	// AuthTokenEnv names the environment variable holding the host's own
-	// shared secret, which replaces the caller's auth_token.
-	AuthTokenEnv string `yaml:"auth_token_env,omitempty"`
-	// RequireCredentials makes every request for the host (/session,
-	// /send, /stream) carry the caller's bearer credential, authenticating
-	// as the session's principal, so a session id alone is not enough.
-	// Stock A2E clients send credentials only in the handshake.
-	RequireCredentials bool `yaml:"require_credentials,omitempty"`
-}
 
 // OpenOptions are what Open builds a Front from, besides the hosts: the
 // Deps (Sessions and RecordKey are Open's to fill) and where sessions live.
@@ -47,9 +27,9 @@ type OpenOptions struct {
 	Keys *captoken.KeySet
 }
 
-// Open builds the Front for the configured hosts, or returns nil when
-// there are none. close closes the session store; it is never nil.
-func Open(hosts []HostConfig, o OpenOptions) (f *Front, close func() error, err error) {
+// Open builds the Front for the hosts of the gateway's config (a2e_hosts),
+// or returns nil when there are none. close closes the session store; it is never nil.
+func Open(hosts []config.A2EHost, o OpenOptions) (f *Front, close func() error, err error) {
 	if len(hosts) == 0 {
 		return nil, func() error { return nil }, nil
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/capgate/capgate/deploy/examples/quickstart/lab"
 	"github.com/capgate/capgate/gateway/a2e"
 	"github.com/capgate/capgate/gateway/a2efront"
+	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/revocation/redistest"
 )
 
@@ -31,7 +32,7 @@ func TestOpenFromConfig(t *testing.T) {
 	}
 	labSrv := httptest.NewServer(h.Handler())
 	t.Cleanup(func() { labSrv.Close(); _ = h.Close() })
-	hosts := []a2efront.HostConfig{{Name: "lab", URL: labSrv.URL + "/", Capabilities: []string{"tools", "memory", "env"}, AuthTokenEnv: "LAB"}}
+	hosts := []config.A2EHost{{Name: "lab", URL: labSrv.URL + "/", Capabilities: []string{"tools", "memory", "env"}, AuthTokenEnv: "LAB"}}
 	auth := authenticator(t)
 	o := a2efront.OpenOptions{Deps: a2efront.Deps{Authenticate: auth.AuthenticateToken, Policy: fixedPolicy{quickstartPolicy(t)}},
 		Getenv: func(k string) string { return map[string]string{"LAB": labSecret}[k] }, Keys: ks}

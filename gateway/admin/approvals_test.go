@@ -36,7 +36,7 @@ func approvalsAPI(t *testing.T) (*httptest.Server, approval.Request) {
 	req, err := desk.Create(context.Background(), approval.Request{
 		Principal: "user:carol@example.com", Agent: "documents", Purpose: "fix the handbook", Wait: time.Hour,
 		Grants: []approval.Grant{{Grant: "documents:write", Operations: []string{"update"}, TTL: time.Minute,
-			Resources: []approval.Resource{{ID: "hr/handbook-real-id", DisplayName: "Employee handbook"}},
+			Resources: []policy.Resource{{ID: "hr/handbook-real-id", DisplayName: "Employee handbook"}},
 			Approvers: &policy.Approvers{Groups: []string{"security"}}}},
 	})
 	if err != nil {

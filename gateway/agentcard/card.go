@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"sync"
 	"time"
+
+	"github.com/capgate/capgate/policy"
 )
 
 // ExtensionURI identifies the A2A capability-negotiation extension.
@@ -20,7 +22,7 @@ const ExtensionURI = "https://github.com/a2aproject/A2A/sep/capability-negotiati
 const MaxCardBytes = 256 << 10
 
 // Grant is a capability grant as it appears in a card (SEP
-// capabilityGrants).
+// capabilityGrants): the wire form of policy.Grant.
 type Grant struct {
 	ID          string   `json:"id"`
 	Description string   `json:"description,omitempty"`
@@ -33,6 +35,12 @@ type Grant struct {
 	WholeAgent bool `json:"wholeAgent,omitempty"`
 }
 
+// wireGrant is g as a card lists it.
+func wireGrant(g policy.Grant) Grant {
+	return Grant{ID: g.ID, Description: g.Description, Operations: g.Operations, Attenuable: g.Attenuable,
+		Requires: g.Requires, Legacy: g.Legacy, WholeAgent: g.WholeAgent}
+}
+
 // Config describes one agent's card source and what the gateway adds.
 type Config struct {
 	// Agent is the agent's name under /a2a/.
@@ -42,7 +50,7 @@ type Config struct {
 	// PublicURL is the gateway URL the card's url must point at.
 	PublicURL string
 	// Grants replace the card's capabilityGrants.
-	Grants []Grant
+	Grants []policy.Grant
 	// Legacy marks an agent that does not understand capabilities; its
 	// card does not declare the extension as required.
 	Legacy bool

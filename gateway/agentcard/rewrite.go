@@ -48,9 +48,9 @@ func Rewrite(upstream map[string]any, cfg Config) map[string]any {
 	if skills, ok := card["skills"]; ok {
 		card["skills"] = withoutSkillSecurity(skills)
 	}
-	grants := cfg.Grants
-	if grants == nil {
-		grants = []Grant{}
+	grants := make([]Grant, 0, len(cfg.Grants))
+	for _, g := range cfg.Grants {
+		grants = append(grants, wireGrant(g))
 	}
 	card["capabilityGrants"] = grants
 	card["capabilities"] = withExtension(upstream["capabilities"], !cfg.Legacy)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/capgate/capgate/gateway/agentcard"
+	"github.com/capgate/capgate/policy"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")
@@ -75,7 +76,7 @@ var goldenCards = []struct {
 // goldenConfig is the agent config the goldens are served with.
 func goldenConfig(legacy bool) agentcard.Config {
 	return agentcard.Config{Agent: "x", PublicURL: "http://127.0.0.1:8080/a2a/x", Legacy: legacy,
-		Grants:      []agentcard.Grant{{ID: "documents:read", Operations: []string{"retrieve", "search", "list"}, Attenuable: true}},
+		Grants:      []policy.Grant{{ID: "documents:read", Operations: []string{"retrieve", "search", "list"}, Attenuable: true}},
 		CardURLs:    []*url.URL{{Scheme: "http", Host: "upstream"}},
 		OIDCIssuers: []string{"https://idp.example.com/", "https://login.example.org/realms/agents"}}
 }

@@ -42,7 +42,7 @@ func sample() approval.Request {
 		PolicyRevision: "rev1", Wait: time.Hour,
 		Grants: []approval.Grant{{
 			Grant: "documents:write", Rule: "carol-hr-write", Operations: []string{"write"},
-			Resources: []approval.Resource{{ID: "doc-9", DisplayName: "HR handbook", Collection: "hr"}},
+			Resources: []policy.Resource{{ID: "doc-9", DisplayName: "HR handbook", Collection: "hr"}},
 			TTL:       15 * time.Minute, Approvers: &policy.Approvers{Groups: []string{"security"}},
 		}},
 	}

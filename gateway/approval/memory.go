@@ -5,6 +5,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/capgate/capgate/policy"
 )
 
 // Memory is the Backend of a single replica.
@@ -95,7 +97,7 @@ func clone(r Request) Request {
 	gs := make([]Grant, len(r.Grants))
 	for i, g := range r.Grants {
 		g.Operations = append([]string(nil), g.Operations...)
-		g.Resources = append([]Resource(nil), g.Resources...)
+		g.Resources = append([]policy.Resource(nil), g.Resources...)
 		gs[i] = g
 	}
 	r.Grants = gs

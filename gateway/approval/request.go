@@ -50,23 +50,17 @@ const (
 	StatusRedeemed Status = "redeemed"
 )
 
-// Resource is one resource a grant would cover.
-type Resource struct {
-	// ID is the agent's real resource id. It is never shown to humans.
-	ID string `json:"id,omitempty"`
-	// DisplayName is what humans see.
-	DisplayName string `json:"displayName"`
-	// Collection and Attributes let policy re-check the resource.
-	Collection string            `json:"collection,omitempty"`
-	Attributes map[string]string `json:"attributes,omitempty"`
-}
-
-// Grant is one capability that would be issued.
+// Grant is one capability that would be issued: a grant as the policy
+// decided it (policy.GrantDecision), held with the resources it would
+// cover until a human decides. The grant it issues is named by Grant, its
+// definition being the agent's policy.Grant.
 type Grant struct {
-	Grant      string     `json:"grant"`
-	Rule       string     `json:"rule"`
-	Operations []string   `json:"operations"`
-	Resources  []Resource `json:"resources"`
+	Grant      string   `json:"grant"`
+	Rule       string   `json:"rule"`
+	Operations []string `json:"operations"`
+	// Resources are the resources it would cover; their ID is the agent's
+	// real id, never shown to humans (see Public).
+	Resources []policy.Resource `json:"resources"`
 	// TTL is the capability's life, counted from its issue.
 	TTL        time.Duration `json:"ttl"`
 	MaxDepth   int           `json:"maxDepth"`
@@ -141,9 +135,9 @@ func (r Request) Public() Request {
 	r.MAC = ""
 	r.Grants = slices.Clone(r.Grants)
 	for i := range r.Grants {
-		res := make([]Resource, len(r.Grants[i].Resources))
+		res := make([]policy.Resource, len(r.Grants[i].Resources))
 		for j, x := range r.Grants[i].Resources {
-			res[j] = Resource{DisplayName: x.DisplayName, Collection: x.Collection}
+			res[j] = policy.Resource{DisplayName: x.DisplayName, Collection: x.Collection}
 		}
 		r.Grants[i].Resources = res
 	}

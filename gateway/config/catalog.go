@@ -10,7 +10,7 @@ func (c *Config) Catalog() policy.Catalog {
 	for _, a := range c.Agents {
 		ac := policy.AgentCatalog{Grants: map[string]policy.Grant{}, Skills: map[string]string{}, Legacy: a.Legacy}
 		for _, g := range a.Grants {
-			ac.Grants[g.ID] = policy.Grant{ID: g.ID, Operations: g.Operations, Attenuable: g.Attenuable, Requires: g.Requires, Legacy: g.Legacy}
+			ac.Grants[g.ID] = g
 		}
 		for s, op := range a.Skills {
 			ac.Skills[s] = op

@@ -3,11 +3,11 @@ package config
 import (
 	"time"
 
-	"github.com/capgate/capgate/gateway/a2efront"
 	"github.com/capgate/capgate/gateway/approval"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/ratelimit"
+	"github.com/capgate/capgate/policy"
 )
 
 // Config is the whole gateway configuration.
@@ -189,12 +189,12 @@ type Agent struct {
 	// (the default), TaskOwnershipAllowUnknown or TaskOwnershipOff.
 	TaskOwnership string `yaml:"task_ownership,omitempty"`
 	// Grants are the capability grants the agent offers.
-	Grants []Grant `yaml:"grants,omitempty"`
+	Grants []policy.Grant `yaml:"grants,omitempty"`
 	// Skills maps each skill to the operation it performs.
 	Skills map[string]string `yaml:"skills,omitempty"`
 	// Catalog is the resource catalog used for legacy agents that cannot
 	// resolve resource queries themselves.
-	Catalog []Resource `yaml:"catalog,omitempty"`
+	Catalog []policy.Resource `yaml:"catalog,omitempty"`
 	// UpstreamAuth is the gateway's own credential for this agent.
 	UpstreamAuth *UpstreamAuth `yaml:"upstream_auth,omitempty"`
 	// Messages, when set, requires a capability for every message to the
@@ -204,32 +204,6 @@ type Agent struct {
 	// that maps to no handle the caller holds: UnmappedRedact (default)
 	// or UnmappedRefuse.
 	UnmappedIDs string `yaml:"unmapped_ids,omitempty"`
-}
-
-// A2EHost is one upstream A2E environment host; the A2E front owns the
-// type (a2efront.HostConfig) and builds its hosts from it.
-type A2EHost = a2efront.HostConfig
-
-// Grant is one capability grant an agent offers (SEP capabilityGrants).
-type Grant struct {
-	ID          string   `yaml:"id"`
-	Description string   `yaml:"description,omitempty"`
-	Operations  []string `yaml:"operations"`
-	Attenuable  bool     `yaml:"attenuable"`
-	Requires    []string `yaml:"requires,omitempty"`
-	Legacy      bool     `yaml:"legacy,omitempty"`
-	// WholeAgent marks a grant over the agent as a whole: its capabilities
-	// name no resources, so issuing one needs no resolution. It is issued
-	// only under a policy rule that constrains no resources.
-	WholeAgent bool `yaml:"whole_agent,omitempty"`
-}
-
-// Resource is one entry of a legacy agent's resource catalog.
-type Resource struct {
-	ID          string            `yaml:"id"`
-	Collection  string            `yaml:"collection"`
-	DisplayName string            `yaml:"display_name"`
-	Attributes  map[string]string `yaml:"attributes,omitempty"`
 }
 
 // UpstreamAuth configures an OAuth 2.0 client-credentials token that the

@@ -215,36 +215,6 @@ func (c *Config) validateAgents(add addFunc) {
 	}
 }
 
-func (c *Config) validateA2EHosts(add addFunc) {
-	seen := map[string]bool{}
-	for i, h := range c.A2EHosts {
-		p := fmt.Sprintf("a2e_hosts[%d]", i)
-		if !agentName.MatchString(h.Name) {
-			add(p+".name", "%q must be lower-case letters, digits and dashes", h.Name)
-		} else if seen[h.Name] {
-			add(p+".name", "%q is defined twice", h.Name)
-		}
-		seen[h.Name] = true
-		if err := checkURL(h.URL); err != nil {
-			add(p+".url", "%v", err)
-		}
-		if h.AuthTokenEnv == "" {
-			add(p+".auth_token_env", "is required: the host's own shared secret replaces the caller's auth_token")
-		}
-		for _, cp := range h.Capabilities {
-			if !a2eCapabilities[cp] {
-				add(p+".capabilities", "%q is not an A2E capability", cp)
-			}
-		}
-	}
-}
-
-// a2eCapabilities are the capability names of the A2E negotiation.
-var a2eCapabilities = map[string]bool{
-	"skill": true, "tools": true, "toolkits": true, "env": true, "proc": true, "memory": true,
-	"learning": true, "chains": true, "mcp": true, "multi_agent": true, "planning": true,
-}
-
 func (a Agent) validateGrants(p string, add addFunc) {
 	ids := map[string]bool{}
 	ops := map[string]bool{}

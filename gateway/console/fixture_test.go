@@ -221,7 +221,7 @@ func (f *fixture) seedApproval(t *testing.T, principal string) string {
 		PolicyRevision: "sha256:1f2e3d", Wait: time.Hour,
 		Grants: []approval.Grant{{Grant: "documents:write", Rule: "hr-editors-write-needs-approval",
 			Operations: []string{"update"}, TTL: 15 * time.Minute,
-			Resources: []approval.Resource{{ID: secretResource, DisplayName: "HR handbook", Collection: "hr"}},
+			Resources: []policy.Resource{{ID: secretResource, DisplayName: "HR handbook", Collection: "hr"}},
 			Approvers: &policy.Approvers{Groups: []string{"security"}}}},
 	})
 	if err != nil {

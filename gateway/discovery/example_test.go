@@ -27,7 +27,7 @@ rules:
 	snap, err := discovery.Snapshot(context.Background(), discovery.Input{
 		Agent:     "documents",
 		PublicURL: "https://gateway.example/a2a/documents",
-		Grants: []discovery.Grant{{ID: "documents:read", Operations: []string{"retrieve", "search", "list"},
+		Grants: []policy.Grant{{ID: "documents:read", Operations: []string{"retrieve", "search", "list"},
 			Attenuable: true}},
 		Skills: map[string]string{"retrieve_document": "retrieve", "search_documents": "search",
 			"list_documents": "list"},

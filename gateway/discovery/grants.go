@@ -14,7 +14,7 @@ const discoveryPurpose = "capability discovery"
 
 // grantable is one way the principal could be issued a grant.
 type grantable struct {
-	grant Grant
+	grant policy.Grant
 	gd    policy.GrantDecision
 }
 
@@ -62,10 +62,10 @@ func probe(ctx context.Context, in *Input) ([]grantable, error) {
 
 // withRequires returns id and, transitively, every grant it requires, in
 // discovery order, each once.
-func withRequires(id string, grants []Grant) []string {
+func withRequires(id string, grants []policy.Grant) []string {
 	out := []string{id}
 	for i := 0; i < len(out); i++ {
-		j := slices.IndexFunc(grants, func(g Grant) bool { return g.ID == out[i] })
+		j := slices.IndexFunc(grants, func(g policy.Grant) bool { return g.ID == out[i] })
 		if j < 0 {
 			continue
 		}

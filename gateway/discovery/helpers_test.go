@@ -57,7 +57,7 @@ func quickstartPolicy(t testing.TB) *policy.Policy {
 
 // documentsAgent reads the documents agent's grants and skills from the
 // shipped quickstart gateway config.
-func documentsAgent(t testing.TB) ([]discovery.Grant, map[string]string) {
+func documentsAgent(t testing.TB) ([]policy.Grant, map[string]string) {
 	t.Helper()
 	data, err := os.ReadFile(quickstartDir + "capgate.yaml")
 	if err != nil {
@@ -66,7 +66,7 @@ func documentsAgent(t testing.TB) ([]discovery.Grant, map[string]string) {
 	var cfg struct {
 		Agents []struct {
 			Name   string            `yaml:"name"`
-			Grants []discovery.Grant `yaml:"grants"`
+			Grants []policy.Grant    `yaml:"grants"`
 			Skills map[string]string `yaml:"skills"`
 		} `yaml:"agents"`
 	}

@@ -263,7 +263,7 @@ ambient:
 `), cat)
 	in := discovery.Input{Agent: "ledger", Policy: p, Now: now,
 		Principal: policytest.QuickstartPrincipals()["alice"],
-		Grants:    []discovery.Grant{{ID: "ledger:read", Operations: []string{"read"}}},
+		Grants:    []policy.Grant{{ID: "ledger:read", Operations: []string{"read"}}},
 		Skills:    map[string]string{"read_ledger": "read", "export_ledger": "export"}}
 	snap, err := discovery.Snapshot(context.Background(), in)
 	if err != nil {

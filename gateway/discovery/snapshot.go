@@ -10,10 +10,6 @@ import (
 	"github.com/capgate/capgate/policy"
 )
 
-// Grant is a capability grant as the agent's config declares it (the
-// gateway's card grants).
-type Grant = agentcard.Grant
-
 // Input is everything one snapshot is computed from. Snapshot reads it and
 // never modifies it.
 type Input struct {
@@ -25,7 +21,7 @@ type Input struct {
 	// PublicURL is the agent's URL at the gateway.
 	PublicURL string
 	// Grants are the agent's configured grants.
-	Grants []Grant
+	Grants []policy.Grant
 	// Skills maps each skill to the operation it performs.
 	Skills map[string]string
 	// Policy is the policy in force for this request.

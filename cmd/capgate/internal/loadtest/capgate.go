@@ -16,6 +16,7 @@ import (
 	qsfiles "github.com/capgate/capgate/deploy/examples/quickstart"
 	"github.com/capgate/capgate/gateway"
 	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/policy"
 	"github.com/capgate/capgate/revocation"
 )
 
@@ -261,9 +262,9 @@ func exchange(ctx context.Context, client *http.Client, url string, body []byte)
 
 // upstreamCatalog is what the upstream resolves (resolveResult), as a
 // config catalog.
-func upstreamCatalog() []config.Resource {
+func upstreamCatalog() []policy.Resource {
 	q1 := map[string]string{"quarter": "2025-Q1"}
-	return []config.Resource{
+	return []policy.Resource{
 		{ID: "reports/q1-financial", Collection: "reports", DisplayName: "Q1 Financial Summary", Attributes: q1},
 		{ID: "reports/q1-sales", Collection: "reports", DisplayName: "Q1 Sales Report", Attributes: q1},
 	}
