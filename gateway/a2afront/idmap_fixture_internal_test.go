@@ -4,6 +4,7 @@ import (
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/enforce"
+	"github.com/capgate/capgate/policy"
 )
 
 // testIDs is the id map of a capability whose resources are mapped
@@ -21,7 +22,7 @@ func testIDs(mapped [][2]string, others []string, refuse bool) (*agent, *enforce
 		ac.UnmappedIDs = config.UnmappedRefuse
 	}
 	for _, id := range others {
-		ac.Catalog = append(ac.Catalog, config.Resource{ID: id})
+		ac.Catalog = append(ac.Catalog, policy.Resource{ID: id})
 	}
 	a := &agent{cfg: ac, known: knownIDs(ac)}
 	return a, s, s.IDMap(a.known)
