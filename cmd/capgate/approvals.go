@@ -13,19 +13,9 @@ import (
 	"time"
 )
 
-const approvalsUsage = `usage: capgate approvals list    [--admin URL] [--key KEY] [--status S] [--principal P]
-       capgate approvals approve ID --reason TEXT [--admin URL] [--key KEY]
-       capgate approvals deny    ID --reason TEXT [--admin URL] [--key KEY]
-
-Lists, approves or denies capability requests waiting for human approval,
+const approvalsAbout = `Lists, approves or denies capability requests waiting for human approval,
 through a gateway's admin API. The policy's approval sections say who may
 decide a request; nobody decides their own.
-
-  --admin URL        the admin listener (default http://` + defaultAdminAddr + `)
-  --key KEY          the approver's credential (default $CAPGATE_ADMIN_KEY)
-  --status S         list only pending, approved, denied, expired or redeemed
-  --principal P      list only the requests of P
-  --reason TEXT      why (required to approve or deny; the requester sees a denial's)
 `
 
 // adminFlags are the flags every approvals subcommand shares.
@@ -35,8 +25,8 @@ type adminFlags struct {
 
 func newAdminFlags(fs *flag.FlagSet) adminFlags {
 	return adminFlags{
-		admin: fs.String("admin", "http://"+defaultAdminAddr, "the gateway's admin listener URL"),
-		key:   fs.String("key", "", "credential (default $CAPGATE_ADMIN_KEY)"),
+		admin: fs.String("admin", "http://"+defaultAdminAddr, "the gateway's admin listener `URL`; HOST:PORT alone means http://"),
+		key:   fs.String("key", "", "the approver's credential `KEY` (default $CAPGATE_ADMIN_KEY)"),
 	}
 }
 
@@ -44,8 +34,8 @@ func newAdminFlags(fs *flag.FlagSet) adminFlags {
 func approvalsList(ctx context.Context, args []string, e env) error {
 	fs := flag.NewFlagSet("approvals list", flag.ContinueOnError)
 	af := newAdminFlags(fs)
-	status := fs.String("status", "", "only requests in this status")
-	principal := fs.String("principal", "", "only this principal's requests")
+	status := fs.String("status", "", "list only requests in this `STATUS`: pending, approved, denied, expired or redeemed")
+	principal := fs.String("principal", "", "list only the requests of this `PRINCIPAL`")
 	if _, err := parsePositional(fs, args, 0, 0, ""); err != nil {
 		return err
 	}
@@ -67,7 +57,7 @@ func approvalsDecide(verb string) func(context.Context, []string, env) error {
 	return func(ctx context.Context, args []string, e env) error {
 		fs := flag.NewFlagSet("approvals "+verb, flag.ContinueOnError)
 		af := newAdminFlags(fs)
-		reason := fs.String("reason", "", "why")
+		reason := fs.String("reason", "", "why, in `TEXT` (required; the requester sees a denial's)")
 		pos, err := parsePositional(fs, args, 1, 1, "approval id")
 		if err != nil {
 			return err

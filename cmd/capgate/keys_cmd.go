@@ -16,13 +16,7 @@ import (
 	"github.com/go-jose/go-jose/v4"
 )
 
-const keysUsage = `usage:
-  capgate keys generate --out FILE [--alg EdDSA|ES256] [--rotate [--activate] | --if-absent]
-  capgate keys activate --keys FILE [--] KID
-  capgate keys prune --keys FILE --older-than DURATION [--] [KID...]
-  capgate keys hash KEY
-
-generate without --rotate writes a new key set (signing + sealing keys) to
+const keysGenerateAbout = `Without --rotate, writes a new key set (signing + sealing keys) to
 FILE, which must not exist, in a directory that must; with --if-absent an
 existing FILE is left as it is and is not an error (for an init container
 that runs on every start). With --rotate it loads FILE and publishes fresh
@@ -30,28 +24,37 @@ keys: they verify at once but sign nothing until "keys activate". Roll the
 file out to every replica between the steps. --rotate --activate does both
 at once, for a single replica or a restart of all replicas together.
 
-activate makes the published key KID sign; the keys active until then are
-kept, retired now, so the tokens they signed keep verifying.
+FILE holds PRIVATE keys and is rewritten atomically with mode 0600.
+`
 
-prune removes retired keys retired more than DURATION ago (all of them, or
-the KIDs given); pass the longest capability lifetime (capabilities.max_ttl).
-It never removes the active or a published key.
+const keysActivateAbout = `Makes the published key KID sign; the keys active until then are kept,
+retired now, so the tokens they signed keep verifying. A KID that starts
+with "-" goes after "--".
 
 FILE holds PRIVATE keys and is rewritten atomically with mode 0600.
+`
 
-hash prints the config hash of a dev API key (authn.dev_keys[].hash). A
-KEY that starts with "-" goes after "--".
+const keysPruneAbout = `Removes the keys retired more than DURATION ago (all of them, or the KIDs
+given); pass the longest capability lifetime (capabilities.max_ttl). It
+never removes the active or a published key. A KID that starts with "-"
+goes after "--".
+
+FILE holds PRIVATE keys and is rewritten atomically with mode 0600.
+`
+
+const keysHashAbout = `Prints the config hash of a dev API key (authn.dev_keys[].hash). A KEY
+that starts with "-", or is "help", goes after "--".
 `
 
 // keysGenerate is `capgate keys generate`; the clock gives the retirement
 // time recorded by --rotate.
 func keysGenerate(_ context.Context, args []string, e env) error {
 	fset := flag.NewFlagSet("keys generate", flag.ContinueOnError)
-	out := fset.String("out", "", "key file to write (mode 0600)")
-	algName := fset.String("alg", string(jose.EdDSA), "signature algorithm: EdDSA or ES256")
+	out := fset.String("out", "", "the key `FILE` to write (mode 0600)")
+	algName := fset.String("alg", string(jose.EdDSA), "the signature algorithm `ALG`: EdDSA or ES256")
 	rotate := fset.Bool("rotate", false, "publish fresh keys in an existing FILE")
 	activate := fset.Bool("activate", false, "with --rotate, activate the fresh keys at once")
-	ifAbsent := fset.Bool("if-absent", false, "leave an existing FILE as it is")
+	ifAbsent := fset.Bool("if-absent", false, "leave an existing FILE as it is, and succeed")
 	if _, err := parsePositional(fset, args, 0, 0, ""); err != nil {
 		return err
 	}
@@ -135,12 +138,10 @@ func keysReport(w io.Writer, path string, ks *captoken.KeySet) {
 	}
 }
 
-const tokenUsage = `usage: capgate token inspect [--keys FILE [--issuer ISS] [--audience AUD] [--unseal]] [TOKEN|-]
-
-Prints a capability token's header and claims as JSON. Without --keys the
-output is UNVERIFIED: anyone can write a token that says anything. With
---keys, the token is verified against that key file and the checks that
-passed are listed. Revocation is never checked here. TOKEN "-" or no TOKEN
+const tokenAbout = `Prints a capability token's header and claims as JSON.
+Without --keys the output is UNVERIFIED: anyone can write a token that
+says anything. With --keys, the token is verified against that key file
+and the checks that passed are listed. Revocation is never checked here. TOKEN "-" or no TOKEN
 reads the token from standard input.
 `
 
@@ -169,9 +170,9 @@ type inspectFlags struct {
 func tokenInspect(ctx context.Context, args []string, e env) error {
 	var f inspectFlags
 	fset := flag.NewFlagSet("token inspect", flag.ContinueOnError)
-	fset.StringVar(&f.keys, "keys", "", "key file to verify the token with")
-	fset.StringVar(&f.issuer, "issuer", "", "expected issuer (with --keys; default: the token's own, unchecked)")
-	fset.StringVar(&f.audience, "audience", "", "expected audience (with --keys)")
+	fset.StringVar(&f.keys, "keys", "", "verify the token with this key `FILE`")
+	fset.StringVar(&f.issuer, "issuer", "", "with --keys, the expected `ISSUER` (default: the token's own, unchecked)")
+	fset.StringVar(&f.audience, "audience", "", "with --keys, the expected `AUDIENCE`")
 	fset.BoolVar(&f.unseal, "unseal", false, "with --keys, also print the sealed handle -> resource-id map")
 	pos, err := parsePositional(fset, args, 0, 1, "TOKEN")
 	if err != nil {

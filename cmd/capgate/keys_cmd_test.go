@@ -92,7 +92,7 @@ func TestKeysGenerateRefuses(t *testing.T) {
 		{"extra argument", []string{"--out", filepath.Join(dir, "x.json"), "extra"}, 2, "usage"},
 		{"rotate a missing file", []string{"--out", filepath.Join(dir, "missing.json"), "--rotate"}, 1, "no such file"},
 		{"rotate a world-readable file", []string{"--out", open, "--rotate"}, 1, "permissions"},
-		{"unknown flag", []string{"--force"}, 2, "flag provided but not defined"},
+		{"unknown flag", []string{"--force"}, 2, "unknown flag --force"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -10,19 +10,9 @@ import (
 	"time"
 )
 
-const revokeUsage = `usage: capgate revoke [--admin URL] [--key KEY]
-                      (--capability ID | --revocation ID | --principal P [--before T])
-
-Asks a gateway's admin API to revoke a capability with every descendant, a
+const revokeAbout = `Asks a gateway's admin API to revoke a capability with every descendant, a
 revocation id, or every capability a principal was issued before a time.
-
-  --admin URL        the admin listener (default http://` + defaultAdminAddr + `, where
-                     capgate demo --serve puts it); HOST:PORT alone means http://
-  --key KEY          admin credential (default $CAPGATE_ADMIN_KEY)
-  --capability ID    revoke this capability and every descendant
-  --revocation ID    revoke this revocation id
-  --principal P      revoke every capability of P issued before --before
-  --before T         RFC 3339 cutoff for --principal (default: now)
+capgate demo --serve puts the admin listener where --admin looks by default.
 `
 
 // runRevoke is `capgate revoke`: it asks a gateway's admin API to revoke
@@ -31,12 +21,12 @@ revocation id, or every capability a principal was issued before a time.
 // --key or CAPGATE_ADMIN_KEY.
 func runRevoke(ctx context.Context, args []string, e env) error {
 	fs := flag.NewFlagSet("revoke", flag.ContinueOnError)
-	admin := fs.String("admin", "http://"+defaultAdminAddr, "the gateway's admin listener URL")
-	key := fs.String("key", "", "admin credential (default $CAPGATE_ADMIN_KEY)")
-	capID := fs.String("capability", "", "capability id to revoke, with every descendant")
-	rid := fs.String("revocation", "", "revocation id to revoke")
-	principal := fs.String("principal", "", "revoke every capability of this principal issued before --before")
-	before := fs.String("before", "", "RFC 3339 cutoff for --principal (default: now)")
+	admin := fs.String("admin", "http://"+defaultAdminAddr, "the gateway's admin listener `URL`; HOST:PORT alone means http://")
+	key := fs.String("key", "", "the admin credential `KEY` (default $CAPGATE_ADMIN_KEY)")
+	capID := fs.String("capability", "", "revoke the capability `ID` and every descendant")
+	rid := fs.String("revocation", "", "revoke the revocation `ID`")
+	principal := fs.String("principal", "", "revoke every capability of the `PRINCIPAL` issued before --before")
+	before := fs.String("before", "", "the `TIME` (RFC 3339) before which --principal's capabilities are revoked (default: now)")
 	if _, err := parsePositional(fs, args, 0, 0, ""); err != nil {
 		return err
 	}
