@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"flag"
-	"fmt"
 	"log/slog"
 	"os"
 
@@ -58,15 +57,16 @@ func runDemo(ctx context.Context, args []string, e env) error {
 	}
 	w, err := quickstart.Start(ctx, opts)
 	if err != nil {
-		return err
+		return portTaken(err, []demoListener{
+			{opts.Addr, "--addr", "gateway (A2A, A2E, metrics)"},
+			{opts.AdminAddr, "--admin-addr", "admin listener (admin API, console)"},
+		})
 	}
 	defer w.Close()
 	if !f.serve {
 		return w.Walkthrough(ctx, e.stdout)
 	}
-	fmt.Fprintf(e.stdout, "capgate quickstart world serving at %s (Ctrl-C to stop)\n", w.URL)
-	fmt.Fprintf(e.stdout, "admin API at %s (Bearer %s)\n", w.AdminURL, quickstart.AdminKey)
-	fmt.Fprintf(e.stdout, "dev keys: %s, %s, %s, %s, %s (approver)\n", quickstart.AliceKey, quickstart.BobKey, quickstart.CarolKey, quickstart.SummarizerKey, quickstart.DaveKey)
+	writeBanner(e.stdout, w)
 	<-ctx.Done()
 	return nil
 }
