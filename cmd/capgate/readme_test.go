@@ -1,11 +1,19 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"net/http"
 	"os"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/capgate/capgate/deploy/examples/quickstart"
+	"github.com/capgate/capgate/deploy/examples/quickstart/lab"
+	"github.com/capgate/capgate/gateway/a2efront"
 )
 
 // TestReadmeTestNeeds: README "The two commands" names what the test
@@ -55,4 +63,84 @@ func TestReadmeTestNeeds(t *testing.T) {
 	if !strings.Contains(read("../../gateway/interop/kit_test.go"), kit) {
 		t.Errorf("the interop kit's skip message no longer names %q", kit)
 	}
+}
+
+// TestReadmeA2E runs README "A2E in five minutes" against a quickstart
+// world: each line the section sends gets the answer on send and the
+// events on the stream that the section shows, but for the members that
+// change on every run (id, ts, session_id).
+func TestReadmeA2E(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n## A2E in five minutes\n")
+	if !ok {
+		t.Fatal(`README has no "A2E in five minutes"`)
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	for _, want := range []string{"/a2e/lab/session", "/a2e/lab/stream", "/a2e/lab/send", a2efront.SessionHeader + ": $SID"} {
+		if !strings.Contains(section, want) {
+			t.Errorf("the section does not use %s", want)
+		}
+	}
+	steps := regexp.MustCompile("(?s)send '([^\n]*)'\n```\n.*?```text\n(.*?)```").FindAllStringSubmatch(section, -1)
+	if len(steps) != 3 {
+		t.Fatalf("found %d sends with their answers, want 3", len(steps))
+	}
+	ctx := context.Background()
+	w, err := quickstart.Start(ctx, quickstart.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	c, err := lab.NewSession(ctx, &http.Client{}, w.URL+"/a2e/lab/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.OpenStream(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, step := range steps {
+		line, shown := step[1], strings.Split(strings.TrimSpace(step[2]), "\n")
+		_, body, err := c.Send(ctx, []byte(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameJSON(t, string(body), shown[0]) {
+			t.Errorf("send %s\nanswered %s\nthe README shows %s", line, body, shown[0])
+		}
+		for _, event := range shown[1:] {
+			want, ok := strings.CutPrefix(event, "data: ")
+			if !ok {
+				continue
+			}
+			ectx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			got, err := c.NextLine(ectx)
+			cancel()
+			if err != nil || !sameJSON(t, string(got), want) {
+				t.Errorf("after %s the stream carried %s (%v)\nthe README shows %s", line, got, err, want)
+			}
+		}
+	}
+}
+
+// sameJSON reports whether two JSON objects are equal but for the members
+// that change on every run.
+func sameJSON(t *testing.T, a, b string) bool {
+	t.Helper()
+	var va, vb map[string]any
+	if err := json.Unmarshal([]byte(a), &va); err != nil {
+		t.Fatalf("not JSON: %s", a)
+	}
+	if err := json.Unmarshal([]byte(b), &vb); err != nil {
+		t.Fatalf("the README shows no JSON: %s", b)
+	}
+	for _, m := range []map[string]any{va, vb} {
+		delete(m, "id")
+		delete(m, "ts")
+		delete(m, "session_id")
+	}
+	return reflect.DeepEqual(va, vb)
 }
