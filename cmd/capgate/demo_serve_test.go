@@ -30,24 +30,22 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-// TestDemoServeBanner: demo --serve prints the URL of everything it
-// serves (each A2A agent and A2E host, metrics, admin API, console), and
-// each answers there.
-func TestDemoServeBanner(t *testing.T) {
+// serveDemo runs demo --serve with args until the test ends, and returns
+// its banner once printed.
+func serveDemo(t *testing.T, args ...string) string {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	var out, errb syncBuffer
 	e := env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(string) string { return "" },
 		now: time.Now, loadCatalog: loadCatalog}
 	done := make(chan int)
-	go func() {
-		done <- run(ctx, []string{"demo", "--serve", "--addr", "127.0.0.1:0", "--admin-addr", "127.0.0.1:0"}, e)
-	}()
-	defer func() {
+	go func() { done <- run(ctx, append([]string{"demo", "--serve"}, args...), e) }()
+	t.Cleanup(func() {
 		cancel()
 		if code := <-done; code != 0 {
 			t.Errorf("demo --serve exited %d: %s", code, errb.String())
 		}
-	}()
+	})
 	deadline := time.Now().Add(30 * time.Second)
 	for !strings.Contains(out.String(), "other ports:") {
 		if time.Now().After(deadline) {
@@ -55,7 +53,14 @@ func TestDemoServeBanner(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	banner := out.String()
+	return out.String()
+}
+
+// TestDemoServeBanner: demo --serve prints the URL of everything it
+// serves (each A2A agent and A2E host, metrics, admin API, console), and
+// each answers there.
+func TestDemoServeBanner(t *testing.T) {
+	banner := serveDemo(t, "--addr", "127.0.0.1:0", "--admin-addr", "127.0.0.1:0")
 	urls := map[string]string{}
 	for _, m := range regexp.MustCompile(`(?m)^  (\S.*?)?\s+(http://\S+)`).FindAllStringSubmatch(banner, -1) {
 		urls[m[2]] = m[1]

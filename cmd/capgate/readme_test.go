@@ -27,11 +27,7 @@ func TestReadmeTestNeeds(t *testing.T) {
 		}
 		return string(data)
 	}
-	_, section, ok := strings.Cut(read("../../README.md"), "\n## The two commands\n")
-	if !ok {
-		t.Fatal(`README has no "The two commands"`)
-	}
-	section, _, _ = strings.Cut(section, "\n## ")
+	section := readmeSection(t, "The two commands")
 	const kit = "npm ci --prefix gateway/interop/js"
 	var pkg struct {
 		Engines struct{ Node string } `json:"engines"`
@@ -70,15 +66,7 @@ func TestReadmeTestNeeds(t *testing.T) {
 // events on the stream that the section shows, but for the members that
 // change on every run (id, ts, session_id).
 func TestReadmeA2E(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, ok := strings.Cut(string(readme), "\n## A2E in five minutes\n")
-	if !ok {
-		t.Fatal(`README has no "A2E in five minutes"`)
-	}
-	section, _, _ = strings.Cut(section, "\n## ")
+	section := readmeSection(t, "A2E in five minutes")
 	for _, want := range []string{"/a2e/lab/session", "/a2e/lab/stream", "/a2e/lab/send", a2efront.SessionHeader + ": $SID"} {
 		if !strings.Contains(section, want) {
 			t.Errorf("the section does not use %s", want)
@@ -143,4 +131,19 @@ func sameJSON(t *testing.T, a, b string) bool {
 		delete(m, "session_id")
 	}
 	return reflect.DeepEqual(va, vb)
+}
+
+// readmeSection is the text of the README's "## heading" section.
+func readmeSection(t *testing.T, heading string) string {
+	t.Helper()
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n## "+heading+"\n")
+	if !ok {
+		t.Fatalf("README has no %q", heading)
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	return section
 }
