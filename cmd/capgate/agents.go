@@ -16,17 +16,9 @@ import (
 	"github.com/capgate/capgate/deploy/examples/quickstart/summarizer"
 )
 
-const agentsUsage = `usage: capgate example-agents [--documents ADDR] [--summarizer ADDR] [--lab ADDR] [--notes ADDR] [--gateway URL]
-
-Serves the quickstart example agents and the lab A2E host on fixed
+const agentsAbout = `Serves the quickstart example agents and the lab A2E host on fixed
 addresses, for capgate serve --config deploy/examples/quickstart/capgate.yaml
 and the compose file.
-
-  --documents ADDR   documents agent listen address (default 127.0.0.1:9101)
-  --summarizer ADDR  summarizer agent listen address (default 127.0.0.1:9102)
-  --lab ADDR         lab A2E host listen address (default 127.0.0.1:9103)
-  --notes ADDR       notes agent listen address (default 127.0.0.1:9104)
-  --gateway URL      gateway base URL the summarizer calls (default http://127.0.0.1:8080)
 
 Environment: CAPGATE_SUMMARIZER_KEY is the summarizer's credential at the
 gateway (e.g. summarizer-dev-key); CAPGATE_LAB_TOKEN is the lab host's
@@ -38,11 +30,11 @@ shared secret, the same the gateway is given.
 // deploy/examples/quickstart/capgate.yaml` and the compose file.
 func runExampleAgents(ctx context.Context, args []string, e env) error {
 	fs := flag.NewFlagSet("example-agents", flag.ContinueOnError)
-	docsAddr := fs.String("documents", "127.0.0.1:9101", "documents agent listen address")
-	sumAddr := fs.String("summarizer", "127.0.0.1:9102", "summarizer agent listen address")
-	labAddr := fs.String("lab", "127.0.0.1:9103", "lab A2E host listen address (its secret is $CAPGATE_LAB_TOKEN)")
-	notesAddr := fs.String("notes", "127.0.0.1:9104", "notes agent listen address")
-	gatewayURL := fs.String("gateway", "http://127.0.0.1:8080", "gateway base URL the summarizer calls")
+	docsAddr := fs.String("documents", "127.0.0.1:9101", "documents agent listen `ADDR`")
+	sumAddr := fs.String("summarizer", "127.0.0.1:9102", "summarizer agent listen `ADDR`")
+	labAddr := fs.String("lab", "127.0.0.1:9103", "lab A2E host listen `ADDR` (its secret is $CAPGATE_LAB_TOKEN)")
+	notesAddr := fs.String("notes", "127.0.0.1:9104", "notes agent listen `ADDR`")
+	gatewayURL := fs.String("gateway", "http://127.0.0.1:8080", "gateway base `URL` the summarizer calls")
 	if _, err := parsePositional(fs, args, 0, 0, ""); err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -9,43 +8,33 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
+	"text/tabwriter"
 	"time"
+
+	"github.com/capgate/capgate/gateway/approval"
 )
 
-const approvalsUsage = `usage: capgate approvals list    [--admin URL] [--key KEY] [--status S] [--principal P]
-       capgate approvals approve ID --reason TEXT [--admin URL] [--key KEY]
-       capgate approvals deny    ID --reason TEXT [--admin URL] [--key KEY]
-
-Lists, approves or denies capability requests waiting for human approval,
+const approvalsAbout = `Lists, approves or denies capability requests waiting for human approval,
 through a gateway's admin API. The policy's approval sections say who may
-decide a request; nobody decides their own.
+decide a request; nobody decides their own. The answer is a table, or one
+JSON line with --json.
 
-  --admin URL        the admin listener (default http://` + defaultAdminAddr + `)
-  --key KEY          the approver's credential (default $CAPGATE_ADMIN_KEY)
-  --status S         list only pending, approved, denied, expired or redeemed
-  --principal P      list only the requests of P
-  --reason TEXT      why (required to approve or deny; the requester sees a denial's)
+The credential is the approver's: --key, or else $` + adminKeyEnv + `; in the
+quickstart, dave-dev-key decides carol's HR writes.
 `
 
-// adminFlags are the flags every approvals subcommand shares.
-type adminFlags struct {
-	admin, key *string
-}
-
-func newAdminFlags(fs *flag.FlagSet) adminFlags {
-	return adminFlags{
-		admin: fs.String("admin", "http://"+defaultAdminAddr, "the gateway's admin listener URL"),
-		key:   fs.String("key", "", "credential (default $CAPGATE_ADMIN_KEY)"),
-	}
-}
+// approverHint names the quickstart's approver, for the message when no
+// credential was given.
+const approverHint = "the quickstart's approver key is dave-dev-key"
 
 // approvalsList is `capgate approvals list`.
 func approvalsList(ctx context.Context, args []string, e env) error {
 	fs := flag.NewFlagSet("approvals list", flag.ContinueOnError)
 	af := newAdminFlags(fs)
-	status := fs.String("status", "", "only requests in this status")
-	principal := fs.String("principal", "", "only this principal's requests")
+	status := fs.String("status", "", "list only requests in this `STATUS`: pending, approved, denied, expired or redeemed")
+	principal := fs.String("principal", "", "list only the requests of this `PRINCIPAL`")
 	if _, err := parsePositional(fs, args, 0, 0, ""); err != nil {
 		return err
 	}
@@ -59,7 +48,11 @@ func approvalsList(ctx context.Context, args []string, e env) error {
 	if len(q) > 0 {
 		path += "?" + q.Encode()
 	}
-	return af.call(ctx, http.MethodGet, path, nil, e)
+	out, err := af.call(ctx, http.MethodGet, path, nil, e)
+	if err != nil {
+		return err
+	}
+	return af.print(e.stdout, out, func(w io.Writer, out adminAnswer) error { return writeApprovals(w, e.stderr, out) })
 }
 
 // approvalsDecide is `capgate approvals approve|deny ID --reason TEXT`.
@@ -67,7 +60,7 @@ func approvalsDecide(verb string) func(context.Context, []string, env) error {
 	return func(ctx context.Context, args []string, e env) error {
 		fs := flag.NewFlagSet("approvals "+verb, flag.ContinueOnError)
 		af := newAdminFlags(fs)
-		reason := fs.String("reason", "", "why")
+		reason := fs.String("reason", "", "why, in `TEXT` (required; the requester sees a denial's)")
 		pos, err := parsePositional(fs, args, 1, 1, "approval id")
 		if err != nil {
 			return err
@@ -76,45 +69,94 @@ func approvalsDecide(verb string) func(context.Context, []string, env) error {
 			return usagef("--reason is required")
 		}
 		body, _ := json.Marshal(map[string]string{"reason": *reason})
-		return af.call(ctx, http.MethodPost, "/admin/approvals/"+url.PathEscape(pos[0])+"/"+verb, body, e)
+		out, err := af.call(ctx, http.MethodPost, "/admin/approvals/"+url.PathEscape(pos[0])+"/"+verb, body, e)
+		if err != nil {
+			return err
+		}
+		return af.print(e.stdout, out, writeDecided)
 	}
 }
 
-// call sends one admin request and prints the JSON answer.
-func (af adminFlags) call(ctx context.Context, method, path string, body []byte, e env) error {
-	base, err := adminURL(*af.admin)
-	if err != nil {
-		return err
+// newAdminFlags defines the flags every approvals subcommand shares.
+func newAdminFlags(fs *flag.FlagSet) adminFlags {
+	return adminFlags{keyHint: approverHint,
+		admin: fs.String("admin", "http://"+defaultAdminAddr, "the gateway's admin listener `URL`; HOST:PORT alone means http://"),
+		key:   fs.String("key", "", "the approver's credential `KEY` (default $"+adminKeyEnv+")"),
+		json:  fs.Bool("json", false, "print the admin API's answer as one JSON line"),
 	}
-	key := *af.key
-	if key == "" {
-		key = e.getenv("CAPGATE_ADMIN_KEY")
-	}
-	return adminRequest(ctx, method, base, path, key, body, e)
 }
 
-// adminRequest sends one request to the admin listener at base and prints
-// its JSON answer; any status but 200 is an error naming it.
-func adminRequest(ctx context.Context, method, base, path, key string, body []byte, e env) error {
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, method, base+path, bytes.NewReader(body))
-	if err != nil {
+// writeApprovals writes the listed requests as a table; the ids of stored
+// requests that failed their integrity check go to warn.
+func writeApprovals(w, warn io.Writer, out adminAnswer) error {
+	var a struct {
+		Approvals []approval.Request `json:"approvals"`
+		Forged    []string           `json:"forged"`
+	}
+	if err := json.Unmarshal(out, &a); err != nil {
+		return fmt.Errorf("the admin API's answer is not a list of approvals: %w", err)
+	}
+	if len(a.Forged) > 0 {
+		fmt.Fprintf(warn, "warning: %s failed the integrity check, not listed: %s\n",
+			plural(len(a.Forged), "stored request"), strings.Join(a.Forged, ", "))
+	}
+	if len(a.Approvals) == 0 {
+		_, err := fmt.Fprintln(w, "no approval requests")
 		return err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSTATUS\tREQUESTER\tAGENT\tGRANTS\tRESOURCES\tTTL\tDEADLINE\tPURPOSE")
+	for _, r := range a.Approvals {
+		grants, resources, ttls := approvalGrants(r)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Status, r.Principal, r.Agent,
+			grants, resources, ttls, r.Deadline.UTC().Format(time.RFC3339), r.Purpose)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return fmt.Errorf("%w (is the gateway's admin listener at %s? pass --admin)", err, base)
+	return tw.Flush()
+}
+
+// approvalGrants renders a request's grants, the display names of their
+// resources and their lifetimes, each a comma-separated list.
+func approvalGrants(r approval.Request) (grants, resources, ttls string) {
+	var g, res, t []string
+	for _, gr := range r.Grants {
+		g = append(g, gr.Grant)
+		for _, x := range gr.Resources {
+			if !slices.Contains(res, x.DisplayName) {
+				res = append(res, x.DisplayName)
+			}
+		}
+		if d := shortDuration(gr.TTL); !slices.Contains(t, d) {
+			t = append(t, d)
+		}
 	}
-	defer resp.Body.Close()
-	out, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("HTTP %d: %s", resp.StatusCode, bytes.TrimSpace(out))
+	if len(res) == 0 {
+		res = []string{"-"}
 	}
-	fmt.Fprintf(e.stdout, "%s\n", bytes.TrimSpace(out))
-	return nil
+	return strings.Join(g, ","), strings.Join(res, ","), strings.Join(t, ",")
+}
+
+// writeDecided says how a request was decided.
+func writeDecided(w io.Writer, out adminAnswer) error {
+	var r approval.Request
+	if err := json.Unmarshal(out, &r); err != nil {
+		return fmt.Errorf("the admin API's answer is not an approval: %w", err)
+	}
+	grants, _, _ := approvalGrants(r)
+	_, err := fmt.Fprintf(w, "%s %s: %s for %s on %s, by %s: %s\n", r.ID, r.Status, grants, r.Principal, r.Agent, r.DecidedBy, r.Reason)
+	if err == nil && r.Status == approval.StatusApproved {
+		_, err = fmt.Fprintf(w, "%s may redeem it until %s\n", r.Principal, r.Deadline.UTC().Format(time.RFC3339))
+	}
+	return err
+}
+
+// shortDuration renders d without its zero units: 15m, 1h30m, 24h, 90s.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }

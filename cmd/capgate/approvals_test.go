@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/capgate/capgate/deploy/examples/quickstart"
 )
@@ -36,8 +38,13 @@ func TestApprovalsCommand(t *testing.T) {
 		t.Fatal("no pending request")
 	}
 	code, out, errOut := runCmd(t, "approvals", "list", "--admin", w.AdminURL, "--key", quickstart.DaveKey, "--status", "pending")
-	if code != 0 || !strings.Contains(out, id) || !strings.Contains(out, "Salaries 2025") {
-		t.Fatalf("list: %d %s %s", code, out, errOut)
+	row := regexp.MustCompile(`(?m)^` + id + ` +pending +user:carol@example.com +documents +documents:read,documents:write +Salaries 2025 +15m +\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ`)
+	if code != 0 || !strings.HasPrefix(out, "ID ") || !row.MatchString(out) {
+		t.Fatalf("list: %d\n%s%s", code, out, errOut)
+	}
+	code, out, _ = runCmd(t, "approvals", "list", "--json", "--admin", w.AdminURL, "--key", quickstart.DaveKey)
+	if code != 0 || !strings.Contains(out, `"ttl":900000000000`) || strings.Count(out, "\n") != 1 {
+		t.Fatalf("list --json: %d %s", code, out)
 	}
 	if code, _, _ := runCmd(t, "approvals", "approve", id, "--admin", w.AdminURL, "--key", quickstart.DaveKey); code != 2 {
 		t.Errorf("approve without a reason exited %d, want 2", code)
@@ -46,7 +53,20 @@ func TestApprovalsCommand(t *testing.T) {
 		t.Errorf("self approval exited %d: %s", code, errOut)
 	}
 	code, out, errOut = runCmd(t, "approvals", "approve", id, "--reason", "SEC-7", "--admin", w.AdminURL, "--key", quickstart.DaveKey)
-	if code != 0 || !strings.Contains(out, `"status":"approved"`) {
+	if code != 0 || !strings.HasPrefix(out, id+" approved: documents:read,documents:write for user:carol@example.com on documents, by user:dave@example.com: SEC-7\n") {
 		t.Fatalf("approve: %d %s %s", code, out, errOut)
+	}
+	code, out, _ = runCmd(t, "approvals", "list", "--admin", w.AdminURL, "--key", quickstart.DaveKey, "--status", "denied")
+	if code != 0 || out != "no approval requests\n" {
+		t.Errorf("an empty list: %d %q", code, out)
+	}
+}
+
+func TestShortDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{15 * time.Minute: "15m", time.Hour: "1h", 90 * time.Minute: "1h30m",
+		24 * time.Hour: "24h", 90 * time.Second: "1m30s", 45 * time.Second: "45s", 1500 * time.Millisecond: "1.5s"} {
+		if got := shortDuration(d); got != want {
+			t.Errorf("shortDuration(%v) = %q, want %q", d, got, want)
+		}
 	}
 }

@@ -13,12 +13,13 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-const auditUsage = `usage:
-  capgate audit verify [--partial] [--verbose] [KEYS] [FILE|-]
-  capgate audit verify --redis URL --stream KEY [--cluster] [--password-env NAME] [--verbose] [KEYS]
-KEYS: --keys FILE | --jwks FILE|URL (repeatable) [--checkpoint-every N]
+// auditSynopsis holds the two forms of audit verify: a file, or a stream.
+var auditSynopsis = []string{
+	"[--partial] [--verbose]\n[--keys FILE | --jwks FILE|URL...] [--checkpoint-every N] [FILE|-]",
+	"--redis URL --stream KEY [--cluster] [--password-env NAME] [--verbose]\n[--keys FILE | --jwks FILE|URL...] [--checkpoint-every N]",
+}
 
-verify checks an audit trail's hash chains. It reads FILE, or standard
+const auditAbout = `verify checks an audit trail's hash chains. It reads FILE, or standard
 input when FILE is - or absent: the JSON lines the gateway's audit handler
 wrote. --partial accepts chains that start after seq 1, as in a rotated
 file. With --redis it reads the audit stream KEY instead; chains trimmed
@@ -61,7 +62,7 @@ func runAuditVerify(ctx context.Context, args []string, e env) error {
 	if a.redisURL != "" {
 		client, cerr := auditRedisClient(a, e.getenv)
 		if cerr != nil {
-			return usageError{cerr.Error()}
+			return usageError{msg: cerr.Error()}
 		}
 		defer func() { _ = client.Close() }()
 		rep, err = audit.VerifyStreamWith(ctx, client, a.stream, opts)
@@ -103,18 +104,18 @@ func plural[N ~int | ~int64 | ~uint64](n N, noun string) string {
 func parseAuditVerify(args []string) (auditVerifyArgs, error) {
 	var a auditVerifyArgs
 	fs := flag.NewFlagSet("audit verify", flag.ContinueOnError)
-	fs.BoolVar(&a.partial, "partial", false, "accept chains starting after seq 1")
-	fs.BoolVar(&a.verbose, "verbose", false, "print each chain's range and head")
-	fs.StringVar(&a.redisURL, "redis", "", "redis:// or rediss:// URL of the audit stream's Redis")
-	fs.StringVar(&a.stream, "stream", "", "the audit stream's key")
+	fs.BoolVar(&a.partial, "partial", false, "accept chains that start after seq 1, as in a rotated file")
+	fs.BoolVar(&a.verbose, "verbose", false, "print each chain's range and head hash")
+	fs.StringVar(&a.redisURL, "redis", "", "read the audit stream from the Redis at `URL` (redis:// or rediss://)")
+	fs.StringVar(&a.stream, "stream", "", "the audit stream's `KEY`")
 	fs.BoolVar(&a.cluster, "cluster", false, "the URL names a Redis Cluster node")
-	fs.StringVar(&a.passwordEnv, "password-env", "", "environment variable holding the Redis password")
-	fs.StringVar(&a.keyFile, "keys", "", "the gateway's key file, to check checkpoint signatures")
-	fs.Func("jwks", "a JWKS file or http(s) URL, to check checkpoint signatures", func(s string) error {
+	fs.StringVar(&a.passwordEnv, "password-env", "", "the environment variable holding the Redis password: its `NAME`")
+	fs.StringVar(&a.keyFile, "keys", "", "check checkpoint signatures with the gateway's key `FILE`")
+	fs.Func("jwks", "check checkpoint signatures with a JWKS, a `FILE|URL` (repeatable)", func(s string) error {
 		a.jwks = append(a.jwks, s)
 		return nil
 	})
-	fs.IntVar(&a.every, "checkpoint-every", 0, "the gateway's audit.checkpoint_every")
+	fs.IntVar(&a.every, "checkpoint-every", 0, "the gateway's audit.checkpoint_every: at most `N` events between checkpoints")
 	pos, err := parsePositional(fs, args, 0, 1, "FILE")
 	switch {
 	case err != nil:

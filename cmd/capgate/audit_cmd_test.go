@@ -72,7 +72,7 @@ func TestAuditVerifyFile(t *testing.T) {
 		{"no command", nil, "", 2, "", "usage:"},
 		{"unknown command", []string{"rotate"}, "", 2, "", `unknown command "rotate"`},
 		{"two files", []string{"verify", intact, intact}, "", 2, "", "unexpected argument"},
-		{"unknown flag", []string{"verify", "--fast"}, "", 2, "", "flag provided but not defined: -fast"},
+		{"unknown flag", []string{"verify", "--fast"}, "", 2, "", "unknown flag --fast"},
 		{"stream without redis", []string{"verify", "--stream", "k"}, "", 2, "", "need --redis"},
 		{"redis without stream", []string{"verify", "--redis", "redis://127.0.0.1:1"}, "", 2, "", "needs --stream"},
 		{"redis with a file", []string{"verify", "--redis", "redis://127.0.0.1:1", "--stream", "k", intact}, "", 2, "", "takes no FILE"},

@@ -13,14 +13,15 @@ import (
 	"github.com/capgate/capgate/cmd/capgate/internal/loadtest"
 )
 
-const benchUsage = `usage:
-  capgate bench [--duration 5s] [--warmup 1s] [--conns 1,64] [--variants memory,redis,synced]
-                [--redis auto|off|URL]
-                [--only upstream|baseline|capgate|issuance|issuance-catalog|attenuation|propagation|heap]
-                [--propagation-trials 200] [--heap-capabilities 20000]
-                [--rounds 5] [--quick] [--json] [--check] [--cpuprofile FILE]
+// benchSynopsis is the form of bench.
+var benchSynopsis = []string{`[--duration 5s] [--warmup 1s] [--conns 1,64] [--variants memory,redis,synced]
+[--redis auto|off|URL]
+[--only upstream|baseline|capgate|issuance|issuance-catalog|attenuation|propagation|heap]
+[--propagation-trials 200] [--heap-capabilities 20000]
+[--rounds 5] [--quick] [--json] [--check] [--cpuprofile FILE]`}
 
-bench measures what capgate costs beyond the proxy hop. In one process, on
+// benchUsage is what bench does, in its usage.
+const benchUsage = `bench measures what capgate costs beyond the proxy hop. In one process, on
 loopback only, it starts a minimal upstream (the documents agent's stand-in),
 a plain tuned httputil.ReverseProxy in front of it (the baseline), and capgate
 on the full a2a/skill/invoke path, once per revocation store: memory, redis
@@ -139,20 +140,20 @@ func parseBench(args []string) (benchArgs, error) {
 	var a benchArgs
 	var conns, variants, only string
 	var quick bool
-	fs := flag.NewFlagSet("capgate bench", flag.ContinueOnError)
-	fs.DurationVar(&a.opts.Duration, "duration", loadtest.DefaultDuration, "measured time of each run")
-	fs.DurationVar(&a.opts.Warmup, "warmup", loadtest.DefaultWarmup, "discarded warm-up before each run (0: none)")
-	fs.StringVar(&conns, "conns", "1,64", "comma-separated connection counts")
-	fs.StringVar(&variants, "variants", "memory,redis,synced", "comma-separated capgate revocation stores")
-	fs.StringVar(&a.opts.Redis, "redis", loadtest.RedisAuto, "auto, off, or a redis:// URL")
-	fs.StringVar(&only, "only", "", "keep one target's runs")
-	fs.IntVar(&a.opts.PropagationTrials, "propagation-trials", loadtest.DefaultPropagationTrials, "revocations the propagation figure times")
-	fs.IntVar(&a.opts.HeapCapabilities, "heap-capabilities", loadtest.DefaultHeapCapabilities, "capabilities the heap figure issues")
-	fs.IntVar(&a.opts.Rounds, "rounds", 0, "interleaved rounds the runs are split into (0: 5, fewer for a short --duration)")
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.DurationVar(&a.opts.Duration, "duration", loadtest.DefaultDuration, "measured `DURATION` of each run")
+	fs.DurationVar(&a.opts.Warmup, "warmup", loadtest.DefaultWarmup, "discarded warm-up `DURATION` before each run (0: none)")
+	fs.StringVar(&conns, "conns", "1,64", "comma-separated connection `COUNTS`")
+	fs.StringVar(&variants, "variants", "memory,redis,synced", "comma-separated capgate revocation `STORES`")
+	fs.StringVar(&a.opts.Redis, "redis", loadtest.RedisAuto, "auto, off, or a redis:// `URL`")
+	fs.StringVar(&only, "only", "", "keep one `TARGET`'s runs")
+	fs.IntVar(&a.opts.PropagationTrials, "propagation-trials", loadtest.DefaultPropagationTrials, "the `N` revocations the propagation figure times")
+	fs.IntVar(&a.opts.HeapCapabilities, "heap-capabilities", loadtest.DefaultHeapCapabilities, "the `N` capabilities the heap figure issues")
+	fs.IntVar(&a.opts.Rounds, "rounds", 0, "the `N` interleaved rounds the runs are split into (0: 5, fewer for a short --duration)")
 	fs.BoolVar(&quick, "quick", false, "a short run, for smoke tests")
 	fs.BoolVar(&a.json, "json", false, "print JSON instead of the table")
 	fs.BoolVar(&a.check, "check", false, "fail when a target is missed")
-	fs.StringVar(&a.cpuprofile, "cpuprofile", "", "write a CPU profile of the whole run to FILE")
+	fs.StringVar(&a.cpuprofile, "cpuprofile", "", "write a CPU profile of the whole run to `FILE`")
 	if _, err := parsePositional(fs, args, 0, 0, ""); err != nil {
 		return a, err
 	}
@@ -175,7 +176,7 @@ func parseBench(args []string) (benchArgs, error) {
 		a.opts.Warmup = -1 // none, not the default
 	}
 	if err := a.opts.WithDefaults().Validate(); err != nil {
-		return a, usageError{err.Error()}
+		return a, usageError{msg: err.Error()}
 	}
 	return a, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -27,14 +28,19 @@ func walk(c *command, f func(words []string, c *command)) {
 	}
 }
 
-// TestEveryCommandHelp: -h, --help and help print the command's usage on
-// stdout and exit 0, everywhere.
+// TestEveryCommandHelp: -h, --help, help and `capgate help NAME...` print
+// the command's usage on stdout and exit 0, everywhere, the same bytes.
 func TestEveryCommandHelp(t *testing.T) {
+	ctx := context.Background()
 	walk(commands(), func(words []string, c *command) {
+		want := c.usage(ctx)
+		asked := [][]string{append([]string{"help"}, words...)}
 		for _, h := range []string{"-h", "--help", "help"} {
-			args := append(append([]string{}, words...), h)
+			asked = append(asked, append(append([]string{}, words...), h))
+		}
+		for _, args := range asked {
 			code, out, errOut := runCmd(t, args...)
-			if code != 0 || out != c.usage || errOut != "" {
+			if code != 0 || out != want || errOut != "" {
 				t.Errorf("capgate %s: exit %d, stdout %q, stderr %q; want 0 and the usage on stdout",
 					strings.Join(args, " "), code, out, errOut)
 			}
@@ -42,17 +48,107 @@ func TestEveryCommandHelp(t *testing.T) {
 	})
 }
 
+// TestEveryFlagInEverySynopsis: every flag a leaf defines is in its
+// synopsis, which its usage, its group's and the top level's show as the
+// same lines; its usage lists every flag with its text.
+func TestEveryFlagInEverySynopsis(t *testing.T) {
+	ctx := context.Background()
+	root := commands()
+	top := root.usage(ctx)
+	walk(root, func(words []string, group *command) {
+		if group.run != nil {
+			return
+		}
+		list := group.usage(ctx)
+		group.eachLeaf(func(c *command) {
+			fs := c.flags(ctx)
+			if fs == nil {
+				t.Fatalf("capgate %s --help returned no flag set", c.name)
+			}
+			var forms strings.Builder
+			for _, form := range c.synopsis {
+				writeForm(&forms, "  capgate "+c.name+" ", form)
+			}
+			if !strings.Contains(list, forms.String()) || !strings.Contains(top, forms.String()) {
+				t.Errorf("capgate %s: the usage of %q or the top level does not show its synopsis\n%s", c.name, group.title(), forms.String())
+			}
+			own := c.usage(ctx)
+			fs.VisitAll(func(f *flag.Flag) {
+				name, text := flag.UnquoteUsage(f)
+				if !hasFlag(forms.String(), flagName(f.Name)) {
+					t.Errorf("capgate %s: %s is not in the synopsis", c.name, flagName(f.Name))
+				}
+				if !strings.Contains(own, "  "+strings.TrimSpace(flagName(f.Name)+" "+name)) || !strings.Contains(strings.Join(strings.Fields(own), " "), text) {
+					t.Errorf("capgate %s --help does not list %s with its text", c.name, flagName(f.Name))
+				}
+			})
+		})
+	})
+}
+
+// hasFlag reports whether s names the flag f as a whole word.
+func hasFlag(s, f string) bool {
+	return regexp.MustCompile(`(^|[\s\[(|])` + regexp.QuoteMeta(f) + `($|[\s\]|.)=])`).MatchString(s)
+}
+
 // TestEveryCommandBadFlag: a bad flag prints what was wrong and the usage
 // on stderr and exits 2, everywhere.
 func TestEveryCommandBadFlag(t *testing.T) {
+	ctx := context.Background()
 	walk(commands(), func(words []string, c *command) {
 		args := append(append([]string{}, words...), "--no-such-flag")
 		code, out, errOut := runCmd(t, args...)
-		if code != 2 || out != "" || !strings.Contains(errOut, "no-such-flag") || !strings.HasSuffix(errOut, c.usage) {
+		if code != 2 || out != "" || !strings.Contains(errOut, "no-such-flag") || !strings.HasSuffix(errOut, c.usage(ctx)) {
 			t.Errorf("capgate %s: exit %d, stdout %q, stderr %q; want 2, the flag named and the usage on stderr",
 				strings.Join(args, " "), code, out, errOut)
 		}
 	})
+}
+
+// TestDidYouMean: a mistyped command or flag gets the nearest known name,
+// and the key-id hint only where a key id is an argument.
+func TestDidYouMean(t *testing.T) {
+	const kid = "-LR5SjM3AhpASLSC5pJcaopvG8GovEZydr2rTzWqV3A"
+	tests := []struct {
+		args      []string
+		want      string
+		keyIDHint bool
+	}{
+		{[]string{"demo", "--srve"}, "capgate demo: unknown flag --srve; did you mean --serve?", false},
+		{[]string{"demo", "-srve"}, "unknown flag -srve; did you mean --serve?", false},
+		{[]string{"demo", "--admin-adr=127.0.0.1:1"}, "unknown flag --admin-adr; did you mean --admin-addr?", false},
+		{[]string{"servee"}, `capgate: unknown command "servee"; did you mean serve?`, false},
+		{[]string{"keys", "generat"}, `capgate keys: unknown command "generat"; did you mean generate?`, false},
+		{[]string{"help", "aprovals"}, `unknown command "aprovals"; did you mean approvals?`, false},
+		{[]string{"revoke", "--capabilty", "c"}, "did you mean --capability?", false},
+		{[]string{"demo", kid}, "unknown flag " + kid, false},
+		{[]string{"keys", "activate", "--keys", "k.json", kid}, "unknown flag " + kid, true},
+		{[]string{"keys", "prune", "--keys", "k.json", "--older-than", "1h", kid}, "unknown flag " + kid, true},
+	}
+	for _, tt := range tests {
+		code, out, errOut := runCmd(t, tt.args...)
+		if code != 2 || out != "" || !strings.Contains(errOut, tt.want) {
+			t.Errorf("capgate %v: exit %d, stderr %q; want 2 and %q", tt.args, code, errOut, tt.want)
+		}
+		if hint := strings.Contains(errOut, `goes after "--"`); hint != tt.keyIDHint {
+			t.Errorf("capgate %v: key-id hint %v, want %v: %q", tt.args, hint, tt.keyIDHint, errOut)
+		}
+	}
+	// A value that starts with '-' is the value, not an unknown flag.
+	code, _, errOut := runCmd(t, "bench", "--duration", "-x")
+	if code != 2 || strings.Contains(errOut, "unknown flag") {
+		t.Errorf("bench --duration -x: exit %d, %q; want the bad value named", code, errOut)
+	}
+}
+
+func TestNearest(t *testing.T) {
+	names := []string{"serve", "demo", "keys", "revoke", "approvals", "v"}
+	for word, want := range map[string]string{"srve": "serve", "servee": "serve", "dem": "demo", "key": "keys",
+		"revokee": "revoke", "aproval": "approvals", "x": "v", "zzzz": "", "version2": ""} {
+		if got := nearest(word, names); got != want {
+			t.Errorf("nearest(%q) = %q, want %q", word, got, want)
+		}
+	}
 }
 
 func TestUsageErrorsNameTheProblem(t *testing.T) {
@@ -62,6 +158,7 @@ func TestUsageErrorsNameTheProblem(t *testing.T) {
 	}{
 		{nil, "capgate: missing command"},
 		{[]string{"nope"}, `capgate: unknown command "nope"`},
+		{[]string{"help", "nope"}, `capgate: unknown command "nope"`},
 		{[]string{"keys"}, "capgate keys: missing command"},
 		{[]string{"demo", "extra"}, `capgate demo: unexpected argument "extra"`},
 		{[]string{"serve"}, "capgate serve: --config FILE is required"},

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"flag"
-	"fmt"
 	"log/slog"
 	"os"
 
@@ -14,22 +13,10 @@ import (
 // where `revoke` looks for it, unless told otherwise.
 const defaultAdminAddr = "127.0.0.1:9090"
 
-const demoUsage = `usage: capgate demo [--serve [--addr HOST:PORT] [--admin-addr HOST:PORT]]
-                    [--redis URL] [--keys FILE] [--audit FILE] [-v]
-
-Without --serve, runs the narrated walkthrough against the quickstart world
+const demoAbout = `Without --serve, runs the narrated walkthrough against the quickstart world
 on free loopback ports and exits 0 only if every step behaved as expected.
-With --serve, serves the quickstart world until interrupted.
-
-  --serve            serve the world instead of walking through it
-  --addr             gateway listen address with --serve (default 127.0.0.1:8080)
-  --admin-addr       admin listener address with --serve (default ` + defaultAdminAddr + `,
-                     where capgate revoke looks by default)
-  --redis URL        share state through this Redis (redis://host:port/db), to run
-                     several --serve processes as replicas
-  --keys FILE        capability key file shared by replicas (capgate keys generate --out FILE)
-  --audit FILE       append the audit trail to FILE (check it with capgate audit verify)
-  -v                 log gateway events to standard error
+With --serve, serves the quickstart world until interrupted, and prints
+the URL of everything it serves.
 `
 
 // demoFlags are the parsed flags of `capgate demo`.
@@ -44,13 +31,14 @@ type demoFlags struct {
 func runDemo(ctx context.Context, args []string, e env) error {
 	var f demoFlags
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	fs.BoolVar(&f.serve, "serve", false, "serve the quickstart world until interrupted")
-	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "gateway listen address with --serve")
-	fs.BoolVar(&f.verbose, "v", false, "log gateway events to stderr")
-	fs.StringVar(&f.adminAddr, "admin-addr", "", "admin listener address with --serve")
-	fs.StringVar(&f.redisURL, "redis", "", "share state through this Redis")
-	fs.StringVar(&f.keys, "keys", "", "capability key file shared by replicas")
-	fs.StringVar(&f.auditOut, "audit", "", "append the audit trail to this file")
+	fs.BoolVar(&f.serve, "serve", false, "serve the world instead of walking through it")
+	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "with --serve, the gateway's `HOST:PORT` (A2A, A2E, metrics)")
+	fs.BoolVar(&f.verbose, "v", false, "log gateway events to standard error")
+	fs.StringVar(&f.adminAddr, "admin-addr", "", "with --serve, the admin listener's `HOST:PORT` (admin API, console; "+
+		"default "+defaultAdminAddr+", where capgate revoke looks unless given --admin)")
+	fs.StringVar(&f.redisURL, "redis", "", "share state through the Redis at `URL` (redis://host:port/db), to run several --serve processes as replicas")
+	fs.StringVar(&f.keys, "keys", "", "capability key `FILE` shared by replicas (capgate keys generate --out FILE)")
+	fs.StringVar(&f.auditOut, "audit", "", "append the audit trail to `FILE` (check it with capgate audit verify)")
 	if _, err := parsePositional(fs, args, 0, 0, ""); err != nil {
 		return err
 	}
@@ -69,15 +57,16 @@ func runDemo(ctx context.Context, args []string, e env) error {
 	}
 	w, err := quickstart.Start(ctx, opts)
 	if err != nil {
-		return err
+		return portTaken(err, []demoListener{
+			{opts.Addr, "--addr", "gateway (A2A, A2E, metrics)"},
+			{opts.AdminAddr, "--admin-addr", "admin listener (admin API, console)"},
+		})
 	}
 	defer w.Close()
 	if !f.serve {
 		return w.Walkthrough(ctx, e.stdout)
 	}
-	fmt.Fprintf(e.stdout, "capgate quickstart world serving at %s (Ctrl-C to stop)\n", w.URL)
-	fmt.Fprintf(e.stdout, "admin API at %s (Bearer %s)\n", w.AdminURL, quickstart.AdminKey)
-	fmt.Fprintf(e.stdout, "dev keys: %s, %s, %s, %s, %s (approver)\n", quickstart.AliceKey, quickstart.BobKey, quickstart.CarolKey, quickstart.SummarizerKey, quickstart.DaveKey)
+	writeBanner(e.stdout, w)
 	<-ctx.Done()
 	return nil
 }

@@ -16,8 +16,13 @@
 //	capgate version                    the module version and VCS revision
 //
 // Every command and subcommand answers -h, --help and help with its usage
-// on standard output (exit 0); a usage mistake is named on standard error
-// with the usage (exit 2); any other failure exits 1.
+// on standard output (exit 0), and `capgate help CMD...` is `capgate CMD...
+// --help`. One renderer writes every usage: a group lists each command
+// beneath it with the same synopsis the command's own usage shows, and the
+// command's usage lists its flags from the flag set it parses. A usage
+// mistake is named on standard error with the usage (exit 2); a mistyped
+// command or flag gets the nearest known name instead ("did you mean
+// --serve?"); any other failure exits 1.
 //
 // Every command runs in-process through run, with its standard streams and
 // environment handed in, so the tests drive the same code as the binary.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -92,7 +93,7 @@ func TestKeysGenerateRefuses(t *testing.T) {
 		{"extra argument", []string{"--out", filepath.Join(dir, "x.json"), "extra"}, 2, "usage"},
 		{"rotate a missing file", []string{"--out", filepath.Join(dir, "missing.json"), "--rotate"}, 1, "no such file"},
 		{"rotate a world-readable file", []string{"--out", open, "--rotate"}, 1, "permissions"},
-		{"unknown flag", []string{"--force"}, 2, "flag provided but not defined"},
+		{"unknown flag", []string{"--force"}, 2, "unknown flag --force"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -137,7 +138,7 @@ func tokenCmdRun(t *testing.T, stdin string, now time.Time, args ...string) (int
 	var out, errb bytes.Buffer
 	e := testEnv(stdin, &out, &errb)
 	e.now = func() time.Time { return now }
-	code := run(context.Background(), append([]string{"token", "inspect"}, args...), e)
+	code := run(context.Background(), append([]string{"token", "inspect", "--json"}, args...), e)
 	var rep tokenReport
 	if out.Len() > 0 {
 		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
@@ -219,5 +220,28 @@ func TestTokenInspectVerifiedReport(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := run(context.Background(), []string{"token", "show"}, testEnv("", &out, &errb)); code != 2 {
 		t.Errorf("runToken(show) exit %d", code)
+	}
+}
+
+// TestTokenInspectHuman: without --json the report is aligned lines, times
+// in RFC 3339.
+func TestTokenInspectHuman(t *testing.T) {
+	keyPath, token := tokenCmdFixture(t)
+	var out, errb bytes.Buffer
+	e := testEnv("", &out, &errb)
+	e.now = func() time.Time { return keysCmdNow }
+	if code := run(context.Background(), []string{"token", "inspect", "--keys", keyPath, "--unseal", token}, e); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{
+		`(?m)^verification +VERIFIED$`,
+		`(?m)^capability +cap_INSPECTINSPECTINSPEC$`,
+		`(?m)^operations +retrieve$`,
+		`(?m)^expires +2025-01-09T13:00:00Z$`,
+		`(?m)^resources +rh_001 -> reports/q1-financial$`,
+	} {
+		if !regexp.MustCompile(want).MatchString(out.String()) {
+			t.Errorf("report lacks %s:\n%s", want, out.String())
+		}
 	}
 }

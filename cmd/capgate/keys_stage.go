@@ -13,7 +13,7 @@ import (
 // key KID starts signing; the keys it replaces are retired at e.now().
 func keysActivate(_ context.Context, args []string, e env) error {
 	fset := flag.NewFlagSet("keys activate", flag.ContinueOnError)
-	path := fset.String("keys", "", "key file (mode 0600)")
+	path := fset.String("keys", "", "the key `FILE` (mode 0600)")
 	pos, err := parsePositional(fset, args, 1, 1, "KID")
 	if err != nil {
 		return err
@@ -41,8 +41,8 @@ func keysActivate(_ context.Context, args []string, e env) error {
 // any of them may not go.
 func keysPrune(_ context.Context, args []string, e env) error {
 	fset := flag.NewFlagSet("keys prune", flag.ContinueOnError)
-	path := fset.String("keys", "", "key file (mode 0600)")
-	olderThan := fset.Duration("older-than", 0, "remove keys retired longer ago than this: the longest capability lifetime")
+	path := fset.String("keys", "", "the key `FILE` (mode 0600)")
+	olderThan := fset.Duration("older-than", 0, "remove keys retired longer ago than this `DURATION`: the longest capability lifetime")
 	kids, err := parsePositional(fset, args, 0, 64, "KID")
 	if err != nil {
 		return err

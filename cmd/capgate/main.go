@@ -35,71 +35,57 @@ type env struct {
 	loadCatalog func(configPath string) (policy.Catalog, error)
 }
 
-const usage = `capgate: a capability-token authorization gateway for AI agents
-
-Usage:
-  capgate serve --config FILE
-      serve the gateway (audit trail on stdout, logs on stderr)
-  capgate demo [--serve [--addr HOST:PORT] [--admin-addr HOST:PORT]] [--redis URL] [--keys FILE] [--audit FILE] [-v]
-      the quickstart world: a narrated walkthrough, or with --serve serve it
-      (admin API on ` + defaultAdminAddr + ` unless --admin-addr)
-  capgate policy check|test|explain ...
-      work with grant policy files
-  capgate keys generate --out FILE [--alg EdDSA|ES256] [--rotate [--activate] | --if-absent]
-      write the capability signing and sealing keys, or publish new ones
-  capgate keys activate --keys FILE [--] KID | keys prune --keys FILE --older-than D
-      staged rotation: make a published key sign, then drop retired keys
-  capgate keys hash KEY
-      the config hash of a dev API key
-  capgate token inspect [--keys FILE [--issuer ISS] [--audience AUD] [--unseal]] [TOKEN|-]
-      show a capability token's claims
-  capgate audit verify [--partial] [--verbose] [FILE|-] | --redis URL --stream KEY
-      check the audit trail's hash chain
-  capgate revoke [--admin URL] [--key KEY] (--capability ID | --revocation ID | --principal P [--before T])
-      revoke through a gateway's admin API (default http://` + defaultAdminAddr + `, key $CAPGATE_ADMIN_KEY)
-  capgate approvals list | approve ID --reason TEXT | deny ID --reason TEXT
-      decide capability requests waiting for human approval, through the admin API
-  capgate bench [--quick] [--json] [--duration D] [--conns 1,64] [--variants memory,redis,synced] ...
-      load: capgate against a plain reverse proxy
-  capgate example-agents [--documents ADDR] [--summarizer ADDR] [--lab ADDR] [--gateway URL]
-      serve the quickstart example agents and lab host
-  capgate version
-      the module version and VCS revision of this binary
-
-Every command takes -h, --help or help for its own usage.
-`
+const rootAbout = "capgate: a capability-token authorization gateway for AI agents"
 
 // commands is the command tree.
 func commands() *command {
-	return &command{usage: usage, subs: []*command{
-		{name: "serve", usage: serveUsage, run: runServe},
-		{name: "demo", usage: demoUsage, run: runDemo},
-		{name: "policy", usage: policyUsage, subs: []*command{
-			{name: "policy check", usage: policyUsage, run: policyCheck},
-			{name: "policy test", usage: policyUsage, run: policyTest},
-			{name: "policy explain", usage: policyUsage, run: policyExplain},
+	return &command{about: rootAbout, subs: []*command{
+		{name: "serve", synopsis: []string{"--config FILE"}, about: serveAbout, run: runServe,
+			summary: "serve the gateway (audit trail on stdout, logs on stderr)"},
+		{name: "demo", synopsis: []string{"[--serve [--addr HOST:PORT] [--admin-addr HOST:PORT]]\n[--redis URL] [--keys FILE] [--audit FILE] [-v]"},
+			about: demoAbout, run: runDemo, summary: "the quickstart world: a narrated walkthrough, or with --serve serve it"},
+		{name: "policy", about: "capgate policy: grant policy files", subs: []*command{
+			{name: "policy check", synopsis: []string{"FILE [--strict] [--config PATH]"}, about: policyCheckAbout,
+				run: policyCheck, summary: "validate a grant policy against the agents, grants and hosts of a gateway config"},
+			{name: "policy test", synopsis: []string{"FILE TESTS [--config PATH]"}, about: policyTestAbout,
+				run: policyTest, summary: "run a policy's table of test cases"},
+			{name: "policy explain", synopsis: policyExplainSynopsis, about: policyExplainAbout,
+				run: policyExplain, summary: "explain, rule by rule, the decision on one request"},
 		}},
-		{name: "keys", usage: keysUsage, subs: []*command{
-			{name: "keys generate", usage: keysUsage, run: keysGenerate},
-			{name: "keys activate", usage: keysUsage, run: keysActivate},
-			{name: "keys prune", usage: keysUsage, run: keysPrune},
-			{name: "keys hash", usage: keysUsage, run: keysHash},
+		{name: "keys", about: "capgate keys: capability key files and dev key hashes", subs: []*command{
+			{name: "keys generate", synopsis: []string{"--out FILE [--alg EdDSA|ES256] [--rotate [--activate] | --if-absent]"},
+				about: keysGenerateAbout, run: keysGenerate, summary: "write the capability signing and sealing keys, or publish new ones"},
+			{name: "keys activate", synopsis: []string{"--keys FILE [--] KID"}, about: keysActivateAbout, dashArg: "KID",
+				run: keysActivate, summary: "staged rotation: make a published key sign"},
+			{name: "keys prune", synopsis: []string{"--keys FILE --older-than DURATION [--] [KID...]"}, about: keysPruneAbout, dashArg: "KID",
+				run: keysPrune, summary: "staged rotation: drop keys retired longer ago than DURATION"},
+			{name: "keys hash", synopsis: []string{"[--] KEY"}, about: keysHashAbout, dashArg: "KEY",
+				run: keysHash, summary: "the config hash of a dev API key"},
 		}},
-		{name: "token", usage: tokenUsage, subs: []*command{
-			{name: "token inspect", usage: tokenUsage, run: tokenInspect},
+		{name: "token", about: "capgate token: capability tokens", subs: []*command{
+			{name: "token inspect", synopsis: []string{"[--keys FILE [--issuer ISS] [--audience AUD] [--unseal]] [--json] [TOKEN|-]"},
+				about: tokenAbout, run: tokenInspect, summary: "show a capability token's claims"},
 		}},
-		{name: "audit", usage: auditUsage, subs: []*command{
-			{name: "audit verify", usage: auditUsage, run: runAuditVerify},
+		{name: "audit", about: "capgate audit: the audit trail", subs: []*command{
+			{name: "audit verify", synopsis: auditSynopsis, about: auditAbout, run: runAuditVerify,
+				summary: "check the audit trail's hash chains (and checkpoint signatures with keys)"},
 		}},
-		{name: "revoke", usage: revokeUsage, run: runRevoke},
-		{name: "approvals", usage: approvalsUsage, subs: []*command{
-			{name: "approvals list", usage: approvalsUsage, run: approvalsList},
-			{name: "approvals approve", usage: approvalsUsage, run: approvalsDecide("approve")},
-			{name: "approvals deny", usage: approvalsUsage, run: approvalsDecide("deny")},
+		{name: "revoke", synopsis: []string{"[--admin URL] [--key KEY] [--json]\n(--capability ID | --revocation ID | --principal P [--before T])"},
+			about: revokeAbout, run: runRevoke, summary: "revoke through a gateway's admin API"},
+		{name: "approvals", about: "capgate approvals: capability requests waiting for a human decision", subs: []*command{
+			{name: "approvals list", synopsis: []string{"[--admin URL] [--key KEY] [--status S] [--principal P] [--json]"},
+				about: approvalsAbout, run: approvalsList, summary: "list capability requests waiting for a human decision"},
+			{name: "approvals approve", synopsis: []string{"ID --reason TEXT [--admin URL] [--key KEY] [--json]"},
+				about: approvalsAbout, run: approvalsDecide("approve"), summary: "approve a waiting request, as the approver the key names"},
+			{name: "approvals deny", synopsis: []string{"ID --reason TEXT [--admin URL] [--key KEY] [--json]"},
+				about: approvalsAbout, run: approvalsDecide("deny"), summary: "deny a waiting request; the requester sees the reason"},
 		}},
-		{name: "bench", usage: benchUsage, run: runBench},
-		{name: "example-agents", usage: agentsUsage, run: runExampleAgents},
-		{name: "version", usage: versionUsage, run: runVersion},
+		{name: "bench", synopsis: benchSynopsis, about: benchUsage, run: runBench,
+			summary: "load: capgate against a plain reverse proxy"},
+		{name: "example-agents", synopsis: []string{"[--documents ADDR] [--summarizer ADDR] [--lab ADDR] [--notes ADDR]\n[--gateway URL]"},
+			about: agentsAbout, run: runExampleAgents, summary: "serve the quickstart example agents and lab host"},
+		{name: "version", synopsis: []string{""}, about: versionAbout, run: runVersion,
+			summary: "the module version and VCS revision of this binary"},
 	}}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -113,8 +114,9 @@ func TestKeysAndTokenWired(t *testing.T) {
 	}
 }
 
-// TestRevokeCommand revokes alice's capability through the admin API of a
-// running quickstart world.
+// TestRevokeCommand revokes alice's capabilities through the admin API of
+// a running quickstart world, and says what it revoked in words, or as
+// JSON with --json.
 func TestRevokeCommand(t *testing.T) {
 	ctx := context.Background()
 	w, err := quickstart.Start(ctx, quickstart.Options{})
@@ -122,15 +124,49 @@ func TestRevokeCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	if code, _, _ := runCmd(t, "revoke", "--admin", w.AdminURL, "--key", "alice-dev-key", "--principal", "user:bob@example.com"); code != 1 {
-		t.Errorf("a non-admin revoke exited %d, want 1", code)
+	code, _, errOut := runCmd(t, "revoke", "--admin", w.AdminURL, "--key", "alice-dev-key", "--principal", "user:bob@example.com")
+	if code != 1 || !strings.Contains(errOut, "HTTP 403: admin access required") || !strings.Contains(errOut, "--key") {
+		t.Errorf("a non-admin revoke: exit %d, %q; want 1, the 403 and where the credential came from", code, errOut)
 	}
 	code, out, errOut := runCmd(t, "revoke", "--admin", w.AdminURL, "--key", "admin-dev-key", "--principal", "user:alice@example.com")
-	if code != 0 || !strings.Contains(out, `"revoked":true`) {
-		t.Fatalf("revoke: %d %s %s", code, out, errOut)
+	if code != 0 || !regexp.MustCompile(`^revoked every capability of user:alice@example.com issued before \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\n$`).MatchString(out) {
+		t.Fatalf("revoke: %d %q %s", code, out, errOut)
+	}
+	code, out, errOut = runCmd(t, "revoke", "--json", "--admin", w.AdminURL, "--key", "admin-dev-key", "--revocation", "rv_x")
+	if code != 0 || !strings.Contains(out, `"revoked":true`) || strings.Count(out, "\n") != 1 {
+		t.Fatalf("revoke --json: %d %q %s", code, out, errOut)
 	}
 	if code, _, _ := runCmd(t, "revoke", "--admin", w.AdminURL, "--capability", "a", "--principal", "b"); code != 2 {
 		t.Errorf("two targets exited %d, want 2", code)
+	}
+}
+
+// TestAdminCredentialErrors: a missing credential names the flag and the
+// variable that give it; a refused one names where it came from, not the
+// admin API's bare 401.
+func TestAdminCredentialErrors(t *testing.T) {
+	ctx := context.Background()
+	w, err := quickstart.Start(ctx, quickstart.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	for _, args := range [][]string{{"revoke", "--principal", "p"}, {"approvals", "list"}, {"approvals", "deny", "apr_x", "--reason", "r"}} {
+		args = append(args, "--admin", w.AdminURL)
+		code, _, errOut := runCmd(t, args...)
+		if code != 2 || !strings.Contains(errOut, "no credential for the admin API: pass --key KEY or set CAPGATE_ADMIN_KEY") {
+			t.Errorf("capgate %v without a key: exit %d, %q", args, code, errOut)
+		}
+		code, _, errOut = runCmd(t, append(args, "--key", "wrong-key")...)
+		if code != 1 || !strings.Contains(errOut, "does not accept the credential from --key (HTTP 401)") || strings.Contains(errOut, "{") {
+			t.Errorf("capgate %v with a wrong key: exit %d, %q", args, code, errOut)
+		}
+		var out, errb bytes.Buffer
+		e := testEnv("", &out, &errb)
+		e.getenv = func(k string) string { return map[string]string{"CAPGATE_ADMIN_KEY": "wrong-key"}[k] }
+		if code := run(ctx, args, e); code != 1 || !strings.Contains(errb.String(), "from $CAPGATE_ADMIN_KEY") {
+			t.Errorf("capgate %v with a wrong $CAPGATE_ADMIN_KEY: exit %d, %q", args, code, errb.String())
+		}
 	}
 }
 

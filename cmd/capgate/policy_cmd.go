@@ -18,19 +18,43 @@ import (
 // when --config is not given.
 const policyConfigName = "capgate.yaml"
 
-const policyUsage = `usage:
-  capgate policy check FILE [--strict] [--config PATH]
-  capgate policy test FILE TESTS [--config PATH]
-  capgate policy explain FILE --principal ID [--group G]... [--issuer I] [--claim k=v]...
-        (--agent A --grant G [--grant G]... [--op O]... [--collection C] [--filter k=v]...
-         [--purpose P] [--expires RFC3339|DURATION]
-        | --host H --a2e CAP[,CAP...]) [--now RFC3339] [--config PATH]
-
---config names the gateway config whose agents, grants, skills and A2E hosts
+// policyConfigAbout says what --config names, for every policy command.
+const policyConfigAbout = `--config names the gateway config whose agents, grants, skills and A2E hosts
 the policy is validated against (default: ` + policyConfigName + ` in the policy
 file's directory).
-Exit status: 0 success, 1 policy problems or failed tests, 2 usage error.
 `
+
+const policyCheckAbout = `Loads the grant policy FILE and prints every problem in it at once, with
+its line and column; with --strict a warning is a problem too.
+
+` + policyConfigAbout + `
+Exit status: 0 the policy loads, 1 policy problems, 2 usage error.
+`
+
+const policyTestAbout = `Loads the grant policy FILE and runs the table of cases in TESTS against
+it: each case is a request and the decision it must get.
+
+` + policyConfigAbout + `
+Exit status: 0 every case passed, 1 policy problems or failed cases, 2 usage error.
+`
+
+const policyExplainAbout = `Explains, rule by rule, how the grant policy FILE decides one request: a
+capability request (--agent, --grant...) or an A2E handshake (--host,
+--a2e), by the principal given with --principal and its --group, --issuer
+and --claim.
+
+` + policyConfigAbout + `
+Exit status: 0 explained, 1 policy problems, 2 usage error.
+`
+
+// policyExplainSynopsis is the form of policy explain.
+var policyExplainSynopsis = []string{`FILE --principal ID [--group G]... [--issuer I]
+[--claim k=v]...
+(--agent A --grant G [--grant G]... [--op O]...
+ [--collection C] [--filter k=v]... [--purpose P]
+ [--expires RFC3339|DURATION]
+| --host H --a2e CAP[,CAP...])
+[--now RFC3339] [--config PATH]`}
 
 // policyConfig is the gateway config to validate the policy at path
 // against: the --config flag, or capgate.yaml beside the policy.
@@ -79,8 +103,8 @@ func policyLoad(ctx context.Context, path, configFlag string, e env) (*policy.Po
 
 func policyCheck(ctx context.Context, args []string, e env) error {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	config := fs.String("config", "", "gateway config")
-	strict := fs.Bool("strict", false, "treat warnings as errors")
+	config := fs.String("config", "", "the gateway config at `PATH` the policy is checked against")
+	strict := fs.Bool("strict", false, "a warning is a problem too")
 	pos, err := parsePositional(fs, args, 1, 1, "FILE")
 	if err != nil {
 		return err
@@ -98,7 +122,7 @@ func policyCheck(ctx context.Context, args []string, e env) error {
 
 func policyTest(ctx context.Context, args []string, e env) error {
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
-	config := fs.String("config", "", "gateway config")
+	config := fs.String("config", "", "the gateway config at `PATH` the policy is checked against")
 	pos, err := parsePositional(fs, args, 2, 2, "FILE and TESTS")
 	if err != nil {
 		return err
@@ -147,21 +171,21 @@ type policyExplainFlags struct {
 }
 
 func (f *policyExplainFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.config, "config", "", "gateway config")
-	fs.StringVar(&f.principal, "principal", "", "principal id")
-	fs.StringVar(&f.issuer, "issuer", "", "principal issuer")
-	fs.Var(&f.groups, "group", "principal group (repeatable)")
-	fs.Var(&f.claims, "claim", "principal claim k=v (repeatable)")
-	fs.StringVar(&f.agent, "agent", "", "agent")
-	fs.Var(&f.grants, "grant", "requested grant (repeatable)")
-	fs.Var(&f.ops, "op", "requested operation (repeatable)")
-	fs.StringVar(&f.collection, "collection", "", "resource collection")
-	fs.Var(&f.filters, "filter", "resource filter k=v (repeatable)")
-	fs.StringVar(&f.purpose, "purpose", "", "purpose")
-	fs.StringVar(&f.expires, "expires", "", "requested expiry: RFC 3339 or a duration from now")
-	fs.StringVar(&f.host, "host", "", "A2E host")
-	fs.StringVar(&f.a2e, "a2e", "", "A2E capabilities, comma-separated")
-	fs.StringVar(&f.now, "now", "", "decision time, RFC 3339 (default: the current time)")
+	fs.StringVar(&f.config, "config", "", "the gateway config at `PATH` the policy is checked against")
+	fs.StringVar(&f.principal, "principal", "", "the principal's `ID`")
+	fs.StringVar(&f.issuer, "issuer", "", "the principal's `ISSUER`")
+	fs.Var(&f.groups, "group", "a `GROUP` of the principal (repeatable)")
+	fs.Var(&f.claims, "claim", "a claim of the principal, `k=v` (repeatable)")
+	fs.StringVar(&f.agent, "agent", "", "the `AGENT` asked")
+	fs.Var(&f.grants, "grant", "a `GRANT` asked for (repeatable)")
+	fs.Var(&f.ops, "op", "an `OPERATION` asked for (repeatable)")
+	fs.StringVar(&f.collection, "collection", "", "the resource `COLLECTION`")
+	fs.Var(&f.filters, "filter", "a resource filter, `k=v` (repeatable)")
+	fs.StringVar(&f.purpose, "purpose", "", "the request's `PURPOSE`")
+	fs.StringVar(&f.expires, "expires", "", "the expiry asked for: an RFC 3339 `TIME` or a duration from now")
+	fs.StringVar(&f.host, "host", "", "the A2E `HOST` of a handshake")
+	fs.StringVar(&f.a2e, "a2e", "", "the A2E `CAPABILITIES` asked for, comma-separated")
+	fs.StringVar(&f.now, "now", "", "the decision `TIME`, RFC 3339 (default: the current time)")
 }
 
 func policyExplain(ctx context.Context, args []string, e env) error {

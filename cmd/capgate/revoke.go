@@ -4,44 +4,37 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
+	"io"
 	"net/http"
-	"net/url"
-	"strings"
 	"time"
 )
 
-const revokeUsage = `usage: capgate revoke [--admin URL] [--key KEY]
-                      (--capability ID | --revocation ID | --principal P [--before T])
+const revokeAbout = `Asks a gateway's admin API to revoke a capability with every descendant, a
+revocation id, or every capability a principal was issued before a time,
+and says what was revoked (one JSON line with --json).
 
-Asks a gateway's admin API to revoke a capability with every descendant, a
-revocation id, or every capability a principal was issued before a time.
-
-  --admin URL        the admin listener (default http://` + defaultAdminAddr + `, where
-                     capgate demo --serve puts it); HOST:PORT alone means http://
-  --key KEY          admin credential (default $CAPGATE_ADMIN_KEY)
-  --capability ID    revoke this capability and every descendant
-  --revocation ID    revoke this revocation id
-  --principal P      revoke every capability of P issued before --before
-  --before T         RFC 3339 cutoff for --principal (default: now)
+The admin credential is --key, or else $` + adminKeyEnv + `; the quickstart's
+is admin-dev-key. capgate demo --serve puts the admin listener where
+--admin looks by default; with demo --serve --admin-addr, pass the same
+address as --admin.
 `
 
 // runRevoke is `capgate revoke`: it asks a gateway's admin API to revoke
 // a capability (and its descendants), a revocation id, or everything a
-// principal was issued before a time. The admin credential comes from
-// --key or CAPGATE_ADMIN_KEY.
+// principal was issued before a time.
 func runRevoke(ctx context.Context, args []string, e env) error {
 	fs := flag.NewFlagSet("revoke", flag.ContinueOnError)
-	admin := fs.String("admin", "http://"+defaultAdminAddr, "the gateway's admin listener URL")
-	key := fs.String("key", "", "admin credential (default $CAPGATE_ADMIN_KEY)")
-	capID := fs.String("capability", "", "capability id to revoke, with every descendant")
-	rid := fs.String("revocation", "", "revocation id to revoke")
-	principal := fs.String("principal", "", "revoke every capability of this principal issued before --before")
-	before := fs.String("before", "", "RFC 3339 cutoff for --principal (default: now)")
-	if _, err := parsePositional(fs, args, 0, 0, ""); err != nil {
-		return err
+	af := adminFlags{keyHint: "the quickstart's admin key is admin-dev-key",
+		admin: fs.String("admin", "http://"+defaultAdminAddr, "the gateway's admin listener `URL`; HOST:PORT alone means http://"),
+		key:   fs.String("key", "", "the admin credential `KEY` (default $"+adminKeyEnv+")"),
+		json:  fs.Bool("json", false, "print the admin API's answer as one JSON line"),
 	}
-	base, err := adminURL(*admin)
-	if err != nil {
+	capID := fs.String("capability", "", "revoke the capability `ID` and every descendant")
+	rid := fs.String("revocation", "", "revoke the revocation `ID`")
+	principal := fs.String("principal", "", "revoke every capability of the `PRINCIPAL` issued before --before")
+	before := fs.String("before", "", "the `TIME` (RFC 3339) before which --principal's capabilities are revoked (default: now)")
+	if _, err := parsePositional(fs, args, 0, 0, ""); err != nil {
 		return err
 	}
 	body := map[string]any{}
@@ -60,29 +53,36 @@ func runRevoke(ctx context.Context, args []string, e env) error {
 		}
 		body["before"] = t
 	}
-	if *key == "" {
-		*key = e.getenv("CAPGATE_ADMIN_KEY")
-	}
-	return postRevoke(ctx, base, *key, body, e)
-}
-
-// adminURL accepts http(s)://HOST:PORT[/prefix] or a bare HOST:PORT, which
-// means plain http.
-func adminURL(s string) (string, error) {
-	if !strings.Contains(s, "://") {
-		s = "http://" + s
-	}
-	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", usagef("--admin %q: want the admin listener as http://HOST:PORT or HOST:PORT", s)
-	}
-	return strings.TrimSuffix(u.String(), "/"), nil
-}
-
-func postRevoke(ctx context.Context, admin, key string, body map[string]any, e env) error {
 	b, err := json.Marshal(body)
 	if err != nil {
 		return err
 	}
-	return adminRequest(ctx, http.MethodPost, admin, "/admin/revoke", key, b, e)
+	out, err := af.call(ctx, http.MethodPost, "/admin/revoke", b, e)
+	if err != nil {
+		return err
+	}
+	return af.print(e.stdout, out, writeRevoked)
+}
+
+// writeRevoked says what the admin API revoked.
+func writeRevoked(w io.Writer, out adminAnswer) error {
+	var a struct {
+		CapabilityID string    `json:"capabilityId"`
+		RevocationID string    `json:"revocationId"`
+		Principal    string    `json:"principal"`
+		Before       time.Time `json:"before"`
+	}
+	if err := json.Unmarshal(out, &a); err != nil {
+		return fmt.Errorf("the admin API's answer is not a revocation: %w", err)
+	}
+	var err error
+	switch {
+	case a.CapabilityID != "":
+		_, err = fmt.Fprintf(w, "revoked capability %s and every capability derived from it (revocation id %s)\n", a.CapabilityID, a.RevocationID)
+	case a.Principal != "":
+		_, err = fmt.Fprintf(w, "revoked every capability of %s issued before %s\n", a.Principal, a.Before.UTC().Format(time.RFC3339))
+	default:
+		_, err = fmt.Fprintf(w, "revoked revocation id %s\n", a.RevocationID)
+	}
+	return err
 }

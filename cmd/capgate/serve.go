@@ -14,9 +14,7 @@ import (
 	"github.com/capgate/capgate/gateway/config"
 )
 
-const serveUsage = `usage: capgate serve --config FILE
-
-Serves the gateway described by the YAML config FILE until interrupted:
+const serveAbout = `Serves the gateway described by the YAML config FILE until interrupted:
 the audit trail on standard output (unless the config names an audit
 file), logs on standard error. SIGHUP reloads the grant policy; a broken
 policy is refused and the last good one keeps serving.
@@ -25,7 +23,7 @@ policy is refused and the last good one keeps serving.
 // runServe is `capgate serve --config FILE`.
 func runServe(ctx context.Context, args []string, e env) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	path := fs.String("config", "", "gateway config file (YAML)")
+	path := fs.String("config", "", "the gateway config `FILE` (YAML)")
 	if _, err := parsePositional(fs, args, 0, 0, ""); err != nil {
 		return err
 	}

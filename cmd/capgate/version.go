@@ -8,9 +8,7 @@ import (
 	"strings"
 )
 
-const versionUsage = `usage: capgate version
-
-Prints the module version, the VCS revision and time the binary was built
+const versionAbout = `Prints the module version, the VCS revision and time the binary was built
 from, and the Go version that built it.
 `
 
