@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"os"
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
@@ -25,6 +24,7 @@ import (
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/metrics"
+	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/gateway/ratelimit"
 	"github.com/capgate/capgate/gateway/taskindex"
 	"github.com/capgate/capgate/policy"
@@ -37,11 +37,13 @@ const verifiedCacheSize = 100_000
 
 // BuildOptions are the process-level dependencies of FromConfig.
 type BuildOptions struct {
-	Logger *slog.Logger
-	Now    func() time.Time
+	// Runtime is the process's share: the clock, the logger and the
+	// environment. FromConfig completes it (see runtime) and hands it to
+	// every part; its Redis client is FromConfig's to open from the config
+	// and must be nil.
+	platform.Runtime
 	// HTTPClient is used for OIDC discovery and JWKS fetches.
 	HTTPClient *http.Client
-	Getenv     func(string) string
 	// Revocations overrides the embedded in-memory revocation store.
 	Revocations revocation.Store
 	// Index overrides the embedded in-memory capability index.
@@ -64,8 +66,6 @@ type Built struct {
 	closers []func() error
 	// readyChecks are handed to the gateway's /readyz.
 	readyChecks []func(context.Context) error
-	metrics     *metrics.Metrics
-	redis       redis.UniversalClient
 	revocations revocation.Store
 }
 
@@ -94,7 +94,8 @@ func FromConfig(ctx context.Context, cfg *config.Config, opts BuildOptions) (*Bu
 	if err != nil {
 		return nil, fmt.Errorf("gateway: authentication: %w", err)
 	}
-	if b.metrics, err = newMetrics(opts.Registry, cfg, b.cacheStats); err != nil {
+	if opts.Runtime, err = b.runtime(ctx, cfg, opts); err != nil {
+		b.Close()
 		return nil, err
 	}
 	caps, err := b.capabilities(ctx, cfg, opts)
@@ -107,18 +108,11 @@ func FromConfig(ctx context.Context, cfg *config.Config, opts BuildOptions) (*Bu
 		b.Close()
 		return nil, err
 	}
-	tp := opts.TracerProvider
-	if tp == nil {
-		if tp, err = b.newTracerProvider(ctx, cfg); err != nil {
-			b.Close()
-			return nil, err
-		}
-	}
 	gw, err := New(ctx, Options{
 		Config: cfg, Authenticator: a, Capabilities: caps, Logger: opts.Logger, Now: opts.Now,
-		Getenv: opts.Getenv, ReadFile: os.ReadFile, Ready: b.readyChecks,
-		Metrics: b.metrics, MetricsHandler: b.metrics.Handler(), A2E: front,
-		Tracer: tp.Tracer(a2afront.TracerName),
+		Getenv: opts.Getenv, ReadFile: opts.ReadFile, Ready: b.readyChecks,
+		Metrics: opts.Metrics, MetricsHandler: opts.Metrics.Handler(), A2E: front,
+		Tracer: opts.Tracer,
 	})
 	if err != nil {
 		b.Close()
@@ -166,14 +160,14 @@ func (b *Built) capabilities(ctx context.Context, cfg *config.Config, opts Build
 		return nil, fmt.Errorf("gateway: capability verifier: %w", err)
 	}
 	w, err := policy.NewWatcher(ctx, cfg.Policy.File, cfg.Catalog(), policy.WatcherOptions{
-		Interval: cfg.Policy.ReloadInterval.D(), Logger: opts.Logger, OnReload: b.metrics.PolicyReloaded,
+		Interval: cfg.Policy.ReloadInterval.D(), Logger: opts.Logger, OnReload: opts.Metrics.PolicyReloaded,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("gateway: %w", err) // the policy's errors start with "policy: "
 	}
 	b.Policy = w
 	b.closers = append(b.closers, w.Close)
-	b.metrics.SetPolicyRevision(w.Current().Revision())
+	opts.Metrics.SetPolicyRevision(w.Current().Revision())
 	caps := &Capabilities{Keys: ks, Verifier: v, Policy: w, Index: opts.Index, Revocations: opts.Revocations}
 	if err := b.stores(ctx, cfg, opts, caps); err != nil {
 		return nil, err
@@ -188,12 +182,12 @@ func (b *Built) capabilities(ctx context.Context, cfg *config.Config, opts Build
 // index: on Redis when the config names one and no store is given, in
 // memory otherwise.
 func (b *Built) stores(ctx context.Context, cfg *config.Config, opts BuildOptions, caps *Capabilities) error {
-	if cfg.Redis != nil && caps.Revocations == nil && caps.Index == nil {
+	if opts.Redis != nil {
 		var err error
 		if caps.Revocations, caps.Index, err = b.redisStores(ctx, cfg, opts); err != nil {
 			return err
 		}
-		caps.Tasks = taskindex.NewRedis(b.redis, cfg.Redis.Prefix, cmp.Or(cfg.Limits.TaskTTL.D(), a2afront.DefaultTaskTTL), cfg.Redis.Timeout.D())
+		caps.Tasks = taskindex.NewRedis(opts.Redis.Client, opts.Redis.Prefix, cmp.Or(cfg.Limits.TaskTTL.D(), a2afront.DefaultTaskTTL), opts.Redis.Timeout)
 	}
 	if caps.Index == nil {
 		caps.Index = capindex.NewMemory(opts.Now)
@@ -213,20 +207,19 @@ func (b *Built) stores(ctx context.Context, cfg *config.Config, opts BuildOption
 // gateway's Redis when it has one, so that every replica writes one
 // stream, draws on one budget and sees every approval.
 func (b *Built) guards(cfg *config.Config, opts BuildOptions, caps *Capabilities) error {
-	client, prefix, timeout := b.shared(cfg)
+	client, prefix, timeout := shared(opts.Redis)
 	log, closeAudit, err := audit.Open(audit.OpenOptions{
 		Writer: opts.AuditWriter, File: cfg.Audit.File, Chain: cfg.Audit.Chain, Now: opts.Now, Logger: opts.Logger,
 		Checkpoints: audit.Checkpoints{Signer: caps.Keys, Every: cfg.Audit.CheckpointEvery, Interval: cfg.Audit.CheckpointInterval.D()},
 		Redis:       client, Stream: prefix + "audit", StreamMaxLen: cfg.Audit.StreamMaxLen, Timeout: timeout,
-		StreamOptions: []audit.StreamOption{audit.WithOnDrop(b.metrics.AuditEventDropped),
-			audit.WithOnError(func(error) { b.metrics.RedisError("audit") })},
+		StreamOptions: []audit.StreamOption{audit.WithOnDrop(opts.Metrics.AuditEventDropped),
+			audit.WithOnError(func(error) { opts.Metrics.RedisError("audit") })},
 	})
 	if err != nil {
 		return fmt.Errorf("gateway: %w", err)
 	}
 	b.closers, caps.Audit = append(b.closers, closeAudit), log
-	caps.Limits, err = ratelimit.New(cfg.RateLimits, ratelimit.Deps{Now: opts.Now, Metrics: b.metrics, Logger: opts.Logger,
-		Redis: client, Prefix: prefix, Timeout: timeout})
+	caps.Limits, err = ratelimit.New(cfg.RateLimits, opts.Runtime)
 	if err != nil {
 		return fmt.Errorf("gateway: rate limits: %w", err)
 	}
@@ -243,7 +236,7 @@ func (b *Built) guards(cfg *config.Config, opts BuildOptions, caps *Capabilities
 // a2e opens the A2E front for the configured hosts (nil without any), its
 // sessions on the gateway's Redis when it has one.
 func (b *Built) a2e(cfg *config.Config, opts BuildOptions, a *authn.Authenticator, caps *Capabilities) (*a2efront.Front, error) {
-	client, prefix, timeout := b.shared(cfg)
+	client, prefix, timeout := shared(opts.Redis)
 	f, closeSessions, err := a2efront.Open(cfg.A2EHosts, a2efront.OpenOptions{
 		Deps: a2efront.Deps{Authenticate: a.AuthenticateToken, AuthenticateRequest: a.AuthenticateRequest,
 			Policy: caps.Policy, Now: opts.Now, Logger: opts.Logger, Audit: caps.Audit},
@@ -258,11 +251,11 @@ func (b *Built) a2e(cfg *config.Config, opts BuildOptions, a *authn.Authenticato
 
 // shared is the gateway's Redis as the stores take it: the client, the
 // key prefix and the call timeout; a nil client when they are in memory.
-func (b *Built) shared(cfg *config.Config) (redis.UniversalClient, string, time.Duration) {
-	if b.redis == nil {
+func shared(r *platform.Redis) (redis.UniversalClient, string, time.Duration) {
+	if r == nil {
 		return nil, "", 0
 	}
-	return b.redis, cfg.Redis.Prefix, cfg.Redis.Timeout.D()
+	return r.Client, r.Prefix, r.Timeout
 }
 
 // keySet loads the configured key file, or generates ephemeral keys: fine

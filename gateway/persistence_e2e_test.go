@@ -9,6 +9,7 @@ import (
 
 	"github.com/capgate/capgate/gateway"
 	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/revocation"
 	"github.com/capgate/capgate/revocation/redistest"
 )
@@ -36,7 +37,7 @@ func TestRedisWithoutPersistenceRefused(t *testing.T) {
 			cfg.Redis = &config.Redis{URL: "redis://" + srv.Addr + "/0", Prefix: "capgate:",
 				Timeout: config.Duration(250 * time.Millisecond), MaxStaleness: config.Duration(time.Second),
 				AllowNoPersistence: tc.allow}
-			gw, err := gateway.FromConfig(context.Background(), cfg, gateway.BuildOptions{Getenv: func(string) string { return "lab-secret" }})
+			gw, err := gateway.FromConfig(context.Background(), cfg, gateway.BuildOptions{Runtime: platform.Runtime{Getenv: func(string) string { return "lab-secret" }}})
 			if err == nil {
 				gw.Close()
 			}
