@@ -207,11 +207,10 @@ func (b *Built) stores(ctx context.Context, cfg *config.Config, opts BuildOption
 // gateway's Redis when it has one, so that every replica writes one
 // stream, draws on one budget and sees every approval.
 func (b *Built) guards(cfg *config.Config, opts BuildOptions, caps *Capabilities) error {
-	client, prefix, timeout := shared(opts.Redis)
-	log, closeAudit, err := audit.Open(audit.OpenOptions{
-		Writer: opts.AuditWriter, File: cfg.Audit.File, Chain: cfg.Audit.Chain, Now: opts.Now, Logger: opts.Logger,
-		Checkpoints: audit.Checkpoints{Signer: caps.Keys, Every: cfg.Audit.CheckpointEvery, Interval: cfg.Audit.CheckpointInterval.D()},
-		Redis:       client, Stream: prefix + "audit", StreamMaxLen: cfg.Audit.StreamMaxLen, Timeout: timeout,
+	log, closeAudit, err := audit.Open(audit.OpenOptions{Runtime: opts.Runtime,
+		Writer: opts.AuditWriter, File: cfg.Audit.File, Chain: cfg.Audit.Chain,
+		Checkpoints:  audit.Checkpoints{Signer: caps.Keys, Every: cfg.Audit.CheckpointEvery, Interval: cfg.Audit.CheckpointInterval.D()},
+		StreamMaxLen: cfg.Audit.StreamMaxLen,
 		StreamOptions: []audit.StreamOption{audit.WithOnDrop(opts.Metrics.AuditEventDropped),
 			audit.WithOnError(func(error) { opts.Metrics.RedisError("audit") })},
 	})
@@ -223,8 +222,8 @@ func (b *Built) guards(cfg *config.Config, opts BuildOptions, caps *Capabilities
 	if err != nil {
 		return fmt.Errorf("gateway: rate limits: %w", err)
 	}
-	desk, closeHook, err := approval.Open(cfg.Approvals, approval.OpenOptions{Redis: client, Prefix: prefix, Timeout: timeout,
-		Keys: caps.Keys, Getenv: opts.Getenv, Now: opts.Now, Audit: caps.Audit, Logger: opts.Logger,
+	desk, closeHook, err := approval.Open(cfg.Approvals, approval.OpenOptions{Runtime: opts.Runtime,
+		Keys: caps.Keys, Audit: caps.Audit,
 		Approvers: func() policy.Approvers { return caps.Policy.Current().Approvers() }})
 	if err != nil {
 		return fmt.Errorf("gateway: approvals: %w", err)
