@@ -109,10 +109,8 @@ func FromConfig(ctx context.Context, cfg *config.Config, opts BuildOptions) (*Bu
 		return nil, err
 	}
 	gw, err := New(ctx, Options{
-		Config: cfg, Authenticator: a, Capabilities: caps, Logger: opts.Logger, Now: opts.Now,
-		Getenv: opts.Getenv, ReadFile: opts.ReadFile, Ready: b.readyChecks,
-		Metrics: opts.Metrics, MetricsHandler: opts.Metrics.Handler(), A2E: front,
-		Tracer: opts.Tracer,
+		Config: cfg, Authenticator: a, Capabilities: caps, Runtime: opts.Runtime, Ready: b.readyChecks,
+		MetricsHandler: opts.Metrics.Handler(), A2E: front,
 	})
 	if err != nil {
 		b.Close()

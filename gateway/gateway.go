@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
-	"go.opentelemetry.io/otel/trace"
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/a2afront"
@@ -21,7 +20,7 @@ import (
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/console"
-	"github.com/capgate/capgate/gateway/metrics"
+	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/gateway/ratelimit"
 	"github.com/capgate/capgate/gateway/taskindex"
 	"github.com/capgate/capgate/revocation"
@@ -61,19 +60,12 @@ type Options struct {
 	Config        *config.Config
 	Authenticator *authn.Authenticator
 	Capabilities  *Capabilities
-	Logger        *slog.Logger
-	// Now is the clock. Defaults to time.Now.
-	Now func() time.Time
-	// Getenv reads upstream client secrets. Defaults to no environment.
-	Getenv func(string) string
-	// ReadFile reads upstream client-secret files.
-	ReadFile func(string) ([]byte, error)
-	// Metrics receives the gateway's observations; nil records nothing.
-	Metrics *metrics.Metrics
+	// Runtime is what every part shares. A nil clock is time.Now, a nil
+	// logger discards and a nil tracer records nothing; without Getenv
+	// and ReadFile no upstream client secret can be read.
+	platform.Runtime
 	// MetricsHandler serves /metrics; nil serves nothing there.
 	MetricsHandler http.Handler
-	// Tracer records spans; nil records nothing.
-	Tracer trace.Tracer
 	// A2E is the A2E front, mounted at /a2e/{host}/; nil when no host is
 	// configured.
 	A2E *a2efront.Front
@@ -109,16 +101,11 @@ func New(ctx context.Context, opts Options) (*Gateway, error) {
 	if err := opts.Capabilities.validate(); err != nil {
 		return nil, err
 	}
+	opts.Runtime = opts.Runtime.WithDefaults()
 	g := &Gateway{
 		cfg: opts.Config, authn: opts.Authenticator, caps: opts.Capabilities,
 		ready: opts.Ready, scrape: opts.MetricsHandler, a2e: opts.A2E,
 		logger: opts.Logger, now: opts.Now,
-	}
-	if g.logger == nil {
-		g.logger = slog.New(slog.DiscardHandler)
-	}
-	if g.now == nil {
-		g.now = time.Now
 	}
 	front, err := a2afront.New(ctx, a2afront.ConfigFrom(opts.Config), a2afront.Deps{
 		Authenticator: opts.Authenticator, Keys: g.caps.Keys, Verifier: g.caps.Verifier,
@@ -153,12 +140,12 @@ func (g *Gateway) adminHandler(opts Options) (http.Handler, error) {
 	api := admin.New(admin.Config{Access: g.cfg.AdminAccess, MaxTTL: g.cfg.Capabilities.MaxTTL.D()}, admin.Deps{
 		Authenticator: g.authn, Index: index, Verifier: g.caps.Verifier,
 		Revocations: g.caps.Revocations, Policy: g.caps.Policy, Audit: g.caps.Audit,
-		Approvals: g.caps.Approvals, Logger: g.logger, Now: g.now,
+		Approvals: g.caps.Approvals, Runtime: opts.Runtime,
 	})
-	c, err := console.FromConfig(g.cfg, opts.Getenv, console.Deps{
+	c, err := console.FromConfig(g.cfg, console.Deps{
 		Authenticator: g.authn, Index: index, Verifier: g.caps.Verifier,
 		Revocations: g.caps.Revocations, Revoker: api, Policy: g.caps.Policy,
-		Approvals: g.caps.Approvals, Logger: g.logger, Now: g.now,
+		Approvals: g.caps.Approvals, Runtime: opts.Runtime,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)
