@@ -110,8 +110,7 @@ func New(ctx context.Context, opts Options) (*Gateway, error) {
 	front, err := a2afront.New(ctx, a2afront.ConfigFrom(opts.Config), a2afront.Deps{
 		Authenticator: opts.Authenticator, Keys: g.caps.Keys, Verifier: g.caps.Verifier,
 		Index: g.caps.Index, Revocations: g.caps.Revocations, Policy: g.caps.Policy, Approvals: g.caps.Approvals,
-		Tasks: g.caps.Tasks, Audit: g.caps.Audit, Limits: g.caps.Limits, Logger: g.logger, Now: g.now, Metrics: opts.Metrics,
-		Tracer: opts.Tracer, Getenv: opts.Getenv, ReadFile: opts.ReadFile,
+		Tasks: g.caps.Tasks, Audit: g.caps.Audit, Limits: g.caps.Limits, Runtime: opts.Runtime,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)
