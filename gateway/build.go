@@ -12,12 +12,10 @@ import (
 
 	"github.com/go-jose/go-jose/v4"
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/redis/go-redis/v9"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/a2afront"
-	"github.com/capgate/capgate/gateway/a2efront"
 	"github.com/capgate/capgate/gateway/approval"
 	"github.com/capgate/capgate/gateway/audit"
 	"github.com/capgate/capgate/gateway/authn"
@@ -103,14 +101,14 @@ func FromConfig(ctx context.Context, cfg *config.Config, opts BuildOptions) (*Bu
 		b.Close()
 		return nil, err
 	}
-	front, err := b.a2e(cfg, opts, a, caps)
+	fronts, err := b.fronts(ctx, cfg, opts, a, caps)
 	if err != nil {
 		b.Close()
 		return nil, err
 	}
 	gw, err := New(ctx, Options{
 		Config: cfg, Authenticator: a, Capabilities: caps, Runtime: opts.Runtime, Ready: b.readyChecks,
-		MetricsHandler: opts.Metrics.Handler(), A2E: front,
+		MetricsHandler: opts.Metrics.Handler(), Fronts: fronts,
 	})
 	if err != nil {
 		b.Close()
@@ -228,31 +226,6 @@ func (b *Built) guards(cfg *config.Config, opts BuildOptions, caps *Capabilities
 	}
 	b.closers, caps.Approvals = append(b.closers, closeHook), desk
 	return nil
-}
-
-// a2e opens the A2E front for the configured hosts (nil without any), its
-// sessions on the gateway's Redis when it has one.
-func (b *Built) a2e(cfg *config.Config, opts BuildOptions, a *authn.Authenticator, caps *Capabilities) (*a2efront.Front, error) {
-	client, prefix, timeout := shared(opts.Redis)
-	f, closeSessions, err := a2efront.Open(cfg.A2EHosts, a2efront.OpenOptions{
-		Deps: a2efront.Deps{Authenticate: a.AuthenticateToken, AuthenticateRequest: a.AuthenticateRequest,
-			Policy: caps.Policy, Now: opts.Now, Logger: opts.Logger, Audit: caps.Audit},
-		Getenv: opts.Getenv, Redis: client, Prefix: prefix, Timeout: timeout, Keys: caps.Keys,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("gateway: a2e: %w", err)
-	}
-	b.closers = append(b.closers, closeSessions)
-	return f, nil
-}
-
-// shared is the gateway's Redis as the stores take it: the client, the
-// key prefix and the call timeout; a nil client when they are in memory.
-func shared(r *platform.Redis) (redis.UniversalClient, string, time.Duration) {
-	if r == nil {
-		return nil, "", 0
-	}
-	return r.Client, r.Prefix, r.Timeout
 }
 
 // keySet loads the configured key file, or generates ephemeral keys: fine

@@ -66,9 +66,9 @@ type Options struct {
 	platform.Runtime
 	// MetricsHandler serves /metrics; nil serves nothing there.
 	MetricsHandler http.Handler
-	// A2E is the A2E front, mounted at /a2e/{host}/; nil when no host is
-	// configured.
-	A2E *a2efront.Front
+	// Fronts are the protocol fronts the gateway mounts; the A2A front
+	// is required.
+	Fronts Fronts
 	// Ready are readiness checks (the shared store reachable, say);
 	// /readyz fails while any fails.
 	Ready []func(context.Context) error
@@ -92,8 +92,9 @@ type Gateway struct {
 	admin    http.Handler
 }
 
-// New builds a gateway from its config. It performs no network I/O: agent
-// cards and OIDC discovery are fetched on first use.
+// New builds a gateway from its config around fronts already built (see
+// Fronts): the router and the admin listener's handler. It performs no
+// network I/O.
 func New(ctx context.Context, opts Options) (*Gateway, error) {
 	if opts.Config == nil || opts.Authenticator == nil {
 		return nil, errors.New("gateway: config and authenticator are required")
@@ -101,22 +102,17 @@ func New(ctx context.Context, opts Options) (*Gateway, error) {
 	if err := opts.Capabilities.validate(); err != nil {
 		return nil, err
 	}
+	if opts.Fronts.A2A == nil {
+		return nil, errors.New("gateway: the A2A front is required")
+	}
 	opts.Runtime = opts.Runtime.WithDefaults()
 	g := &Gateway{
 		cfg: opts.Config, authn: opts.Authenticator, caps: opts.Capabilities,
-		ready: opts.Ready, scrape: opts.MetricsHandler, a2e: opts.A2E,
+		ready: opts.Ready, scrape: opts.MetricsHandler, a2a: opts.Fronts.A2A, a2e: opts.Fronts.A2E,
 		logger: opts.Logger, now: opts.Now,
 	}
-	front, err := a2afront.New(ctx, a2afront.ConfigFrom(opts.Config), a2afront.Deps{
-		Authenticator: opts.Authenticator, Keys: g.caps.Keys, Verifier: g.caps.Verifier,
-		Index: g.caps.Index, Revocations: g.caps.Revocations, Policy: g.caps.Policy, Approvals: g.caps.Approvals,
-		Tasks: g.caps.Tasks, Audit: g.caps.Audit, Limits: g.caps.Limits, Runtime: opts.Runtime,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("gateway: %w", err)
-	}
-	g.a2a = front
 	g.router = g.routes()
+	var err error
 	if g.admin, err = g.adminHandler(opts); err != nil {
 		return nil, err
 	}
