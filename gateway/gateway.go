@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"sync/atomic"
-	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -60,9 +59,10 @@ type Options struct {
 	Config        *config.Config
 	Authenticator *authn.Authenticator
 	Capabilities  *Capabilities
-	// Runtime is what every part shares. A nil clock is time.Now, a nil
-	// logger discards and a nil tracer records nothing; without Getenv
-	// and ReadFile no upstream client secret can be read.
+	// Runtime is what every part shares: the admin API and the console
+	// take it (a nil clock is time.Now, a nil logger discards), the
+	// console reads its secrets with its Getenv, and its metrics count
+	// the admin listings.
 	platform.Runtime
 	// MetricsHandler serves /metrics; nil serves nothing there.
 	MetricsHandler http.Handler
@@ -82,7 +82,6 @@ type Gateway struct {
 	authn    *authn.Authenticator
 	caps     *Capabilities
 	logger   *slog.Logger
-	now      func() time.Time
 	router   chi.Router
 	ready    []func(context.Context) error
 	scrape   http.Handler
@@ -109,7 +108,7 @@ func New(ctx context.Context, opts Options) (*Gateway, error) {
 	g := &Gateway{
 		cfg: opts.Config, authn: opts.Authenticator, caps: opts.Capabilities,
 		ready: opts.Ready, scrape: opts.MetricsHandler, a2a: opts.Fronts.A2A, a2e: opts.Fronts.A2E,
-		logger: opts.Logger, now: opts.Now,
+		logger: opts.Logger,
 	}
 	g.router = g.routes()
 	var err error
