@@ -52,7 +52,7 @@ func Open(cfg *Config, o OpenOptions) (d *Desk, close func() error, err error) {
 	}
 	opts, close := Options{Now: o.Now, Audit: o.Audit, Approvers: o.Approvers}, func() error { return nil }
 	if cfg != nil && cfg.Webhook != nil {
-		hook, err := NewWebhook(*cfg.Webhook, WebhookOptions{Getenv: o.Getenv, Logger: o.Logger, Now: o.Now})
+		hook, err := NewWebhook(*cfg.Webhook, WebhookOptions{Runtime: o.Runtime})
 		if err != nil {
 			return nil, nil, err
 		}
