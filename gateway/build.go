@@ -78,23 +78,27 @@ func (b *Built) Close() error {
 	return errors.Join(errs...)
 }
 
-// FromConfig builds a gateway, its authenticator and its capability
-// dependencies from a loaded config: the key set (the config's key file,
-// or ephemeral keys for a single replica), the policy watcher on the
-// policy file, and the embedded in-memory index and revocation store
-// unless others are given.
+// FromConfig builds a gateway from a loaded config: first the runtime
+// every part shares (the caller's, completed), then the authenticator,
+// the capability dependencies and both fronts, each handed the runtime.
+// The capability dependencies are the key set (the config's key file, or
+// ephemeral keys for a single replica), the policy watcher on the policy
+// file, and the embedded in-memory index and revocation store unless
+// others are given.
 func FromConfig(ctx context.Context, cfg *config.Config, opts BuildOptions) (*Built, error) {
 	opts = opts.withDefaults()
 	b := &Built{}
-	a, err := authn.New(ctx, cfg.OIDC, cfg.DevKeys, authn.Options{
-		HTTPClient: opts.HTTPClient, Now: opts.Now, Logger: opts.Logger,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("gateway: authentication: %w", err)
-	}
+	var err error
 	if opts.Runtime, err = b.runtime(ctx, cfg, opts); err != nil {
 		b.Close()
 		return nil, err
+	}
+	a, err := authn.New(ctx, cfg.OIDC, cfg.DevKeys, authn.Options{
+		HTTPClient: opts.HTTPClient, Runtime: opts.Runtime,
+	})
+	if err != nil {
+		b.Close()
+		return nil, fmt.Errorf("gateway: authentication: %w", err)
 	}
 	caps, err := b.capabilities(ctx, cfg, opts)
 	if err != nil {
