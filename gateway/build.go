@@ -36,9 +36,11 @@ const verifiedCacheSize = 100_000
 // BuildOptions are the process-level dependencies of FromConfig.
 type BuildOptions struct {
 	// Runtime is the process's share: the clock, the logger and the
-	// environment. FromConfig completes it (see runtime) and hands it to
-	// every part; its Redis client is FromConfig's to open from the config
-	// and must be nil.
+	// environment (Getenv; ReadFile, nil meaning os.ReadFile). FromConfig
+	// completes it with the metrics (on Registry), the Redis client the
+	// config names and the tracer (TracerProvider's, or the config's),
+	// unless metrics or a tracer are given, and hands it to every part.
+	// Its Redis must be nil: the client is opened from the config.
 	platform.Runtime
 	// HTTPClient is used for OIDC discovery and JWKS fetches.
 	HTTPClient *http.Client
@@ -179,8 +181,8 @@ func (b *Built) capabilities(ctx context.Context, cfg *config.Config, opts Build
 }
 
 // stores opens the capability index, the revocation store and the task
-// index: on Redis when the config names one and no store is given, in
-// memory otherwise.
+// index: on the runtime's Redis when it has one (the config names one and
+// no store is given), in memory otherwise.
 func (b *Built) stores(ctx context.Context, cfg *config.Config, opts BuildOptions, caps *Capabilities) error {
 	if opts.Redis != nil {
 		var err error
@@ -207,11 +209,10 @@ func (b *Built) stores(ctx context.Context, cfg *config.Config, opts BuildOption
 // gateway's Redis when it has one, so that every replica writes one
 // stream, draws on one budget and sees every approval.
 func (b *Built) guards(cfg *config.Config, opts BuildOptions, caps *Capabilities) error {
-	log, closeAudit, err := audit.Open(audit.OpenOptions{Runtime: opts.Runtime,
-		Writer: opts.AuditWriter, File: cfg.Audit.File, Chain: cfg.Audit.Chain,
+	log, closeAudit, err := audit.Open(audit.OpenOptions{
+		Runtime: opts.Runtime, Writer: opts.AuditWriter, File: cfg.Audit.File, Chain: cfg.Audit.Chain,
 		Checkpoints:  audit.Checkpoints{Signer: caps.Keys, Every: cfg.Audit.CheckpointEvery, Interval: cfg.Audit.CheckpointInterval.D()},
-		StreamMaxLen: cfg.Audit.StreamMaxLen,
-		StreamOptions: []audit.StreamOption{audit.WithOnDrop(opts.Metrics.AuditEventDropped),
+		StreamMaxLen: cfg.Audit.StreamMaxLen, StreamOptions: []audit.StreamOption{audit.WithOnDrop(opts.Metrics.AuditEventDropped),
 			audit.WithOnError(func(error) { opts.Metrics.RedisError("audit") })},
 	})
 	if err != nil {
@@ -222,8 +223,8 @@ func (b *Built) guards(cfg *config.Config, opts BuildOptions, caps *Capabilities
 	if err != nil {
 		return fmt.Errorf("gateway: rate limits: %w", err)
 	}
-	desk, closeHook, err := approval.Open(cfg.Approvals, approval.OpenOptions{Runtime: opts.Runtime,
-		Keys: caps.Keys, Audit: caps.Audit,
+	desk, closeHook, err := approval.Open(cfg.Approvals, approval.OpenOptions{
+		Runtime: opts.Runtime, Keys: caps.Keys, Audit: caps.Audit,
 		Approvers: func() policy.Approvers { return caps.Policy.Current().Approvers() }})
 	if err != nil {
 		return fmt.Errorf("gateway: approvals: %w", err)
