@@ -74,3 +74,18 @@ func TestReplicasSurviveRedisLoss(t *testing.T) {
 		t.Fatalf("epoch marker not re-established: %d, %v", n, err)
 	}
 }
+
+// TestGivenRedisRefused: the shared Redis client is opened from the
+// config; a runtime that brings its own is refused rather than ignored.
+func TestGivenRedisRefused(t *testing.T) {
+	cfg, err := config.Parse([]byte(configYAML("http://127.0.0.1:1/", "http://127.0.0.1:1/", "http://127.0.0.1:1")), "test.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gw, err := gateway.FromConfig(context.Background(), cfg, gateway.BuildOptions{
+		Runtime: platform.Runtime{Redis: &platform.Redis{}, Getenv: func(string) string { return "lab-secret" }}})
+	if err == nil {
+		gw.Close()
+		t.Fatal("FromConfig accepted a given Redis client")
+	}
+}
