@@ -8,23 +8,21 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"os"
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/redis/go-redis/v9"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/a2afront"
-	"github.com/capgate/capgate/gateway/a2efront"
 	"github.com/capgate/capgate/gateway/approval"
 	"github.com/capgate/capgate/gateway/audit"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/metrics"
+	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/gateway/ratelimit"
 	"github.com/capgate/capgate/gateway/taskindex"
 	"github.com/capgate/capgate/policy"
@@ -37,11 +35,15 @@ const verifiedCacheSize = 100_000
 
 // BuildOptions are the process-level dependencies of FromConfig.
 type BuildOptions struct {
-	Logger *slog.Logger
-	Now    func() time.Time
+	// Runtime is the process's share: the clock, the logger and the
+	// environment (Getenv; ReadFile, nil meaning os.ReadFile). FromConfig
+	// completes it with the metrics (on Registry), the Redis client the
+	// config names and the tracer (TracerProvider's, or the config's),
+	// unless metrics or a tracer are given, and hands it to every part.
+	// Its Redis must be nil: the client is opened from the config.
+	platform.Runtime
 	// HTTPClient is used for OIDC discovery and JWKS fetches.
 	HTTPClient *http.Client
-	Getenv     func(string) string
 	// Revocations overrides the embedded in-memory revocation store.
 	Revocations revocation.Store
 	// Index overrides the embedded in-memory capability index.
@@ -64,8 +66,6 @@ type Built struct {
 	closers []func() error
 	// readyChecks are handed to the gateway's /readyz.
 	readyChecks []func(context.Context) error
-	metrics     *metrics.Metrics
-	redis       redis.UniversalClient
 	revocations revocation.Store
 }
 
@@ -80,45 +80,41 @@ func (b *Built) Close() error {
 	return errors.Join(errs...)
 }
 
-// FromConfig builds a gateway, its authenticator and its capability
-// dependencies from a loaded config: the key set (the config's key file,
-// or ephemeral keys for a single replica), the policy watcher on the
-// policy file, and the embedded in-memory index and revocation store
-// unless others are given.
+// FromConfig builds a gateway from a loaded config: first the runtime
+// every part shares (the caller's, completed), then the authenticator,
+// the capability dependencies and both fronts, each handed the runtime.
+// The capability dependencies are the key set (the config's key file, or
+// ephemeral keys for a single replica), the policy watcher on the policy
+// file, and the embedded in-memory index and revocation store unless
+// others are given.
 func FromConfig(ctx context.Context, cfg *config.Config, opts BuildOptions) (*Built, error) {
 	opts = opts.withDefaults()
 	b := &Built{}
+	var err error
+	if opts.Runtime, err = b.runtime(ctx, cfg, opts); err != nil {
+		b.Close()
+		return nil, err
+	}
 	a, err := authn.New(ctx, cfg.OIDC, cfg.DevKeys, authn.Options{
-		HTTPClient: opts.HTTPClient, Now: opts.Now, Logger: opts.Logger,
+		HTTPClient: opts.HTTPClient, Runtime: opts.Runtime,
 	})
 	if err != nil {
+		b.Close()
 		return nil, fmt.Errorf("gateway: authentication: %w", err)
-	}
-	if b.metrics, err = newMetrics(opts.Registry, cfg, b.cacheStats); err != nil {
-		return nil, err
 	}
 	caps, err := b.capabilities(ctx, cfg, opts)
 	if err != nil {
 		b.Close()
 		return nil, err
 	}
-	front, err := b.a2e(cfg, opts, a, caps)
+	fronts, err := b.fronts(ctx, cfg, opts, a, caps)
 	if err != nil {
 		b.Close()
 		return nil, err
 	}
-	tp := opts.TracerProvider
-	if tp == nil {
-		if tp, err = b.newTracerProvider(ctx, cfg); err != nil {
-			b.Close()
-			return nil, err
-		}
-	}
 	gw, err := New(ctx, Options{
-		Config: cfg, Authenticator: a, Capabilities: caps, Logger: opts.Logger, Now: opts.Now,
-		Getenv: opts.Getenv, ReadFile: os.ReadFile, Ready: b.readyChecks,
-		Metrics: b.metrics, MetricsHandler: b.metrics.Handler(), A2E: front,
-		Tracer: tp.Tracer(a2afront.TracerName),
+		Config: cfg, Authenticator: a, Capabilities: caps, Runtime: opts.Runtime, Ready: b.readyChecks,
+		MetricsHandler: opts.Metrics.Handler(), Fronts: fronts,
 	})
 	if err != nil {
 		b.Close()
@@ -166,14 +162,14 @@ func (b *Built) capabilities(ctx context.Context, cfg *config.Config, opts Build
 		return nil, fmt.Errorf("gateway: capability verifier: %w", err)
 	}
 	w, err := policy.NewWatcher(ctx, cfg.Policy.File, cfg.Catalog(), policy.WatcherOptions{
-		Interval: cfg.Policy.ReloadInterval.D(), Logger: opts.Logger, OnReload: b.metrics.PolicyReloaded,
+		Interval: cfg.Policy.ReloadInterval.D(), Logger: opts.Logger, OnReload: opts.Metrics.PolicyReloaded,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("gateway: %w", err) // the policy's errors start with "policy: "
 	}
 	b.Policy = w
 	b.closers = append(b.closers, w.Close)
-	b.metrics.SetPolicyRevision(w.Current().Revision())
+	opts.Metrics.SetPolicyRevision(w.Current().Revision())
 	caps := &Capabilities{Keys: ks, Verifier: v, Policy: w, Index: opts.Index, Revocations: opts.Revocations}
 	if err := b.stores(ctx, cfg, opts, caps); err != nil {
 		return nil, err
@@ -185,15 +181,15 @@ func (b *Built) capabilities(ctx context.Context, cfg *config.Config, opts Build
 }
 
 // stores opens the capability index, the revocation store and the task
-// index: on Redis when the config names one and no store is given, in
-// memory otherwise.
+// index: on the runtime's Redis when it has one (the config names one and
+// no store is given), in memory otherwise.
 func (b *Built) stores(ctx context.Context, cfg *config.Config, opts BuildOptions, caps *Capabilities) error {
-	if cfg.Redis != nil && caps.Revocations == nil && caps.Index == nil {
+	if opts.Redis != nil {
 		var err error
 		if caps.Revocations, caps.Index, err = b.redisStores(ctx, cfg, opts); err != nil {
 			return err
 		}
-		caps.Tasks = taskindex.NewRedis(b.redis, cfg.Redis.Prefix, cmp.Or(cfg.Limits.TaskTTL.D(), a2afront.DefaultTaskTTL), cfg.Redis.Timeout.D())
+		caps.Tasks = taskindex.NewRedis(opts.Redis.Client, opts.Redis.Prefix, cmp.Or(cfg.Limits.TaskTTL.D(), a2afront.DefaultTaskTTL), opts.Redis.Timeout)
 	}
 	if caps.Index == nil {
 		caps.Index = capindex.NewMemory(opts.Now)
@@ -213,56 +209,28 @@ func (b *Built) stores(ctx context.Context, cfg *config.Config, opts BuildOption
 // gateway's Redis when it has one, so that every replica writes one
 // stream, draws on one budget and sees every approval.
 func (b *Built) guards(cfg *config.Config, opts BuildOptions, caps *Capabilities) error {
-	client, prefix, timeout := b.shared(cfg)
 	log, closeAudit, err := audit.Open(audit.OpenOptions{
-		Writer: opts.AuditWriter, File: cfg.Audit.File, Chain: cfg.Audit.Chain, Now: opts.Now, Logger: opts.Logger,
-		Checkpoints: audit.Checkpoints{Signer: caps.Keys, Every: cfg.Audit.CheckpointEvery, Interval: cfg.Audit.CheckpointInterval.D()},
-		Redis:       client, Stream: prefix + "audit", StreamMaxLen: cfg.Audit.StreamMaxLen, Timeout: timeout,
-		StreamOptions: []audit.StreamOption{audit.WithOnDrop(b.metrics.AuditEventDropped),
-			audit.WithOnError(func(error) { b.metrics.RedisError("audit") })},
+		Runtime: opts.Runtime, Writer: opts.AuditWriter, File: cfg.Audit.File, Chain: cfg.Audit.Chain,
+		Checkpoints:  audit.Checkpoints{Signer: caps.Keys, Every: cfg.Audit.CheckpointEvery, Interval: cfg.Audit.CheckpointInterval.D()},
+		StreamMaxLen: cfg.Audit.StreamMaxLen, StreamOptions: []audit.StreamOption{audit.WithOnDrop(opts.Metrics.AuditEventDropped),
+			audit.WithOnError(func(error) { opts.Metrics.RedisError("audit") })},
 	})
 	if err != nil {
 		return fmt.Errorf("gateway: %w", err)
 	}
 	b.closers, caps.Audit = append(b.closers, closeAudit), log
-	caps.Limits, err = ratelimit.New(cfg.RateLimits, ratelimit.Deps{Now: opts.Now, Metrics: b.metrics, Logger: opts.Logger,
-		Redis: client, Prefix: prefix, Timeout: timeout})
+	caps.Limits, err = ratelimit.New(cfg.RateLimits, opts.Runtime)
 	if err != nil {
 		return fmt.Errorf("gateway: rate limits: %w", err)
 	}
-	desk, closeHook, err := approval.Open(cfg.Approvals, approval.OpenOptions{Redis: client, Prefix: prefix, Timeout: timeout,
-		Keys: caps.Keys, Getenv: opts.Getenv, Now: opts.Now, Audit: caps.Audit, Logger: opts.Logger,
+	desk, closeHook, err := approval.Open(cfg.Approvals, approval.OpenOptions{
+		Runtime: opts.Runtime, Keys: caps.Keys, Audit: caps.Audit,
 		Approvers: func() policy.Approvers { return caps.Policy.Current().Approvers() }})
 	if err != nil {
 		return fmt.Errorf("gateway: approvals: %w", err)
 	}
 	b.closers, caps.Approvals = append(b.closers, closeHook), desk
 	return nil
-}
-
-// a2e opens the A2E front for the configured hosts (nil without any), its
-// sessions on the gateway's Redis when it has one.
-func (b *Built) a2e(cfg *config.Config, opts BuildOptions, a *authn.Authenticator, caps *Capabilities) (*a2efront.Front, error) {
-	client, prefix, timeout := b.shared(cfg)
-	f, closeSessions, err := a2efront.Open(cfg.A2EHosts, a2efront.OpenOptions{
-		Deps: a2efront.Deps{Authenticate: a.AuthenticateToken, AuthenticateRequest: a.AuthenticateRequest,
-			Policy: caps.Policy, Now: opts.Now, Logger: opts.Logger, Audit: caps.Audit},
-		Getenv: opts.Getenv, Redis: client, Prefix: prefix, Timeout: timeout, Keys: caps.Keys,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("gateway: a2e: %w", err)
-	}
-	b.closers = append(b.closers, closeSessions)
-	return f, nil
-}
-
-// shared is the gateway's Redis as the stores take it: the client, the
-// key prefix and the call timeout; a nil client when they are in memory.
-func (b *Built) shared(cfg *config.Config) (redis.UniversalClient, string, time.Duration) {
-	if b.redis == nil {
-		return nil, "", 0
-	}
-	return b.redis, cfg.Redis.Prefix, cfg.Redis.Timeout.D()
 }
 
 // keySet loads the configured key file, or generates ephemeral keys: fine

@@ -45,16 +45,11 @@ func NewRedisClient(rc *config.Redis, getenv func(string) string) (redis.Univers
 }
 
 // redisStores opens the Redis-backed revocation store (with its pub/sub
-// local set) and capability index.
+// local set) and capability index on the runtime's Redis.
 func (b *Built) redisStores(ctx context.Context, cfg *config.Config, opts BuildOptions) (revocation.Store, capindex.Index, error) {
-	client, err := NewRedisClient(cfg.Redis, opts.Getenv)
-	if err != nil {
-		return nil, nil, err
-	}
-	b.closers = append(b.closers, client.Close)
-	b.redis = client
+	client := opts.Redis.Client
 	r, err := revocation.NewRedis(ctx, client, revocation.RedisOptions{
-		Prefix: cfg.Redis.Prefix, Timeout: cfg.Redis.Timeout.D(), Now: opts.Now, Logger: opts.Logger,
+		Prefix: opts.Redis.Prefix, Timeout: opts.Redis.Timeout, Now: opts.Now, Logger: opts.Logger,
 		InitGrace: cfg.Redis.MaxStaleness.D(),
 	})
 	if err != nil {
@@ -72,7 +67,7 @@ func (b *Built) redisStores(ctx context.Context, cfg *config.Config, opts BuildO
 	}
 	b.closers = append(b.closers, s.Close)
 	b.readyChecks = append(b.readyChecks, s.Ready)
-	return s, capindex.NewRedis(client, cfg.Redis.Prefix, cfg.Redis.Timeout.D(), opts.Now), nil
+	return s, capindex.NewRedis(client, opts.Redis.Prefix, opts.Redis.Timeout, opts.Now), nil
 }
 
 // redisAddrs names where the config says Redis is, for error messages.

@@ -2,11 +2,17 @@
 // from one config file. It holds only three things: the router (health,
 // readiness, drain, the JWKS, metrics), the admin listener's handler, and
 // FromConfig, which opens every store, key set, policy watcher and front.
-// Each package builds its own part from the config, so the wiring only
-// hands them their collaborators (a2afront.ConfigFrom, a2efront.Open,
-// approval.Open, audit.Open, console.FromConfig, ratelimit.New). The work
-// of deciding a call lives in the subpackages, each testable on its own:
+// FromConfig builds one platform.Runtime first (the clock, the logger,
+// the tracer, the metrics, the shared Redis and the environment) and
+// hands it to every part; each package builds its own part from the
+// config, so the wiring only hands them the runtime and their
+// collaborators (approval.Open, audit.Open, console.FromConfig,
+// ratelimit.New). Both fronts are built in one place, the same way
+// (a2afront.ConfigFrom and New, a2efront.Open), and mounted by New
+// (Fronts). The work of deciding a call lives in the subpackages, each
+// testable on its own:
 //
+//	gateway/platform    what every part shares at run time
 //	gateway/a2afront    the A2A front: JSON-RPC decisions and the SEP flows
 //	gateway/a2efront    the A2E front: handshake, narrowing, enforcement
 //	gateway/a2e         the A2E wire protocol

@@ -7,10 +7,8 @@ import (
 	"log/slog"
 	"net/http"
 	"sync/atomic"
-	"time"
 
 	"github.com/go-chi/chi/v5"
-	"go.opentelemetry.io/otel/trace"
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/a2afront"
@@ -21,7 +19,7 @@ import (
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/console"
-	"github.com/capgate/capgate/gateway/metrics"
+	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/gateway/ratelimit"
 	"github.com/capgate/capgate/gateway/taskindex"
 	"github.com/capgate/capgate/revocation"
@@ -61,22 +59,16 @@ type Options struct {
 	Config        *config.Config
 	Authenticator *authn.Authenticator
 	Capabilities  *Capabilities
-	Logger        *slog.Logger
-	// Now is the clock. Defaults to time.Now.
-	Now func() time.Time
-	// Getenv reads upstream client secrets. Defaults to no environment.
-	Getenv func(string) string
-	// ReadFile reads upstream client-secret files.
-	ReadFile func(string) ([]byte, error)
-	// Metrics receives the gateway's observations; nil records nothing.
-	Metrics *metrics.Metrics
+	// Runtime is what every part shares: the admin API and the console
+	// take it (a nil clock is time.Now, a nil logger discards), the
+	// console reads its secrets with its Getenv, and its metrics count
+	// the admin listings.
+	platform.Runtime
 	// MetricsHandler serves /metrics; nil serves nothing there.
 	MetricsHandler http.Handler
-	// Tracer records spans; nil records nothing.
-	Tracer trace.Tracer
-	// A2E is the A2E front, mounted at /a2e/{host}/; nil when no host is
-	// configured.
-	A2E *a2efront.Front
+	// Fronts are the protocol fronts the gateway mounts; the A2A front
+	// is required.
+	Fronts Fronts
 	// Ready are readiness checks (the shared store reachable, say);
 	// /readyz fails while any fails.
 	Ready []func(context.Context) error
@@ -90,7 +82,6 @@ type Gateway struct {
 	authn    *authn.Authenticator
 	caps     *Capabilities
 	logger   *slog.Logger
-	now      func() time.Time
 	router   chi.Router
 	ready    []func(context.Context) error
 	scrape   http.Handler
@@ -100,8 +91,9 @@ type Gateway struct {
 	admin    http.Handler
 }
 
-// New builds a gateway from its config. It performs no network I/O: agent
-// cards and OIDC discovery are fetched on first use.
+// New builds a gateway from its config around fronts already built (see
+// Fronts): the router and the admin listener's handler. It performs no
+// network I/O.
 func New(ctx context.Context, opts Options) (*Gateway, error) {
 	if opts.Config == nil || opts.Authenticator == nil {
 		return nil, errors.New("gateway: config and authenticator are required")
@@ -109,28 +101,17 @@ func New(ctx context.Context, opts Options) (*Gateway, error) {
 	if err := opts.Capabilities.validate(); err != nil {
 		return nil, err
 	}
+	if opts.Fronts.A2A == nil {
+		return nil, errors.New("gateway: the A2A front is required")
+	}
+	opts.Runtime = opts.Runtime.WithDefaults()
 	g := &Gateway{
 		cfg: opts.Config, authn: opts.Authenticator, caps: opts.Capabilities,
-		ready: opts.Ready, scrape: opts.MetricsHandler, a2e: opts.A2E,
-		logger: opts.Logger, now: opts.Now,
+		ready: opts.Ready, scrape: opts.MetricsHandler, a2a: opts.Fronts.A2A, a2e: opts.Fronts.A2E,
+		logger: opts.Logger,
 	}
-	if g.logger == nil {
-		g.logger = slog.New(slog.DiscardHandler)
-	}
-	if g.now == nil {
-		g.now = time.Now
-	}
-	front, err := a2afront.New(ctx, a2afront.ConfigFrom(opts.Config), a2afront.Deps{
-		Authenticator: opts.Authenticator, Keys: g.caps.Keys, Verifier: g.caps.Verifier,
-		Index: g.caps.Index, Revocations: g.caps.Revocations, Policy: g.caps.Policy, Approvals: g.caps.Approvals,
-		Tasks: g.caps.Tasks, Audit: g.caps.Audit, Limits: g.caps.Limits, Logger: g.logger, Now: g.now, Metrics: opts.Metrics,
-		Tracer: opts.Tracer, Getenv: opts.Getenv, ReadFile: opts.ReadFile,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("gateway: %w", err)
-	}
-	g.a2a = front
 	g.router = g.routes()
+	var err error
 	if g.admin, err = g.adminHandler(opts); err != nil {
 		return nil, err
 	}
@@ -153,12 +134,12 @@ func (g *Gateway) adminHandler(opts Options) (http.Handler, error) {
 	api := admin.New(admin.Config{Access: g.cfg.AdminAccess, MaxTTL: g.cfg.Capabilities.MaxTTL.D()}, admin.Deps{
 		Authenticator: g.authn, Index: index, Verifier: g.caps.Verifier,
 		Revocations: g.caps.Revocations, Policy: g.caps.Policy, Audit: g.caps.Audit,
-		Approvals: g.caps.Approvals, Logger: g.logger, Now: g.now,
+		Approvals: g.caps.Approvals, Runtime: opts.Runtime,
 	})
-	c, err := console.FromConfig(g.cfg, opts.Getenv, console.Deps{
+	c, err := console.FromConfig(g.cfg, console.Deps{
 		Authenticator: g.authn, Index: index, Verifier: g.caps.Verifier,
 		Revocations: g.caps.Revocations, Revoker: api, Policy: g.caps.Policy,
-		Approvals: g.caps.Approvals, Logger: g.logger, Now: g.now,
+		Approvals: g.caps.Approvals, Runtime: opts.Runtime,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)

@@ -21,6 +21,7 @@ import (
 	"github.com/capgate/capgate/gateway/agentcard"
 	"github.com/capgate/capgate/gateway/authn/oidctest"
 	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/platform"
 )
 
 const testAudience = "capgate"
@@ -120,7 +121,7 @@ func newHarnessWith(t *testing.T, extra http.Handler, mod func(*config.Config), 
 		mod(cfg)
 	}
 	h.cfg = cfg
-	bo := gateway.BuildOptions{Getenv: func(string) string { return "lab-secret" }}
+	bo := gateway.BuildOptions{Runtime: platform.Runtime{Getenv: func(string) string { return "lab-secret" }}}
 	if bmod != nil {
 		bmod(&bo)
 	}

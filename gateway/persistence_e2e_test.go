@@ -9,6 +9,7 @@ import (
 
 	"github.com/capgate/capgate/gateway"
 	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/revocation"
 	"github.com/capgate/capgate/revocation/redistest"
 )
@@ -36,7 +37,7 @@ func TestRedisWithoutPersistenceRefused(t *testing.T) {
 			cfg.Redis = &config.Redis{URL: "redis://" + srv.Addr + "/0", Prefix: "capgate:",
 				Timeout: config.Duration(250 * time.Millisecond), MaxStaleness: config.Duration(time.Second),
 				AllowNoPersistence: tc.allow}
-			gw, err := gateway.FromConfig(context.Background(), cfg, gateway.BuildOptions{Getenv: func(string) string { return "lab-secret" }})
+			gw, err := gateway.FromConfig(context.Background(), cfg, gateway.BuildOptions{Runtime: platform.Runtime{Getenv: func(string) string { return "lab-secret" }}})
 			if err == nil {
 				gw.Close()
 			}
@@ -71,5 +72,20 @@ func TestReplicasSurviveRedisLoss(t *testing.T) {
 	}
 	if n, err := srv.Client.Exists(t.Context(), "capgate:rev:epoch").Result(); err != nil || n != 1 {
 		t.Fatalf("epoch marker not re-established: %d, %v", n, err)
+	}
+}
+
+// TestGivenRedisRefused: the shared Redis client is opened from the
+// config; a runtime that brings its own is refused rather than ignored.
+func TestGivenRedisRefused(t *testing.T) {
+	cfg, err := config.Parse([]byte(configYAML("http://127.0.0.1:1/", "http://127.0.0.1:1/", "http://127.0.0.1:1")), "test.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gw, err := gateway.FromConfig(context.Background(), cfg, gateway.BuildOptions{
+		Runtime: platform.Runtime{Redis: &platform.Redis{}, Getenv: func(string) string { return "lab-secret" }}})
+	if err == nil {
+		gw.Close()
+		t.Fatal("FromConfig accepted a given Redis client")
 	}
 }

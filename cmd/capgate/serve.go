@@ -12,6 +12,7 @@ import (
 
 	"github.com/capgate/capgate/gateway"
 	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/platform"
 )
 
 const serveAbout = `Serves the gateway described by the YAML config FILE until interrupted:
@@ -35,7 +36,7 @@ func runServe(ctx context.Context, args []string, e env) error {
 		return err
 	}
 	logger := slog.New(slog.NewJSONHandler(e.stderr, nil))
-	opts := gateway.BuildOptions{Logger: logger, Getenv: e.getenv}
+	opts := gateway.BuildOptions{Runtime: platform.Runtime{Logger: logger, Getenv: e.getenv}}
 	if cfg.Audit.File == "" {
 		opts.AuditWriter = e.stdout // audit on stdout, logs on stderr
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/capgate/capgate/gateway"
 	"github.com/capgate/capgate/gateway/client"
 	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/revocation/redistest"
 )
 
@@ -208,7 +209,7 @@ func (w *composeWorld) config(t *testing.T, replica composeService) *config.Conf
 func serveReplica(t *testing.T, cfg *config.Config, ln net.Listener) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	gw, err := gateway.FromConfig(ctx, cfg, gateway.BuildOptions{
+	gw, err := gateway.FromConfig(ctx, cfg, gateway.BuildOptions{Runtime: platform.Runtime{
 		Logger: slog.New(slog.DiscardHandler),
 		// As the compose file sets it for the replicas; the lab host is not
 		// started here.
@@ -218,7 +219,7 @@ func serveReplica(t *testing.T, cfg *config.Config, ln net.Listener) {
 			}
 			return ""
 		},
-	})
+	}})
 	if err != nil {
 		cancel()
 		t.Fatalf("gateway.FromConfig: %v", err)

@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/capgate/capgate/gateway/platform"
 )
 
 // decodedAnswerTasks is what taskAnswer found before its fast path: the
@@ -219,7 +221,7 @@ func TestChainRefusesBrokenProcessorOutput(t *testing.T) {
 				return json.RawMessage(tt.out), nil
 			}
 			f := &Front{answers: []answerProcessor{record, broken, record}, answerStrict: strict,
-				deps: Deps{Logger: slog.New(slog.DiscardHandler)}}
+				deps: Deps{Runtime: platform.Runtime{Logger: slog.New(slog.DiscardHandler)}}}
 			got, err := processUnary(context.Background(), f.processChain(&call{}), strictOnly, json.RawMessage("7"), []byte(`{"id":1,"result":{}}`))
 			if err != nil || string(got) != tt.want || len(seen) != 1 {
 				t.Errorf("got %s, %v (processors saw %q); want %s", got, err, seen, tt.want)

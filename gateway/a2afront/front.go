@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"time"
 
-	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/capgate/capgate/captoken"
@@ -22,7 +21,7 @@ import (
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/enforce"
 	"github.com/capgate/capgate/gateway/jsonrpc"
-	"github.com/capgate/capgate/gateway/metrics"
+	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/gateway/proxy"
 	"github.com/capgate/capgate/gateway/ratelimit"
 	"github.com/capgate/capgate/gateway/taskindex"
@@ -31,7 +30,7 @@ import (
 )
 
 // TracerName is the instrumentation scope of the front's spans.
-const TracerName = "github.com/capgate/capgate/gateway"
+const TracerName = platform.TracerName
 
 // PolicySource yields the policy that decides one request. Callers take
 // Current once per request, so that every request is decided against
@@ -92,17 +91,10 @@ type Deps struct {
 	// Audit receives one event per issuance, attenuation, invocation
 	// decision, delegation and revocation; nil records nothing.
 	Audit *slog.Logger
-	// Logger receives operational events; nil discards them.
-	Logger *slog.Logger
-	// Now is the clock; nil means time.Now.
-	Now func() time.Time
-	// Metrics receives observations; nil records nothing.
-	Metrics *metrics.Metrics
-	// Tracer records spans; nil records nothing.
-	Tracer trace.Tracer
-	// Getenv and ReadFile read upstream client secrets.
-	Getenv   func(string) string
-	ReadFile func(string) ([]byte, error)
+	// Runtime is the clock (nil means time.Now), the operational logger
+	// (nil discards), the metrics and the tracer (nil records nothing);
+	// its Getenv and ReadFile read upstream client secrets.
+	platform.Runtime
 }
 
 // Front is the A2A front: it decides every JSON-RPC call addressed to a

@@ -21,6 +21,7 @@ import (
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/jsonrpc"
+	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/gateway/sep"
 	"github.com/capgate/capgate/policy"
 	"github.com/capgate/capgate/policy/policytest"
@@ -181,7 +182,7 @@ func newFixtureWith(tb testing.TB, cfgText string, policyData []byte, catalog po
 		UpstreamTimeout: 10 * time.Second, StreamTimeout: time.Minute,
 	}, Deps{
 		Authenticator: fx.authn, Keys: fx.keys, Verifier: v, Index: fx.index,
-		Revocations: fx.revocations, Policy: fixedPolicy{pol}, Now: clock,
+		Revocations: fx.revocations, Policy: fixedPolicy{pol}, Runtime: platform.Runtime{Now: clock},
 	})
 	if err != nil {
 		tb.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/capgate/capgate/gateway/jsonrpc"
+	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/gateway/ratelimit"
 	"github.com/capgate/capgate/revocation/redistest"
 )
@@ -18,7 +19,7 @@ func (fx *fixture) withLimits(tb testing.TB, events, live int) {
 	tb.Helper()
 	r := ratelimit.Rate{Events: events, Period: time.Minute, Burst: events}
 	l, err := ratelimit.New(ratelimit.Config{Issue: r, Attenuate: r, Invoke: r, MaxLiveCapabilities: live},
-		ratelimit.Deps{Now: func() time.Time { return fx.now }})
+		platform.Runtime{Now: func() time.Time { return fx.now }})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -106,8 +107,8 @@ func TestLimiterStoreDownFailsClosed(t *testing.T) {
 	fx := newFixture(t)
 	capb := fx.issue(t)
 	srv := redistest.Start(t)
-	l, err := ratelimit.New(ratelimit.Config{}, ratelimit.Deps{
-		Redis: srv.NewClient(&redis.Options{MaxRetries: -1}), Timeout: 200 * time.Millisecond,
+	l, err := ratelimit.New(ratelimit.Config{}, platform.Runtime{
+		Redis: &platform.Redis{Client: srv.NewClient(&redis.Options{MaxRetries: -1}), Timeout: 200 * time.Millisecond},
 	})
 	if err != nil {
 		t.Fatal(err)

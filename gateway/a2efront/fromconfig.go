@@ -2,26 +2,19 @@ package a2efront
 
 import (
 	"fmt"
-	"time"
-
-	"github.com/redis/go-redis/v9"
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/config"
 )
 
 // OpenOptions are what Open builds a Front from, besides the hosts: the
-// Deps (Sessions and RecordKey are Open's to fill) and where sessions live.
+// Deps (Sessions and RecordKey are Open's to fill). The runtime's Getenv
+// reads each host's secret. Its Redis, when set, holds the sessions, so
+// that any replica serves any session; keys start with its prefix
+// followed by "a2e:", and its timeout bounds every call. Nil keeps them
+// in memory.
 type OpenOptions struct {
 	Deps
-	// Getenv reads each host's secret.
-	Getenv func(string) string
-	// Redis, when set, holds the sessions, so that any replica serves any
-	// session; keys start with Prefix followed by "a2e:", and Timeout
-	// bounds every call. Nil keeps them in memory.
-	Redis   redis.UniversalClient
-	Prefix  string
-	Timeout time.Duration
 	// Keys derive the session records' MAC key (RecordKeyInfo), the same
 	// on every replica. Required.
 	Keys *captoken.KeySet
@@ -65,7 +58,7 @@ func openSessions(o OpenOptions) (SessionStore, error) {
 	if o.Redis == nil {
 		return NewMemoryStore(o.Now), nil
 	}
-	rs, err := NewRedisStore(o.Redis, RedisOptions{Prefix: o.Prefix + "a2e:", Timeout: o.Timeout, Now: o.Now, Logger: o.Logger})
+	rs, err := NewRedisStore(o.Redis.Client, RedisOptions{Prefix: o.Redis.Prefix + "a2e:", Timeout: o.Redis.Timeout, Now: o.Now, Logger: o.Logger})
 	if err != nil {
 		return nil, fmt.Errorf("sessions: %w", err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/capgate/capgate/gateway/a2e"
 	"github.com/capgate/capgate/gateway/a2efront"
 	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/revocation/redistest"
 )
 
@@ -34,8 +35,8 @@ func TestOpenFromConfig(t *testing.T) {
 	t.Cleanup(func() { labSrv.Close(); _ = h.Close() })
 	hosts := []config.A2EHost{{Name: "lab", URL: labSrv.URL + "/", Capabilities: []string{"tools", "memory", "env"}, AuthTokenEnv: "LAB"}}
 	auth := authenticator(t)
-	o := a2efront.OpenOptions{Deps: a2efront.Deps{Authenticate: auth.AuthenticateToken, Policy: fixedPolicy{quickstartPolicy(t)}},
-		Getenv: func(k string) string { return map[string]string{"LAB": labSecret}[k] }, Keys: ks}
+	o := a2efront.OpenOptions{Deps: a2efront.Deps{Authenticate: auth.AuthenticateToken, Policy: fixedPolicy{quickstartPolicy(t)},
+		Runtime: platform.Runtime{Getenv: func(k string) string { return map[string]string{"LAB": labSecret}[k] }}}, Keys: ks}
 
 	if f, closeNone, err := a2efront.Open(nil, o); f != nil || err != nil || closeNone() != nil {
 		t.Fatalf("without hosts: %v %v", f, err)
@@ -54,7 +55,7 @@ func TestOpenFromConfig(t *testing.T) {
 	}
 
 	srv := redistest.Start(t)
-	o.Redis, o.Prefix, o.Timeout = srv.Client, "t:", redisTimeout
+	o.Redis = &platform.Redis{Client: srv.Client, Prefix: "t:", Timeout: redisTimeout}
 	var bases [2]string
 	for i := range bases {
 		f, closeSessions, err := a2efront.Open(hosts, o)

@@ -19,6 +19,7 @@ import (
 	"github.com/capgate/capgate/gateway/a2e"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/enforce"
+	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/policy"
 )
 
@@ -52,10 +53,10 @@ type Deps struct {
 	// Front uses a copy that never follows redirects, so a host cannot
 	// bounce a forwarded line (and its own secret) elsewhere.
 	HTTPClient *http.Client
-	// Now is the clock; nil means time.Now.
-	Now func() time.Time
-	// Logger receives operational events; nil discards them.
-	Logger *slog.Logger
+	// Runtime is the clock (nil means time.Now) and the operational
+	// logger (nil discards); Open also reads the hosts' secrets with its
+	// Getenv and keeps the sessions on its Redis.
+	platform.Runtime
 	// Audit receives one event per handshake and per refusal; nil
 	// discards them.
 	Audit *slog.Logger

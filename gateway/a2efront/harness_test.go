@@ -19,6 +19,7 @@ import (
 	"github.com/capgate/capgate/gateway/a2e"
 	"github.com/capgate/capgate/gateway/a2efront"
 	"github.com/capgate/capgate/gateway/authn"
+	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/policy"
 	"github.com/capgate/capgate/policy/policytest"
 )
@@ -174,8 +175,8 @@ func newWorld(t testing.TB, o worldOptions) *world {
 			o.config(&cfg)
 		}
 		f, err := a2efront.New(cfg, a2efront.Deps{
-			Authenticate: auth.AuthenticateToken, AuthenticateRequest: auth.AuthenticateRequest, Policy: o.policy, Sessions: st, Now: o.now,
-			Audit: slog.New(slog.NewJSONHandler(w.audit, nil)), Logger: slog.New(slog.NewJSONHandler(w.logs, nil)),
+			Authenticate: auth.AuthenticateToken, AuthenticateRequest: auth.AuthenticateRequest, Policy: o.policy, Sessions: st,
+			Audit: slog.New(slog.NewJSONHandler(w.audit, nil)), Runtime: platform.Runtime{Now: o.now, Logger: slog.New(slog.NewJSONHandler(w.logs, nil))},
 			RecordKey: o.recordKey,
 		})
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/capgate/capgate/deploy/examples/quickstart/lab"
 	"github.com/capgate/capgate/gateway/a2e"
 	"github.com/capgate/capgate/gateway/a2efront"
+	"github.com/capgate/capgate/gateway/platform"
 )
 
 // hostileHost is an A2E host that enables everything, answers handshakes
@@ -59,7 +60,7 @@ func TestHostileHostCannotWiden(t *testing.T) {
 	defer hostSrv.Close()
 	front, err := a2efront.New(a2efront.Config{MaxParallel: 2, Hosts: []a2efront.Host{{Name: "lab", URL: hostSrv.URL, AuthToken: labSecret}}},
 		a2efront.Deps{Authenticate: authenticator(t).AuthenticateToken, Policy: fixedPolicy{quickstartPolicy(t)},
-			Sessions: a2efront.NewMemoryStore(nil), Logger: slog.New(slog.DiscardHandler)})
+			Sessions: a2efront.NewMemoryStore(nil), Runtime: platform.Runtime{Logger: slog.New(slog.DiscardHandler)}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/capgate/capgate/gateway/a2e"
+	"github.com/capgate/capgate/gateway/platform"
 )
 
 func TestNarrow(t *testing.T) {
@@ -141,7 +142,7 @@ func FuzzReadEvents(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	fr := &Front{cfg: Config{MaxEventBytes: 256}, deps: Deps{Logger: discard()}}
+	fr := &Front{cfg: Config{MaxEventBytes: 256}, deps: Deps{Runtime: platform.Runtime{Logger: discard()}}}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		out := make(chan []byte)
 		go fr.readEvents(context.Background(), strings.NewReader(string(body)), out)

@@ -18,6 +18,7 @@ import (
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/policy"
 	"github.com/capgate/capgate/revocation"
 )
@@ -51,9 +52,10 @@ type Deps struct {
 	// it can also Reload.
 	Policy interface{ Current() *policy.Policy }
 	// Audit receives one event per operator action; nil records nothing.
-	Audit  *slog.Logger
-	Logger *slog.Logger
-	Now    func() time.Time
+	Audit *slog.Logger
+	// Runtime's clock dates revocations and its logger receives
+	// failures; both must be set.
+	platform.Runtime
 }
 
 // API is the admin API.
@@ -62,7 +64,7 @@ type API struct {
 	deps Deps
 }
 
-// New returns the admin API. deps.Logger and deps.Now must be set.
+// New returns the admin API. deps.Runtime's Logger and Now must be set.
 func New(cfg Config, deps Deps) *API { return &API{cfg: cfg, deps: deps} }
 
 // Handler returns the admin API, for its own listener. Callers

@@ -15,6 +15,7 @@ import (
 	"github.com/capgate/capgate/gateway/approval"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/policy"
 )
 
@@ -43,7 +44,7 @@ func approvalsAPI(t *testing.T) (*httptest.Server, approval.Request) {
 		t.Fatal(err)
 	}
 	api := admin.New(admin.Config{Access: config.AdminAccess{Groups: []string{"capgate-admins"}}}, admin.Deps{
-		Authenticator: an, Approvals: desk, Logger: slog.New(slog.DiscardHandler), Now: time.Now,
+		Authenticator: an, Approvals: desk, Runtime: platform.Runtime{Logger: slog.New(slog.DiscardHandler), Now: time.Now},
 	})
 	srv := httptest.NewServer(api.Handler())
 	t.Cleanup(srv.Close)

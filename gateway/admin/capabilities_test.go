@@ -22,6 +22,7 @@ import (
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/capindex/capindextest"
 	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/revocation"
 )
 
@@ -135,7 +136,7 @@ func capabilitiesAPI(t *testing.T, index capindex.Index, logger *slog.Logger) *h
 	mem := revocation.NewMemory(revocation.MemoryOptions{Now: time.Now})
 	t.Cleanup(func() { mem.Close() })
 	api := admin.New(admin.Config{Access: config.AdminAccess{Groups: []string{"capgate-admins"}}, MaxTTL: time.Hour},
-		admin.Deps{Authenticator: an, Index: index, Verifier: v, Revocations: mem, Logger: logger, Now: time.Now})
+		admin.Deps{Authenticator: an, Index: index, Verifier: v, Revocations: mem, Runtime: platform.Runtime{Logger: logger, Now: time.Now}})
 	srv := httptest.NewServer(api.Handler())
 	t.Cleanup(srv.Close)
 	return srv

@@ -18,6 +18,7 @@ import (
 	"github.com/capgate/capgate/gateway/approval"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/policy"
 )
 
@@ -76,7 +77,7 @@ func forgedAPI(t *testing.T, tamper bool, fail error, logger *slog.Logger) (*htt
 		}
 	}
 	api := admin.New(admin.Config{Access: config.AdminAccess{Groups: []string{"capgate-admins"}}}, admin.Deps{
-		Authenticator: an, Approvals: failingList{desk, fail}, Logger: logger, Now: time.Now,
+		Authenticator: an, Approvals: failingList{desk, fail}, Runtime: platform.Runtime{Logger: logger, Now: time.Now},
 	})
 	srv := httptest.NewServer(api.Handler())
 	t.Cleanup(srv.Close)

@@ -13,6 +13,7 @@ import (
 	"github.com/capgate/capgate/gateway/admin"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/revocation"
 )
 
@@ -62,7 +63,7 @@ func TestAdminRevokeSaysWhatHappened(t *testing.T) {
 			defer mem.Close()
 			api := admin.New(admin.Config{Access: config.AdminAccess{Groups: []string{"capgate-admins"}}, MaxTTL: time.Hour},
 				admin.Deps{Authenticator: an, Revocations: revokeFailing{Memory: mem, store: tt.store, err: tt.err},
-					Logger: slog.New(slog.DiscardHandler), Now: time.Now})
+					Runtime: platform.Runtime{Logger: slog.New(slog.DiscardHandler), Now: time.Now}})
 			srv := httptest.NewServer(api.Handler())
 			defer srv.Close()
 			status, body := send(t, srv, "admin", http.MethodPost, "/admin/revoke", `{"revocationId":"rev_1"}`)

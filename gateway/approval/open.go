@@ -5,32 +5,25 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/policy"
 )
 
 // OpenOptions are what Open builds a Store from, besides the config.
 type OpenOptions struct {
-	// Redis, when set, holds the requests, so that a request approved on
-	// one replica is redeemable on any other; nil keeps them in memory.
-	// Prefix starts every key and Timeout (required with Redis) bounds
-	// every call.
-	Redis   redis.UniversalClient
-	Prefix  string
-	Timeout time.Duration
+	// Runtime's Redis, when set, holds the requests, so that a request
+	// approved on one replica is redeemable on any other; nil keeps them
+	// in memory. Its prefix starts every key and its timeout (required
+	// with Redis) bounds every call. Its Getenv reads the webhook's
+	// secret, its clock (nil means time.Now) times every request, and its
+	// logger receives the webhook's delivery failures.
+	platform.Runtime
 	// Keys derive the MAC key of records on Redis (RecordKeyInfo), so that
 	// a Redis writer cannot approve a request; required with Redis.
 	Keys *captoken.KeySet
-	// Getenv reads the webhook's secret.
-	Getenv func(string) string
-	// Now is the clock; nil means time.Now.
-	Now func() time.Time
 	// Audit receives one event per transition; nil records nothing.
 	Audit *slog.Logger
-	// Logger receives the webhook's delivery failures.
-	Logger *slog.Logger
 	// Approvers returns the approvers the policy in force names (see
 	// Options.Approvers).
 	Approvers func() policy.Approvers
@@ -46,20 +39,20 @@ func Open(cfg *Config, o OpenOptions) (d *Desk, close func() error, err error) {
 	}
 	var backend Backend = NewMemory(o.Now)
 	if o.Redis != nil {
-		if o.Keys == nil || o.Timeout <= 0 {
+		if o.Keys == nil || o.Redis.Timeout <= 0 {
 			return nil, nil, fmt.Errorf("%w: approvals on Redis need the key set and a positive timeout", ErrInvalid)
 		}
 		key, err := o.Keys.DeriveKey(RecordKeyInfo)
 		if err != nil {
 			return nil, nil, err
 		}
-		if backend, err = Sealed(NewRedis(o.Redis, o.Prefix, o.Timeout, o.Now), key); err != nil {
+		if backend, err = Sealed(NewRedis(o.Redis.Client, o.Redis.Prefix, o.Redis.Timeout, o.Now), key); err != nil {
 			return nil, nil, err
 		}
 	}
 	opts, close := Options{Now: o.Now, Audit: o.Audit, Approvers: o.Approvers}, func() error { return nil }
 	if cfg != nil && cfg.Webhook != nil {
-		hook, err := NewWebhook(*cfg.Webhook, WebhookOptions{Getenv: o.Getenv, Logger: o.Logger, Now: o.Now})
+		hook, err := NewWebhook(*cfg.Webhook, WebhookOptions{Runtime: o.Runtime})
 		if err != nil {
 			return nil, nil, err
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/approval"
+	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/revocation/redistest"
 )
 
@@ -39,7 +40,8 @@ func TestOpen(t *testing.T) {
 	srv := redistest.Start(t)
 	ks := keySet(t)
 	open := func(keys *captoken.KeySet) *approval.Desk {
-		d, closeDesk, err := approval.Open(&approval.Config{}, approval.OpenOptions{Redis: srv.Client, Prefix: "t:", Timeout: 2 * time.Second, Keys: keys})
+		d, closeDesk, err := approval.Open(&approval.Config{}, approval.OpenOptions{Keys: keys,
+			Runtime: platform.Runtime{Redis: &platform.Redis{Client: srv.Client, Prefix: "t:", Timeout: 2 * time.Second}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,10 +65,10 @@ func TestOpen(t *testing.T) {
 		o       approval.OpenOptions
 		wantErr error
 	}{
-		"redis without keys":      {nil, approval.OpenOptions{Redis: srv.Client, Timeout: time.Second}, approval.ErrInvalid},
-		"redis without a timeout": {nil, approval.OpenOptions{Redis: srv.Client, Keys: ks}, approval.ErrInvalid},
+		"redis without keys":      {nil, approval.OpenOptions{Runtime: platform.Runtime{Redis: &platform.Redis{Client: srv.Client, Timeout: time.Second}}}, approval.ErrInvalid},
+		"redis without a timeout": {nil, approval.OpenOptions{Runtime: platform.Runtime{Redis: &platform.Redis{Client: srv.Client}}, Keys: ks}, approval.ErrInvalid},
 		"webhook without its secret": {&approval.Config{Webhook: &approval.WebhookConfig{URL: "https://hooks.example/a", SecretEnv: "NOPE"}},
-			approval.OpenOptions{Getenv: func(string) string { return "" }}, approval.ErrWebhookConfig},
+			approval.OpenOptions{Runtime: platform.Runtime{Getenv: func(string) string { return "" }}}, approval.ErrWebhookConfig},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if _, _, err := approval.Open(tc.cfg, tc.o); !errors.Is(err, tc.wantErr) {

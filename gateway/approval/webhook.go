@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/capgate/capgate/gateway/platform"
 )
 
 // Webhook headers. The signature is "sha256=" and the hex HMAC-SHA256,
@@ -71,10 +73,9 @@ type Notification struct {
 type WebhookOptions struct {
 	// Client sends the requests; nil means a client with no redirects.
 	Client *http.Client
-	// Getenv reads the secret.
-	Getenv func(string) string
-	Logger *slog.Logger
-	Now    func() time.Time
+	// Runtime's Getenv reads the secret; its clock and logger serve the
+	// deliveries.
+	platform.Runtime
 	// Backoff is the first retry's delay, doubled each time; 0 means
 	// 500ms.
 	Backoff time.Duration

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/capgate/capgate/gateway/approval"
+	"github.com/capgate/capgate/gateway/platform"
 )
 
 const hookSecret = "0123456789abcdef-webhook"
@@ -50,7 +51,7 @@ func TestWebhookSignedAndRetried(t *testing.T) {
 	srv := httptest.NewServer(rc)
 	defer srv.Close()
 	hook, err := approval.NewWebhook(approval.WebhookConfig{URL: srv.URL, SecretEnv: "HOOK_SECRET", MaxAttempts: 3},
-		approval.WebhookOptions{Getenv: env, Backoff: time.Millisecond})
+		approval.WebhookOptions{Runtime: platform.Runtime{Getenv: env}, Backoff: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +91,7 @@ func TestWebhookBounded(t *testing.T) {
 	srv := httptest.NewServer(rc)
 	defer srv.Close()
 	hook, err := approval.NewWebhook(approval.WebhookConfig{URL: srv.URL, SecretEnv: "HOOK_SECRET", MaxAttempts: 4},
-		approval.WebhookOptions{Getenv: env, Backoff: time.Millisecond})
+		approval.WebhookOptions{Runtime: platform.Runtime{Getenv: env}, Backoff: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +113,7 @@ func TestWebhookConfigErrors(t *testing.T) {
 		{"too many attempts", approval.WebhookConfig{URL: "https://hooks.example.com/x", SecretEnv: "HOOK_SECRET", MaxAttempts: 99}},
 	}
 	for _, tt := range tests {
-		if _, err := approval.NewWebhook(tt.cfg, approval.WebhookOptions{Getenv: env}); !errors.Is(err, approval.ErrWebhookConfig) {
+		if _, err := approval.NewWebhook(tt.cfg, approval.WebhookOptions{Runtime: platform.Runtime{Getenv: env}}); !errors.Is(err, approval.ErrWebhookConfig) {
 			t.Errorf("%s: err = %v, want ErrWebhookConfig", tt.name, err)
 		}
 	}

@@ -8,9 +8,8 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"time"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/capgate/capgate/gateway/platform"
 )
 
 // OpenOptions say where the gateway's audit trail goes.
@@ -26,18 +25,17 @@ type OpenOptions struct {
 	// Checkpoints sign the chain head at intervals (see Checkpoints); none
 	// without a Signer.
 	Checkpoints Checkpoints
-	// Redis, when set, also receives every event on the bounded stream
-	// Stream (at most StreamMaxLen entries, 0 meaning
-	// DefaultStreamMaxLen), each call bounded by Timeout, so that events
-	// outlive the replica. Stream options (a drop or error hook) apply.
-	Redis         redis.UniversalClient
+	// Runtime's Redis, when set, also receives every event on the
+	// bounded stream Stream (empty meaning the Redis prefix followed by
+	// "audit"; at most StreamMaxLen entries, 0 meaning
+	// DefaultStreamMaxLen), each call bounded by the Redis timeout, so
+	// that events outlive the replica. Stream options (a drop or error
+	// hook) apply. Its clock stamps the events; its logger receives the
+	// trail's own diagnostics.
+	platform.Runtime
 	Stream        string
 	StreamMaxLen  int64
-	Timeout       time.Duration
 	StreamOptions []StreamOption
-	// Now is the clock; Logger receives the trail's own diagnostics.
-	Now    func() time.Time
-	Logger *slog.Logger
 }
 
 // Open returns the audit logger o describes: hash-chained JSON lines to
@@ -75,7 +73,10 @@ func Open(o OpenOptions) (log *slog.Logger, close func() error, err error) {
 		if o.StreamMaxLen == 0 {
 			o.StreamMaxLen = DefaultStreamMaxLen
 		}
-		s := NewRedisStream(o.Redis, o.Stream, o.StreamMaxLen, o.Timeout, append([]StreamOption{WithLogger(o.Logger)}, o.StreamOptions...)...)
+		if o.Stream == "" {
+			o.Stream = o.Redis.Prefix + "audit"
+		}
+		s := NewRedisStream(o.Redis.Client, o.Stream, o.StreamMaxLen, o.Redis.Timeout, append([]StreamOption{WithLogger(o.Logger)}, o.StreamOptions...)...)
 		closers, opts.Stream = append(closers, s.Close), s
 	}
 	h := NewHandler(w, opts)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/revocation/redistest"
 )
 
@@ -18,7 +19,8 @@ import (
 func TestOpen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
 	srv := redistest.Start(t)
-	log, closeAudit, err := Open(OpenOptions{File: path, Chain: "replica-1", Redis: srv.Client, Stream: streamKey, Timeout: time.Second})
+	log, closeAudit, err := Open(OpenOptions{File: path, Chain: "replica-1", Stream: streamKey,
+		Runtime: platform.Runtime{Redis: &platform.Redis{Client: srv.Client, Timeout: time.Second}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
+
+	"github.com/capgate/capgate/gateway/platform"
 )
 
 // MaxTokenBytes bounds a presented credential. Anything longer is refused
@@ -21,12 +23,10 @@ type Options struct {
 	// HTTPClient fetches discovery documents and key sets. It is copied,
 	// never modified; a zero Timeout becomes 10s. Nil means a fresh client.
 	HTTPClient *http.Client
-	// Now is the clock for token expiry and discovery retries; nil means
-	// time.Now.
-	Now func() time.Time
-	// Logger receives discovery events and refusals (never a credential);
-	// nil discards them.
-	Logger *slog.Logger
+	// Runtime's clock times token expiry and discovery retries (nil
+	// means time.Now); its logger receives discovery events and refusals,
+	// never a credential (nil discards them).
+	platform.Runtime
 	// DiscoveryRetryInterval is the least time between two discovery
 	// attempts for an issuer that failed; zero means 1s.
 	DiscoveryRetryInterval time.Duration

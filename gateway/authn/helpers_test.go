@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/capgate/capgate/gateway/authn/oidctest"
+	"github.com/capgate/capgate/gateway/platform"
 )
 
 const testAudience = "capgate-test"
@@ -62,7 +63,7 @@ func newFixture(t testing.TB, mutate func(*IssuerConfig)) *fixture {
 
 func newAuthenticator(t testing.TB, clock *fakeClock, issuers []IssuerConfig) *Authenticator {
 	t.Helper()
-	a, err := New(context.Background(), issuers, quickstartKeys(), Options{Now: clock.Now})
+	a, err := New(context.Background(), issuers, quickstartKeys(), Options{Runtime: platform.Runtime{Now: clock.Now}})
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/capgate/capgate/gateway"
 	"github.com/capgate/capgate/gateway/client"
 	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/platform"
 )
 
 // notesConfig fronts one agent, notes, with no catalog: the gateway must
@@ -95,7 +96,7 @@ func startGateway(t *testing.T, upstream string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gw, err := gateway.FromConfig(context.Background(), cfg, gateway.BuildOptions{Logger: slog.New(slog.DiscardHandler)})
+	gw, err := gateway.FromConfig(context.Background(), cfg, gateway.BuildOptions{Runtime: platform.Runtime{Logger: slog.New(slog.DiscardHandler)}})
 	if err != nil {
 		t.Fatal(err)
 	}

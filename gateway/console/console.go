@@ -7,15 +7,14 @@ import (
 	"errors"
 	"html/template"
 	"io/fs"
-	"log/slog"
 	"net/http"
 	"slices"
-	"time"
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/policy"
 	"github.com/capgate/capgate/revocation"
 )
@@ -81,8 +80,9 @@ type Deps struct {
 	Approvals     Approvals
 	// HTTPClient talks to the OIDC issuer; nil means http.DefaultClient.
 	HTTPClient *http.Client
-	Logger     *slog.Logger
-	Now        func() time.Time
+	// Runtime's clock and logger must be set; FromConfig reads secrets
+	// with its Getenv.
+	platform.Runtime
 }
 
 // Console is the operator console.
@@ -94,7 +94,7 @@ type Console struct {
 	oidc  *oidcClient
 }
 
-// New returns the console. deps.Logger and deps.Now must be set.
+// New returns the console. deps.Runtime's Logger and Now must be set.
 func New(cfg Config, deps Deps) (*Console, error) {
 	key := cfg.SessionKey
 	if key == nil {

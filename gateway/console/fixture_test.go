@@ -22,6 +22,7 @@ import (
 	"github.com/capgate/capgate/gateway/capindex/capindextest"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/console"
+	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/policy"
 	"github.com/capgate/capgate/policy/policytest"
 	"github.com/capgate/capgate/revocation"
@@ -123,7 +124,7 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	access := config.AdminAccess{Groups: []string{"capgate-admins"}}
 	api := admin.New(admin.Config{Access: access, MaxTTL: time.Hour}, admin.Deps{
 		Authenticator: au, Index: f.listed, Verifier: f.verifier, Revocations: f.revs,
-		Policy: pol, Audit: auditLog, Logger: logger, Now: time.Now})
+		Policy: pol, Audit: auditLog, Runtime: platform.Runtime{Logger: logger, Now: time.Now}})
 	var approvals console.Approvals = f.approvals
 	if fo.listFails != nil {
 		approvals = failingList{f.approvals, fo.listFails}
@@ -131,7 +132,7 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	c, err := console.New(console.Config{Access: access, Approvers: fo.approvers,
 		DevLogin: true, OIDC: fo.oidc, AuditFile: f.auditFile}, console.Deps{
 		Authenticator: au, Index: f.listed, Verifier: f.verifier, Revocations: f.revs, Revoker: api,
-		Policy: pol, Approvals: approvals, Logger: logger, Now: time.Now})
+		Policy: pol, Approvals: approvals, Runtime: platform.Runtime{Logger: logger, Now: time.Now}})
 	if err != nil {
 		t.Fatal(err)
 	}

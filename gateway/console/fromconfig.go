@@ -10,13 +10,14 @@ import (
 // when the config has no console section. The admins are admin_access,
 // the approvers console.approvers (and, through deps.Policy, everyone the
 // policy names as an approver); the dev-key form is shown when dev keys
-// are configured; the audit page reads audit.file. getenv reads the OIDC
-// client secret and the session key; nil reads nothing.
-func FromConfig(cfg *config.Config, getenv func(string) string, deps Deps) (*Console, error) {
+// are configured; the audit page reads audit.file. deps.Getenv reads
+// the OIDC client secret and the session key; nil reads nothing.
+func FromConfig(cfg *config.Config, deps Deps) (*Console, error) {
 	cs := cfg.Console
 	if cs == nil {
 		return nil, nil
 	}
+	getenv := deps.Getenv
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/console"
+	"github.com/capgate/capgate/gateway/platform"
 )
 
 // TestFromConfig: no console section, no console; a session key shorter
@@ -26,21 +27,22 @@ func TestFromConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deps := console.Deps{Authenticator: au, Logger: slog.New(slog.DiscardHandler), Now: time.Now}
+	deps := console.Deps{Authenticator: au, Runtime: platform.Runtime{Logger: slog.New(slog.DiscardHandler), Now: time.Now}}
 	cfg := &config.Config{AdminAccess: config.AdminAccess{Groups: []string{"capgate-admins"}},
 		DevKeys: []authn.DevKey{{Principal: "user:admin@example.com"}}}
-	if c, err := console.FromConfig(cfg, nil, deps); c != nil || err != nil {
+	if c, err := console.FromConfig(cfg, deps); c != nil || err != nil {
 		t.Fatalf("without a console section: %v %v", c, err)
 	}
 	cfg.Console = &config.Console{SessionKeyEnv: "CONSOLE_KEY", Approvers: config.AdminAccess{Principals: []string{"user:sec@example.com"}}}
 	env := map[string]string{"CONSOLE_KEY": "too short"}
-	if _, err := console.FromConfig(cfg, func(k string) string { return env[k] }, deps); err == nil || !strings.Contains(err.Error(), "at least 32 bytes") {
+	deps.Getenv = func(k string) string { return env[k] }
+	if _, err := console.FromConfig(cfg, deps); err == nil || !strings.Contains(err.Error(), "at least 32 bytes") {
 		t.Fatalf("a short session key: %v", err)
 	}
 	env["CONSOLE_KEY"] = strings.Repeat("k", 32)
 	var replicas [2]*httptest.Server
 	for i := range replicas {
-		c, err := console.FromConfig(cfg, func(k string) string { return env[k] }, deps)
+		c, err := console.FromConfig(cfg, deps)
 		if err != nil {
 			t.Fatal(err)
 		}

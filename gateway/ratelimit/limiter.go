@@ -1,17 +1,16 @@
 package ratelimit
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"log/slog"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/capgate/capgate/gateway/metrics"
+	"github.com/capgate/capgate/gateway/platform"
 )
 
 // Limit names one limit: what is refused, and what the metrics count.
@@ -48,22 +47,6 @@ func (r *Refusal) Error() string {
 // Is matches ErrLimited.
 func (r *Refusal) Is(target error) bool { return target == ErrLimited }
 
-// Deps are the limiter's collaborators.
-type Deps struct {
-	// Redis, when set, holds the shared state of every replica.
-	Redis redis.UniversalClient
-	// Prefix starts every Redis key (the gateway's redis.prefix).
-	Prefix string
-	// Timeout bounds one Redis call; 0 means 250ms.
-	Timeout time.Duration
-	// Now is the clock; nil means time.Now.
-	Now func() time.Time
-	// Metrics counts every check by limit and result; nil counts nothing.
-	Metrics *metrics.Metrics
-	// Logger receives store failures; nil discards them.
-	Logger *slog.Logger
-}
-
 // store keeps the buckets and the live sets.
 type store interface {
 	allow(ctx context.Context, key string, r Rate, n int, now time.Time) (time.Duration, error)
@@ -75,13 +58,16 @@ type store interface {
 type Limiter struct {
 	cfg   Config
 	store store
-	deps  Deps
+	rt    platform.Runtime
 }
 
-// New validates cfg (after defaults) and returns its limiter, on Redis
-// when deps.Redis is set and in memory otherwise. A disabled config
+// New validates cfg (after defaults) and returns its limiter, on the
+// runtime's Redis when it has one (keys under its prefix and
+// "ratelimit:", each call bounded by its timeout, 0 meaning 250ms) and in
+// memory otherwise. The runtime's metrics count every check by limit and
+// result, and its logger receives store failures. A disabled config
 // returns nil, which allows everything.
-func New(cfg Config, deps Deps) (*Limiter, error) {
+func New(cfg Config, rt platform.Runtime) (*Limiter, error) {
 	cfg = cfg.WithDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -89,18 +75,10 @@ func New(cfg Config, deps Deps) (*Limiter, error) {
 	if cfg.Disabled {
 		return nil, nil
 	}
-	if deps.Now == nil {
-		deps.Now = time.Now
-	}
-	if deps.Logger == nil {
-		deps.Logger = slog.New(slog.DiscardHandler)
-	}
-	if deps.Timeout == 0 {
-		deps.Timeout = 250 * time.Millisecond
-	}
-	l := &Limiter{cfg: cfg, deps: deps}
-	if deps.Redis != nil {
-		l.store = newRedisStore(deps.Redis, deps.Prefix+"ratelimit:", deps.Timeout)
+	rt = rt.WithDefaults()
+	l := &Limiter{cfg: cfg, rt: rt}
+	if rt.Redis != nil {
+		l.store = newRedisStore(rt.Redis.Client, rt.Redis.Prefix+"ratelimit:", cmp.Or(rt.Redis.Timeout, 250*time.Millisecond))
 	} else {
 		l.store = newMemoryStore(cfg.MaxKeys)
 	}
@@ -121,7 +99,7 @@ func (l *Limiter) Allow(ctx context.Context, limit Limit, principal, agent strin
 	if n > r.Burst {
 		return l.result(ctx, limit, &Refusal{Limit: limit, RetryAfter: r.Period})
 	}
-	wait, err := l.store.allow(ctx, l.key(limit, principal, agent), r, n, l.deps.Now())
+	wait, err := l.store.allow(ctx, l.key(limit, principal, agent), r, n, l.rt.Now())
 	return l.result(ctx, limit, l.outcome(limit, wait, err))
 }
 
@@ -131,7 +109,7 @@ func (l *Limiter) AdmitLive(ctx context.Context, principal, agent string) error 
 	if l == nil || l.cfg.MaxLiveCapabilities < 0 {
 		return nil
 	}
-	wait, err := l.store.admitLive(ctx, l.key(Live, principal, agent), l.cfg.MaxLiveCapabilities, l.deps.Now())
+	wait, err := l.store.admitLive(ctx, l.key(Live, principal, agent), l.cfg.MaxLiveCapabilities, l.rt.Now())
 	return l.result(ctx, Live, l.outcome(Live, wait, err))
 }
 
@@ -141,10 +119,10 @@ func (l *Limiter) RecordLive(ctx context.Context, principal, agent, id string, e
 	if l == nil || l.cfg.MaxLiveCapabilities < 0 {
 		return nil
 	}
-	err := l.store.recordLive(ctx, l.key(Live, principal, agent), id, expires, l.deps.Now())
+	err := l.store.recordLive(ctx, l.key(Live, principal, agent), id, expires, l.rt.Now())
 	if err != nil {
-		l.deps.Metrics.RedisError("ratelimit")
-		l.deps.Logger.WarnContext(ctx, "live capability not counted", "error", err)
+		l.rt.Metrics.RedisError("ratelimit")
+		l.rt.Logger.WarnContext(ctx, "live capability not counted", "error", err)
 		return fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	return nil
@@ -191,9 +169,9 @@ func (l *Limiter) result(ctx context.Context, limit Limit, err error) error {
 		res = metrics.RateLimitLimited
 	case err != nil:
 		res = metrics.RateLimitUnavailable
-		l.deps.Metrics.RedisError("ratelimit")
-		l.deps.Logger.WarnContext(ctx, "rate limiter unavailable; refusing", "limit", limit, "error", err)
+		l.rt.Metrics.RedisError("ratelimit")
+		l.rt.Logger.WarnContext(ctx, "rate limiter unavailable; refusing", "limit", limit, "error", err)
 	}
-	l.deps.Metrics.ObserveRateLimit(string(limit), res)
+	l.rt.Metrics.ObserveRateLimit(string(limit), res)
 	return err
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/gateway/ratelimit"
 	"github.com/capgate/capgate/revocation/redistest"
 )
@@ -22,9 +23,9 @@ type clock struct{ t time.Time }
 
 func (c *clock) now() time.Time { return c.t }
 
-func newLimiter(t *testing.T, cfg ratelimit.Config, deps ratelimit.Deps) *ratelimit.Limiter {
+func newLimiter(t *testing.T, cfg ratelimit.Config, rt platform.Runtime) *ratelimit.Limiter {
 	t.Helper()
-	l, err := ratelimit.New(cfg, deps)
+	l, err := ratelimit.New(cfg, rt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func TestBudgetIsPerPrincipal(t *testing.T) {
 	for _, limit := range []ratelimit.Limit{ratelimit.Issue, ratelimit.Attenuate, ratelimit.Invoke} {
 		t.Run(string(limit), func(t *testing.T) {
 			c := &clock{t: time.Unix(1_800_000_000, 0)}
-			l := newLimiter(t, tight(), ratelimit.Deps{Now: c.now})
+			l := newLimiter(t, tight(), platform.Runtime{Now: c.now})
 			n, err := spend(t, l, limit, "user:alice")
 			if n != 3 {
 				t.Fatalf("allowed %d, want the burst of 3", n)
@@ -76,14 +77,14 @@ func TestBudgetIsPerPrincipal(t *testing.T) {
 }
 
 func TestMoreThanTheBurstAtOnceIsRefused(t *testing.T) {
-	l := newLimiter(t, tight(), ratelimit.Deps{})
+	l := newLimiter(t, tight(), platform.Runtime{})
 	wantRefusal(t, l.Allow(context.Background(), ratelimit.Attenuate, "user:alice", "", 4), ratelimit.Attenuate)
 }
 
 func TestPerAgentBudgets(t *testing.T) {
 	cfg := tight()
 	cfg.PerAgent = true
-	l := newLimiter(t, cfg, ratelimit.Deps{})
+	l := newLimiter(t, cfg, platform.Runtime{})
 	if n, _ := spend(t, l, ratelimit.Invoke, "user:alice"); n != 3 {
 		t.Fatalf("allowed %d, want 3", n)
 	}
@@ -94,7 +95,7 @@ func TestPerAgentBudgets(t *testing.T) {
 
 func TestLiveCapabilityCap(t *testing.T) {
 	c := &clock{t: time.Unix(1_800_000_000, 0)}
-	testLiveCap(t, newLimiter(t, tight(), ratelimit.Deps{Now: c.now}), c)
+	testLiveCap(t, newLimiter(t, tight(), platform.Runtime{Now: c.now}), c)
 }
 
 // testLiveCap holds two live capabilities, is refused a third until the
@@ -127,7 +128,7 @@ func testLiveCap(t *testing.T, l *ratelimit.Limiter, c *clock) {
 func TestDisabledAndUnlimited(t *testing.T) {
 	cfg := tight()
 	cfg.Disabled = true
-	var l *ratelimit.Limiter = newLimiter(t, cfg, ratelimit.Deps{})
+	var l *ratelimit.Limiter = newLimiter(t, cfg, platform.Runtime{})
 	if l != nil || l.Allow(context.Background(), ratelimit.Issue, "p", "", 1000) != nil || l.AdmitLive(context.Background(), "p", "") != nil {
 		t.Fatal("a disabled limiter limits")
 	}
@@ -148,7 +149,7 @@ func TestConfigValidate(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c := ratelimit.Config{}
 			tt.edit(&c)
-			if _, err := ratelimit.New(c, ratelimit.Deps{}); !errors.Is(err, tt.wantErr) {
+			if _, err := ratelimit.New(c, platform.Runtime{}); !errors.Is(err, tt.wantErr) {
 				t.Fatalf("err = %v, want %v", err, tt.wantErr)
 			}
 		})
@@ -162,7 +163,7 @@ func TestMemoryIsBounded(t *testing.T) {
 	cfg := tight()
 	cfg.MaxKeys = 2
 	c := &clock{t: time.Unix(1_800_000_000, 0)}
-	l := newLimiter(t, cfg, ratelimit.Deps{Now: c.now})
+	l := newLimiter(t, cfg, platform.Runtime{Now: c.now})
 	ctx := context.Background()
 	_ = l.Allow(ctx, ratelimit.Invoke, "a", "", 1)
 	_ = l.Allow(ctx, ratelimit.Invoke, "b", "", 1)
@@ -182,8 +183,8 @@ func TestMemoryIsBounded(t *testing.T) {
 // throwaway redis-server: what one spends the other cannot.
 func TestReplicasShareTheBudget(t *testing.T) {
 	srv := redistest.Start(t)
-	a := newLimiter(t, tight(), ratelimit.Deps{Redis: redisClient(t, srv.Addr), Prefix: "t:"})
-	b := newLimiter(t, tight(), ratelimit.Deps{Redis: redisClient(t, srv.Addr), Prefix: "t:"})
+	a := newLimiter(t, tight(), platform.Runtime{Redis: &platform.Redis{Client: redisClient(t, srv.Addr), Prefix: "t:"}})
+	b := newLimiter(t, tight(), platform.Runtime{Redis: &platform.Redis{Client: redisClient(t, srv.Addr), Prefix: "t:"}})
 	ctx := context.Background()
 	for i, l := range []*ratelimit.Limiter{a, b, a} {
 		if err := l.Allow(ctx, ratelimit.Issue, "user:alice", "", 1); err != nil {
@@ -196,7 +197,7 @@ func TestReplicasShareTheBudget(t *testing.T) {
 		t.Fatalf("bob refused: %v", err)
 	}
 	c := &clock{t: time.Now()}
-	shared := newLimiter(t, tight(), ratelimit.Deps{Redis: redisClient(t, srv.Addr), Prefix: "t:", Now: c.now})
+	shared := newLimiter(t, tight(), platform.Runtime{Redis: &platform.Redis{Client: redisClient(t, srv.Addr), Prefix: "t:"}, Now: c.now})
 	testLiveCap(t, shared, c)
 }
 
@@ -204,7 +205,7 @@ func TestReplicasShareTheBudget(t *testing.T) {
 // (ErrUnavailable) rather than allow without counting.
 func TestRedisDownFailsClosed(t *testing.T) {
 	srv := redistest.Start(t)
-	l := newLimiter(t, tight(), ratelimit.Deps{Redis: redisClient(t, srv.Addr), Timeout: 200 * time.Millisecond})
+	l := newLimiter(t, tight(), platform.Runtime{Redis: &platform.Redis{Client: redisClient(t, srv.Addr), Timeout: 200 * time.Millisecond}})
 	ctx := context.Background()
 	if err := l.Allow(ctx, ratelimit.Invoke, "user:alice", "", 1); err != nil {
 		t.Fatal(err)

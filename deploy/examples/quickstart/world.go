@@ -17,6 +17,7 @@ import (
 	"github.com/capgate/capgate/deploy/examples/quickstart/summarizer"
 	"github.com/capgate/capgate/gateway"
 	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/platform"
 )
 
 // Dev keys of the quickstart principals. They are for the
@@ -139,7 +140,8 @@ func (w *World) start(ctx context.Context, opts Options) error {
 	}
 	w.Config = cfg
 	gw, err := gateway.FromConfig(ctx, cfg, gateway.BuildOptions{
-		Logger: opts.Logger, Now: opts.Now, AuditWriter: opts.AuditWriter, Getenv: worldEnv,
+		Runtime:     platform.Runtime{Logger: opts.Logger, Now: opts.Now, Getenv: worldEnv},
+		AuditWriter: opts.AuditWriter,
 	})
 	if err != nil {
 		gwLn.Close()

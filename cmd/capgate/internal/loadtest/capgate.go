@@ -16,6 +16,7 @@ import (
 	qsfiles "github.com/capgate/capgate/deploy/examples/quickstart"
 	"github.com/capgate/capgate/gateway"
 	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/policy"
 	"github.com/capgate/capgate/revocation"
 )
@@ -121,9 +122,10 @@ func startCapgate(ctx context.Context, o capgateOptions) (*Capgate, error) {
 	}
 	cfg.Redis = o.redis
 	built, err := gateway.FromConfig(ctx, cfg, gateway.BuildOptions{
-		Logger: slog.New(slog.DiscardHandler), Now: o.now, Revocations: o.revocations, Keys: o.keys,
-		// The lab A2E host is configured but not started or driven here.
-		Getenv: func(string) string { return "unused-lab-secret" },
+		Runtime: platform.Runtime{Logger: slog.New(slog.DiscardHandler), Now: o.now,
+			// The lab A2E host is configured but not started or driven here.
+			Getenv: func(string) string { return "unused-lab-secret" }},
+		Revocations: o.revocations, Keys: o.keys,
 	})
 	if err != nil {
 		ln.Close()

@@ -1,0 +1,48 @@
+package gateway
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/capgate/capgate/gateway/a2afront"
+	"github.com/capgate/capgate/gateway/a2efront"
+	"github.com/capgate/capgate/gateway/authn"
+	"github.com/capgate/capgate/gateway/config"
+)
+
+// Fronts are the protocol fronts the gateway mounts, each turning its
+// wire into calls on the same capabilities.
+type Fronts struct {
+	// A2A is the A2A front, mounted at /a2a/{agent}.
+	A2A *a2afront.Front
+	// A2E is the A2E front, mounted at /a2e/{host}/; nil when no host is
+	// configured.
+	A2E *a2efront.Front
+}
+
+// fronts builds both fronts in one place and the same way: the front's
+// part of the config, its deps (the runtime, the authenticator and the
+// capabilities it uses), then its constructor. Neither performs network
+// I/O: agent cards and OIDC discovery are fetched on first use. The A2E
+// front's sessions live on the runtime's Redis when it has one, and close
+// with the gateway.
+func (b *Built) fronts(ctx context.Context, cfg *config.Config, opts BuildOptions, a *authn.Authenticator, caps *Capabilities) (Fronts, error) {
+	a2e, closeSessions, err := a2efront.Open(cfg.A2EHosts, a2efront.OpenOptions{
+		Deps: a2efront.Deps{Runtime: opts.Runtime, Authenticate: a.AuthenticateToken, AuthenticateRequest: a.AuthenticateRequest,
+			Policy: caps.Policy, Audit: caps.Audit},
+		Keys: caps.Keys,
+	})
+	if err != nil {
+		return Fronts{}, fmt.Errorf("gateway: a2e: %w", err)
+	}
+	b.closers = append(b.closers, closeSessions)
+	a2a, err := a2afront.New(ctx, a2afront.ConfigFrom(cfg), a2afront.Deps{
+		Runtime: opts.Runtime, Authenticator: a, Keys: caps.Keys, Verifier: caps.Verifier,
+		Index: caps.Index, Revocations: caps.Revocations, Policy: caps.Policy, Approvals: caps.Approvals,
+		Tasks: caps.Tasks, Audit: caps.Audit, Limits: caps.Limits,
+	})
+	if err != nil {
+		return Fronts{}, fmt.Errorf("gateway: %w", err)
+	}
+	return Fronts{A2A: a2a, A2E: a2e}, nil
+}
