@@ -140,7 +140,7 @@ func mentionsIDs(resp json.RawMessage, a *agent, s *capScope) bool {
 		if plainLiteral(lit[1 : len(lit)-1]) {
 			return false
 		}
-		str, _ := decodeString(lit)
+		str, _ := jsonrpc.Unquote(lit)
 		return anyAnswerID(a, s, func(id string) bool { return strings.Contains(str, id) })
 	})
 }
