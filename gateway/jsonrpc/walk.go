@@ -211,13 +211,15 @@ func (s *StringWalk) Next() (start, end int, ok bool) {
 // stands for, exactly as encoding/json decodes it, and allocates nothing
 // but the string when lit holds no escape sequence. ok is false when lit
 // is not a string literal.
-func Unquote(lit []byte) (s string, ok bool) {
+func Unquote(lit []byte) (string, bool) {
 	if len(lit) < 2 || lit[0] != '"' {
 		return "", false
 	}
 	if inner := lit[1 : len(lit)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
 		return string(inner), true
 	}
+	// Declared here, s moves to the heap on this path only.
+	var s string
 	if json.Unmarshal(lit, &s) != nil {
 		return "", false
 	}

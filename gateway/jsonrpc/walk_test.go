@@ -96,6 +96,13 @@ func TestWalkDoesNotAllocate(t *testing.T) {
 	}
 }
 
+func TestUnquoteAllocatesOnlyTheString(t *testing.T) {
+	lit := []byte(`"t1-plain"`)
+	if n := testing.AllocsPerRun(100, func() { _, _ = Unquote(lit) }); n != 1 {
+		t.Fatalf("Unquote of a plain literal allocates %.0f times, want 1 (the string)", n)
+	}
+}
+
 func equalStrings(a, b []string) bool {
 	if len(a) != len(b) {
 		return false
