@@ -84,7 +84,7 @@ func mentionsIDs(resp json.RawMessage, a *agent, s *enforce.Scope) bool {
 		if plainLiteral(lit[1 : len(lit)-1]) {
 			return false
 		}
-		str, _ := decodeString(lit)
+		str, _ := jsonrpc.Unquote(lit)
 		return s.AnyID(a.known, func(id string) bool { return strings.Contains(str, id) })
 	})
 }

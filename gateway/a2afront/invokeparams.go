@@ -61,12 +61,12 @@ func plainInvokeParams(params []byte) (p sep.InvokeParams, ok bool) {
 // keys are all plain ASCII (plainKey) and fn accepted every member. Keys
 // are passed as written; fn returns false for a member it does not take.
 func eachPlainMember(obj []byte, fn func(k, v []byte) bool) bool {
-	if !isObject(obj) {
+	it, isObject := jsonrpc.WalkObject(obj)
+	if !isObject {
 		return false
 	}
-	it := newMemberIter(obj)
-	for k, v, more := it.next(); more; k, v, more = it.next() {
-		if !plainKey(k) || !fn(k, v) {
+	for m, more := it.Next(); more; m, more = it.Next() {
+		if !plainKey(m.Name) || !fn(m.Name, m.Value) {
 			return false
 		}
 	}
@@ -79,7 +79,7 @@ func plainString(v []byte) (string, bool) {
 	if len(v) == 0 || v[0] != '"' {
 		return "", false
 	}
-	return decodeString(v)
+	return jsonrpc.Unquote(v)
 }
 
 // plainArguments reads an object of plain-keyed members into a map of

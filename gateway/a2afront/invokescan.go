@@ -1,5 +1,7 @@
 package a2afront
 
+import "github.com/capgate/capgate/gateway/jsonrpc"
+
 // plainInvocationCapability is invocationCapability's fast path, for the
 // common invocation: params (a JSON object, already decoded once) whose
 // keys are all plain ASCII, with no metadata and no message member, so
@@ -8,13 +10,14 @@ package a2afront
 // would, or ok false whenever the decoding path must decide, which
 // includes every refusal.
 func plainInvocationCapability(params []byte) (id, token string, ok bool) {
-	if !isObject(params) {
+	it, isObject := jsonrpc.WalkObject(params)
+	if !isObject {
 		return "", "", false
 	}
 	names := extensionMembers()
 	var idRaw, tokenRaw []byte
-	it := newMemberIter(params)
-	for k, v, more := it.next(); more; k, v, more = it.next() {
+	for m, more := it.Next(); more; m, more = it.Next() {
+		k, v := m.Name, m.Value
 		if !plainKey(k) || asciiEqualFold(k, "metadata") || string(k) == "message" {
 			return "", "", false
 		}
@@ -42,7 +45,7 @@ func optionalString(raw []byte) (string, bool) {
 	if raw == nil {
 		return "", true
 	}
-	return decodeString(raw)
+	return jsonrpc.Unquote(raw)
 }
 
 // asciiEqualFold is strings.EqualFold for ASCII k and name.

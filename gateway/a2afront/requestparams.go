@@ -88,30 +88,17 @@ func plainStringMap(v []byte) (map[string]string, bool) {
 // plainStrings reads an array of string literals as encoding/json decodes
 // it into []string ([] is an empty, non-nil slice).
 func plainStrings(v []byte) ([]string, bool) {
-	if len(v) == 0 || v[0] != '[' {
+	it, isArray := jsonrpc.WalkArray(v)
+	if !isArray {
 		return nil, false
 	}
 	out := []string{}
-	i := skipSpace(v, 1)
-	if i < len(v) && v[i] == ']' {
-		return out, true
-	}
-	for i < len(v) {
-		end := stringEnd(v, i)
-		s, ok := plainString(v[i:end])
+	for elem, more := it.Next(); more; elem, more = it.Next() {
+		s, ok := plainString(elem)
 		if !ok {
 			return nil, false
 		}
 		out = append(out, s)
-		i = skipSpace(v, end)
-		switch {
-		case i < len(v) && v[i] == ']':
-			return out, true
-		case i < len(v) && v[i] == ',':
-			i = skipSpace(v, i+1)
-		default:
-			return nil, false
-		}
 	}
-	return nil, false
+	return out, it.Err() == nil
 }

@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"slices"
 	"unicode/utf8"
+
+	"github.com/capgate/capgate/gateway/jsonrpc"
 )
 
-// The tasks an answer names, read without decoding the answer: the fast
-// path of taskAnswer, which runs on every answer of every forwarded call.
+// The tasks an answer names, read without decoding the answer (a walk of
+// it with jsonrpc's walk): the fast path of taskAnswer, which runs on
+// every answer of every forwarded call.
 // It finds exactly what decoding the answer into maps finds (the result
 // member, then answerTasks), and defers to that decoding whenever a key
 // could decode or fold otherwise than it is written: a key with an escape
@@ -60,20 +63,19 @@ func decodedResult(resp json.RawMessage) (result json.RawMessage, found bool, er
 // winning as in a map. plain is false when a key has an escape sequence,
 // which only decoding can compare.
 func plainResult(resp []byte) (result []byte, found, plain bool, err error) {
-	trimmed := resp[skipSpace(resp, 0):]
-	if bytes.HasPrefix(trimmed, []byte("null")) {
-		return nil, false, true, nil
-	}
-	if !isObject(trimmed) {
+	it, isObject := jsonrpc.WalkObject(resp)
+	if !isObject {
+		if bytes.HasPrefix(bytes.TrimLeft(resp, " \t\n\r"), []byte("null")) {
+			return nil, false, true, nil
+		}
 		return nil, false, true, errNotJSONRPC
 	}
-	it := newMemberIter(trimmed)
-	for k, v, ok := it.next(); ok; k, v, ok = it.next() {
+	for m, ok := it.Next(); ok; m, ok = it.Next() {
 		switch {
-		case bytes.IndexByte(k, '\\') >= 0:
+		case m.Escaped:
 			return nil, false, false, nil
-		case string(k) == "result":
-			result, found = v, true
+		case string(m.Name) == "result":
+			result, found = m.Value, true
 		}
 	}
 	return result, found, true, nil
@@ -82,35 +84,40 @@ func plainResult(resp []byte) (result []byte, found, plain bool, err error) {
 // plainAnswerTasks is answerTasks on a result whose keys are plain; plain
 // is false otherwise, and tasks is then nil.
 func plainAnswerTasks(result []byte) (tasks []string, plain bool) {
-	if !isObject(result) {
+	it, isObject := jsonrpc.WalkObject(result)
+	if !isObject {
 		return nil, true
 	}
 	var buf [16]member
-	ms, plain := plainMembers(result, buf[:0])
+	ms, plain := plainMembers(it, buf[:0])
 	if !plain {
 		return nil, false
 	}
 	tasks = plainObjectTasks(ms, nil)
 	for _, m := range ms {
-		if !slices.ContainsFunc(wrappers, func(w string) bool { return foldedIs(m.key, w) }) || !isObject(m.val) {
+		if !slices.ContainsFunc(wrappers, func(w string) bool { return foldedIs(m.key, w) }) {
+			continue
+		}
+		inner, isObject := jsonrpc.WalkObject(m.val)
+		if !isObject {
 			continue
 		}
 		var ibuf [16]member
-		inner, plain := plainMembers(m.val, ibuf[:0])
+		ims, plain := plainMembers(inner, ibuf[:0])
 		if !plain {
 			return nil, false
 		}
-		tasks = plainObjectTasks(inner, tasks)
+		tasks = plainObjectTasks(ims, tasks)
 	}
 	return tasks, true
 }
 
-// plainMembers appends obj's members to buf, the last of each key winning
-// as in a map. plain is false when a key is not plain ASCII or there are
-// more than maxPlainMembers keys.
-func plainMembers(obj []byte, buf []member) (ms []member, plain bool) {
-	it := newMemberIter(obj)
-	for k, v, ok := it.next(); ok; k, v, ok = it.next() {
+// plainMembers appends the members of the object it walks to buf, the
+// last of each key winning as in a map. plain is false when a key is not
+// plain ASCII or there are more than maxPlainMembers keys.
+func plainMembers(it jsonrpc.ObjectWalk, buf []member) (ms []member, plain bool) {
+	for m, ok := it.Next(); ok; m, ok = it.Next() {
+		k, v := m.Name, m.Value
 		if !plainKey(k) {
 			return nil, false
 		}
@@ -175,7 +182,7 @@ func plainStrs(ms []member, name string, out []string) []string {
 		if !foldedIs(m.key, name) || string(m.val) == "null" {
 			continue
 		}
-		s, ok := decodeString(m.val)
+		s, ok := jsonrpc.Unquote(m.val)
 		if !ok {
 			return out[:start]
 		}
@@ -201,7 +208,7 @@ func kindIsTask(ms []member) bool {
 			task = task || string(inner) == "task"
 			continue
 		}
-		s, _ := decodeString(m.val)
+		s, _ := jsonrpc.Unquote(m.val)
 		task = task || s == "task"
 	}
 	return task

@@ -40,6 +40,13 @@
 // also refuse a member spelled otherwise than a name its reader reads
 // ([Names]).
 //
+// [WalkObject], [WalkArray] and [WalkStrings] are the one walk over JSON
+// text in capgate: they find the members, elements and string literals of
+// a text this package checked, as every conforming parser finds them,
+// without decoding or allocating. Code that reads part of a checked text
+// without decoding it walks it with these, so that it reads what the
+// checks were about; it never scans the bytes with a loop of its own.
+//
 // [UnmarshalParams] decodes params into a struct strictly: unknown members are
 // rejected, and member names must match the struct's JSON names exactly,
 // never case-insensitively as encoding/json would otherwise allow.

@@ -117,3 +117,23 @@ func ExampleReadBody() {
 	fmt.Println(err)
 	// Output: jsonrpc: body too large: more than 64 bytes
 }
+
+func ExampleWalkObject() {
+	text := []byte(`{"jsonrpc":"2.0","id":7,"result":{"tasks":[{"id":"t1"},{"id":"t2"}]}}`)
+	it, _ := jsonrpc.WalkObject(text)
+	for m, ok := it.Next(); ok; m, ok = it.Next() {
+		if string(m.Name) != "result" {
+			continue
+		}
+		result, _ := jsonrpc.WalkObject(m.Value)
+		for r, ok := result.Next(); ok; r, ok = result.Next() {
+			tasks, _ := jsonrpc.WalkArray(r.Value)
+			for task, ok := tasks.Next(); ok; task, ok = tasks.Next() {
+				fmt.Printf("%s\n", task)
+			}
+		}
+	}
+	// Output:
+	// {"id":"t1"}
+	// {"id":"t2"}
+}

@@ -92,14 +92,15 @@ func exactNames(raw []byte, t reflect.Type, depth int) error {
 	case t.Kind() == reflect.Struct && raw[0] == '{':
 		return exactStructNames(raw, t, depth)
 	case t.Kind() == reflect.Map && raw[0] == '{':
-		it := newMemberIter(raw)
-		for _, _, v, ok := it.next(); ok; _, _, v, ok = it.next() {
-			if err := exactNames(v, t.Elem(), depth+1); err != nil {
+		it, _ := WalkObject(raw)
+		for m, ok := it.Next(); ok; m, ok = it.Next() {
+			if err := exactNames(m.Value, t.Elem(), depth+1); err != nil {
 				return err
 			}
 		}
 	case (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) && raw[0] == '[':
-		for elem := range elements(raw) {
+		it, _ := WalkArray(raw)
+		for elem, ok := it.Next(); ok; elem, ok = it.Next() {
 			if err := exactNames(elem, t.Elem(), depth+1); err != nil {
 				return err
 			}
@@ -112,13 +113,14 @@ func exactStructNames(raw []byte, t reflect.Type, depth int) error {
 	var fieldBuf [16]field
 	fields := jsonFields(t, fieldBuf[:0], 0)
 	var buf [32]byte
-	it := newMemberIter(raw)
+	it, _ := WalkObject(raw)
 	for {
-		name, escaped, v, ok := it.next()
+		m, ok := it.Next()
 		if !ok {
 			return nil
 		}
-		if escaped {
+		name, v := m.Name, m.Value
+		if m.Escaped {
 			name = appendUnescaped(buf[:0], name)
 		}
 		f, found := findField(fields, name)

@@ -90,7 +90,7 @@ func decode(s *checkScratch, body []byte, lim Limits) (reqs []Request, batch boo
 		return nil, batch, err
 	}
 	if !batch {
-		end := skipValue(body, start)
+		end, _ := valueEnd(body, start)
 		return []Request{decodeElement(body[start:end])}, false, nil
 	}
 	if len(c.elems) == 0 {
@@ -112,13 +112,14 @@ func decodeElement(raw []byte) Request {
 	var version, meth bool
 	var firstErr error
 	var nameBuf [16]byte
-	it := newMemberIter(raw)
+	it, _ := WalkObject(raw)
 	for {
-		name, escaped, v, ok := it.next()
+		m, ok := it.Next()
 		if !ok {
 			break
 		}
-		if escaped {
+		name, v := m.Name, m.Value
+		if m.Escaped {
 			name = appendUnescaped(nameBuf[:0], name)
 		}
 		var err error

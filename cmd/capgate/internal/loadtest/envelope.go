@@ -3,6 +3,8 @@ package loadtest
 import (
 	"bytes"
 	"fmt"
+
+	"github.com/capgate/capgate/gateway/jsonrpc"
 )
 
 // envelope holds the raw top-level members of a JSON-RPC message that the
@@ -37,120 +39,22 @@ func (e *envelope) methodIs(name string) bool {
 	return len(m) == len(name)+2 && m[0] == '"' && m[len(m)-1] == '"' && string(m[1:len(m)-1]) == name
 }
 
-// scanEnvelope walks the top-level members of a JSON object without
-// allocating. It finds member boundaries (skipping strings with their
-// escapes and nested values) but is not a validator: it may accept some
-// malformed JSON, and never panics. ok is false for anything that is not
-// an object it can walk to its end. Keys are compared as written, so an
-// escaped key ("\u0069d") is not recognised.
+// scanEnvelope walks the top-level members of a JSON object with
+// jsonrpc's walk, without allocating. The walk finds member boundaries
+// (skipping strings with their escapes and nested values) and stops where
+// the structure of an object breaks, but is not a validator: it may accept
+// some malformed JSON, and never panics. ok is false for anything that is
+// not an object it can walk to its end. Keys are compared as written, so
+// an escaped key ("\u0069d") is not recognised.
 func scanEnvelope(b []byte) (env envelope, ok bool) {
-	i := skipSpace(b, 0)
-	if i >= len(b) || b[i] != '{' {
+	it, ok := jsonrpc.WalkObject(b)
+	if !ok {
 		return env, false
 	}
-	i = skipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return env, skipSpace(b, i+1) == len(b)
+	for m, more := it.Next(); more; m, more = it.Next() {
+		env.set(m.Name, m.Value)
 	}
-	for {
-		var key []byte
-		var end int
-		if key, end, ok = scanString(b, i); !ok {
-			return env, false
-		}
-		if i = skipSpace(b, end); i >= len(b) || b[i] != ':' {
-			return env, false
-		}
-		i = skipSpace(b, i+1)
-		if end, ok = skipValue(b, i); !ok {
-			return env, false
-		}
-		env.set(key, b[i:end])
-		if i = skipSpace(b, end); i >= len(b) {
-			return env, false
-		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case '}':
-			return env, skipSpace(b, i+1) == len(b)
-		default:
-			return env, false
-		}
-	}
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// scanString reads the JSON string starting at b[i]. It returns its
-// content as written (escapes left in), and the index just past it.
-func scanString(b []byte, i int) (content []byte, end int, ok bool) {
-	if i >= len(b) || b[i] != '"' {
-		return nil, i, false
-	}
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
-			return b[i+1 : j], j + 1, true
-		}
-	}
-	return nil, len(b), false
-}
-
-// skipValue returns the index just past the JSON value starting at b[i].
-func skipValue(b []byte, i int) (int, bool) {
-	if i >= len(b) {
-		return i, false
-	}
-	switch b[i] {
-	case '"':
-		_, end, ok := scanString(b, i)
-		return end, ok
-	case '{', '[':
-		return skipNested(b, i)
-	}
-	j := i
-	for j < len(b) && !isDelimiter(b[j]) {
-		j++
-	}
-	return j, j > i
-}
-
-// skipNested skips an object or array, counting brackets outside strings.
-func skipNested(b []byte, i int) (int, bool) {
-	depth := 0
-	for j := i; j < len(b); j++ {
-		switch b[j] {
-		case '"':
-			_, end, ok := scanString(b, j)
-			if !ok {
-				return len(b), false
-			}
-			j = end - 1
-		case '{', '[':
-			depth++
-		case '}', ']':
-			if depth--; depth == 0 {
-				return j + 1, true
-			}
-		}
-	}
-	return len(b), false
-}
-
-func isDelimiter(c byte) bool {
-	switch c {
-	case ',', '}', ']', ':', '{', '[', '"', ' ', '\t', '\n', '\r':
-		return true
-	}
-	return false
+	return env, it.Err() == nil
 }
 
 // maxSnippet bounds the part of a bad response quoted in an error.

@@ -101,7 +101,7 @@ func TestCheckResponseDoesNotAllocate(t *testing.T) {
 	}
 }
 
-// FuzzScanEnvelope checks that the scanner never panics, walks every JSON
+// FuzzScanEnvelope checks that the walk never panics, walks every JSON
 // object encoding/json accepts, refuses every non-object, and finds the
 // same members encoding/json does.
 func FuzzScanEnvelope(f *testing.F) {

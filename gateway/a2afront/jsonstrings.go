@@ -4,9 +4,17 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"unicode/utf8"
 
 	"github.com/capgate/capgate/gateway/enforce"
+	"github.com/capgate/capgate/gateway/jsonrpc"
 )
+
+// What the front reads of the strings of a JSON text: every string
+// rewritten (mapStrings decodes the text, mapAnswer walks it), every
+// literal visited, a value read as a string, the whitespace between
+// literals. What is walked is walked by jsonrpc's walk, on text the
+// codec or the answer check accepted.
 
 // mapStrings applies fn to every string in the JSON text raw, values and
 // object keys alike (an agent may key an object by a resource id), and
@@ -89,12 +97,8 @@ func walkSlice(t []any, fn func(string) (string, error)) (any, bool, error) {
 func mapAnswer(raw json.RawMessage, ids *enforce.IDMap) (json.RawMessage, error) {
 	var out []byte
 	last := 0
-	for i := 0; i < len(raw); i++ {
-		if raw[i] != '"' {
-			continue
-		}
-		start, end := i, stringEnd(raw, i)
-		i = end - 1
+	lits := jsonrpc.WalkStrings(raw)
+	for start, end, ok := lits.Next(); ok; start, end, ok = lits.Next() {
 		s, changed, refused := mapLiteral(raw[start:end], ids)
 		if refused {
 			return nil, errUnmappedID
@@ -124,8 +128,62 @@ func mapLiteral(lit []byte, ids *enforce.IDMap) (s string, changed, refused bool
 		}
 		s = string(inner)
 	} else {
-		s, _ = decodeString(lit)
+		s, _ = jsonrpc.Unquote(lit)
 	}
 	out, refused := ids.Replace(s)
 	return out, !refused && out != s, refused
+}
+
+// plainLiteral reports whether the content of a string literal (without
+// its quotes) is the string itself: no escape sequence, valid UTF-8.
+func plainLiteral(s []byte) bool {
+	return bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s)
+}
+
+// stringValue decodes the JSON value raw into a string exactly as
+// json.Unmarshal does (null leaves it empty), without its allocations
+// when the literal has no escape.
+func stringValue(raw []byte) (string, bool) {
+	raw = bytes.TrimSpace(raw)
+	if string(raw) == "null" {
+		return "", true
+	}
+	return jsonrpc.Unquote(raw)
+}
+
+// eachLiteral calls fn with every string literal (quotes included) in the
+// JSON text b, keys included, until fn returns true, and reports whether
+// it did.
+func eachLiteral(b []byte, fn func(lit []byte) bool) bool {
+	lits := jsonrpc.WalkStrings(b)
+	for start, end, ok := lits.Next(); ok; start, end, ok = lits.Next() {
+		if fn(b[start:end]) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasLooseSpace reports whether the JSON text b has whitespace outside its
+// string literals: whether json.Compact would change it.
+func hasLooseSpace(b []byte) bool {
+	last := 0
+	lits := jsonrpc.WalkStrings(b)
+	for start, end, ok := lits.Next(); ok; start, end, ok = lits.Next() {
+		if hasSpace(b[last:start]) {
+			return true
+		}
+		last = end
+	}
+	return hasSpace(b[last:])
+}
+
+// hasSpace reports whether b holds a byte JSON takes for whitespace.
+func hasSpace(b []byte) bool {
+	for _, c := range b {
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			return true
+		}
+	}
+	return false
 }
