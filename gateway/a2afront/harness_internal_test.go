@@ -56,6 +56,9 @@ type recorder struct {
 	// answer, when set, answers a call itself (returning true) instead of
 	// the empty result.
 	answer func(w http.ResponseWriter, r *http.Request, method string, id json.RawMessage, body []byte) bool
+	// card, when set, is served as the agent's card instead of the
+	// default one.
+	card string
 }
 
 type recorded struct {
@@ -67,6 +70,10 @@ type recorded struct {
 func (rec *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	w.Header().Set("Content-Type", "application/json")
+	if r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/.well-known/") && rec.card != "" {
+		_, _ = io.WriteString(w, rec.card)
+		return
+	}
 	if r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/.well-known/") {
 		_, _ = io.WriteString(w, `{"name":"recorder","url":"http://upstream.test/","version":"1",`+
 			`"min_protocol_version":"0.1","max_protocol_version":"1.0",`+

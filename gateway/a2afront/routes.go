@@ -4,6 +4,8 @@ import (
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
+
+	"github.com/capgate/capgate/gateway/agentcard"
 )
 
 // Mount adds the front's routes to r:
@@ -26,7 +28,9 @@ func (f *Front) Mount(r chi.Router) {
 }
 
 // serveCard serves the agent's card, rewritten to point at the gateway
-// and to declare the grants a caller can ask for.
+// and to declare the grants a caller can ask for. A card that cannot be
+// served (not fetched, refused, or not signed) is a 502 that says why,
+// counted, and never a card served anyway.
 func (f *Front) serveCard(w http.ResponseWriter, r *http.Request) {
 	a, ok := f.agents[chi.URLParam(r, "agent")]
 	if !ok {
@@ -35,9 +39,11 @@ func (f *Front) serveCard(w http.ResponseWriter, r *http.Request) {
 	}
 	card, _, err := a.card.Card(r.Context())
 	if err != nil {
-		f.deps.Logger.WarnContext(r.Context(), "agent card unavailable", "agent", a.cfg.Name, "error", err)
+		reason, msg := agentcard.Unserved(err)
+		f.deps.Logger.WarnContext(r.Context(), "agent card not served", "agent", a.cfg.Name, "reason", reason, "error", err)
+		f.deps.Metrics.ObserveCardRefused(a.cfg.Name, reason)
 		w.Header().Set("Retry-After", "5")
-		writeJSONStatus(w, http.StatusBadGateway, map[string]string{"error": "agent card unavailable"})
+		writeJSONStatus(w, http.StatusBadGateway, map[string]string{"error": msg, "reason": reason})
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")

@@ -63,8 +63,9 @@ type Config struct {
 	// scheme for each, with the issuer's discovery URL.
 	OIDCIssuers []string
 	// Sign, when set, signs each rewritten card: its result is the one
-	// entry of the served card's signatures. A card it cannot sign is
-	// served unsigned, never with another signature.
+	// entry of the served card's signatures. A card it cannot sign is not
+	// served (ErrUnsigned): a source that signs never serves a card
+	// unsigned, nor with another signature.
 	Sign func(card map[string]any) (any, error)
 }
 
@@ -103,8 +104,12 @@ func NewSource(cfg Config, transport http.RoundTripper, now func() time.Time, lo
 }
 
 // Card returns the rewritten card as JSON, and the upstream card as
-// decoded, from the cache when it is fresh. When a refresh fails, the last
-// good card keeps serving and the error is logged.
+// decoded (Decode), from the cache when it is fresh. A card is served, and
+// the upstream card given to the gateway's checks, only when both can be
+// had: an upstream card that cannot be fetched (ErrFetch), that Decode
+// refuses (ErrCardRefused) or whose served card cannot be signed
+// (ErrUnsigned) is an error. When a refresh fails, the last good card
+// keeps serving and the error is logged.
 func (s *Source) Card(ctx context.Context) ([]byte, map[string]any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -112,6 +117,10 @@ func (s *Source) Card(ctx context.Context) ([]byte, map[string]any, error) {
 		return s.card, s.raw, nil
 	}
 	raw, err := s.fetch(ctx)
+	var card []byte
+	if err == nil {
+		card, err = s.serve(ctx, raw)
+	}
 	if err != nil {
 		if s.card != nil {
 			s.logger.WarnContext(ctx, "agent card refresh failed; serving cached card",
@@ -120,12 +129,27 @@ func (s *Source) Card(ctx context.Context) ([]byte, map[string]any, error) {
 		}
 		return nil, nil, err
 	}
-	card, err := json.Marshal(s.signed(ctx, Rewrite(raw, s.cfg)))
-	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %w", ErrFetch, err)
-	}
 	s.card, s.raw, s.fetched = card, raw, s.now()
 	return card, raw, nil
+}
+
+// serve returns the card served for the upstream card raw: rewritten,
+// signed when the source signs, as JSON. The members of raw it drops, as
+// capgate does not know them, are logged.
+func (s *Source) serve(ctx context.Context, raw map[string]any) ([]byte, error) {
+	if _, dropped := known(raw); len(dropped) > 0 {
+		s.logger.WarnContext(ctx, "agent card members unknown to capgate dropped from the served card",
+			"agent", s.cfg.Agent, "members", dropped)
+	}
+	card, err := s.signed(Rewrite(raw, s.cfg))
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(card)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrFetch, err)
+	}
+	return b, nil
 }
 
 // Cached returns the upstream card last fetched, or nil when none has
@@ -144,6 +168,9 @@ func (s *Source) fetch(ctx context.Context) (map[string]any, error) {
 			return card, nil
 		}
 		errs = append(errs, err)
+		if errors.Is(err, ErrCardRefused) {
+			break // the next URL is for a card not found, not for one refused
+		}
 	}
 	return nil, fmt.Errorf("%w: agent %s: %w", ErrFetch, s.cfg.Agent, errors.Join(errs...))
 }
@@ -169,8 +196,8 @@ func (s *Source) fetchOne(ctx context.Context, u *url.URL) (map[string]any, erro
 	if len(body) > MaxCardBytes {
 		return nil, fmt.Errorf("%s: card larger than %d bytes", u, MaxCardBytes)
 	}
-	var card map[string]any
-	if err := json.Unmarshal(body, &card); err != nil {
+	card, err := Decode(body)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", u, err)
 	}
 	return card, nil

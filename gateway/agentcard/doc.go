@@ -23,13 +23,27 @@
 //     gateway enforces them, so it is the authority on them), and the card
 //     declares the capability-negotiation extension.
 //
+// Upstream cards are read strictly (Decode), by the rules the gateway
+// reads a caller's request by: a card in which an object repeats a member
+// name, or holds two names that differ only in case ("url" and "URL",
+// "signatures" and "ſignatures", U+017F), is refused, since readers that
+// take the first, the last or a case-insensitive match would each read a
+// different card. The served card is then built from the members capgate
+// knows (those of A2A v0.3 and v1.0, of the capability contract and of
+// the SEP) and the extensions the card declares; any other member, a lone
+// look-alike such as "Signatures" among them, is dropped and logged, so
+// that a client that matches names case-insensitively, as encoding/json
+// does, finds in the served card only what the gateway wrote.
+//
 // Card signatures: an upstream card's signatures sign the upstream's card,
 // and the served card differs from it (its URLs, security and grants), so
 // they cannot survive the rewrite: Rewrite removes them. A Source whose
 // Config.Sign is set (the gateway's, with its own key: package cardsig)
-// signs each card it serves; a card it cannot sign is served unsigned.
-// The gateway never passes on a signature that no longer matches the card
-// it accompanies.
+// signs each card it serves; a card it cannot sign (one whose v1.0
+// members do not have their schema's types) is not served at all
+// (ErrUnsigned), so a client that requires signatures never gets an
+// unsigned card from it. The gateway never passes on a signature that no
+// longer matches the card it accompanies.
 //
 // A card supports the union of the versions it declares: its
 // min/max_protocol_version range, its protocolVersion, and the versions of

@@ -23,8 +23,16 @@ package agentcard
 //     capabilityGrants are the configured ones, and the capability
 //     extension is declared.
 //
-// Unknown members of the upstream card are kept.
+// The served card is built from the members capgate knows (cardMembers:
+// A2A v0.3 and v1.0, the capability contract's and the SEP's), at every
+// depth it knows them, and the extensions the card declares, their params
+// whole. Any other member is dropped, whatever it looks like: a reader
+// that matches names case-insensitively, as encoding/json does, would
+// take "Signatures", "ſignatures" (U+017F) or "URL" for the member of
+// that name, and the served card must not offer it one the gateway did
+// not write. (Decode refuses a card holding both spellings.)
 func Rewrite(upstream map[string]any, cfg Config) map[string]any {
+	upstream, _ = known(upstream)
 	card := make(map[string]any, len(upstream)+4)
 	for k, v := range upstream {
 		card[k] = v

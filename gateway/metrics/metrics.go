@@ -36,6 +36,7 @@ type Metrics struct {
 	auditDropped   prometheus.Counter
 	unreadable     prometheus.Counter
 	rateLimits     *prometheus.CounterVec
+	cardRefusals   *prometheus.CounterVec
 
 	handler http.Handler
 }
@@ -101,8 +102,10 @@ func (m *Metrics) build() []prometheus.Collector {
 	m.unreadable = counter("capindex_unreadable_records_total",
 		"Capability index records that listings could not read and named instead of returning; such a capability may be live.")
 	m.rateLimits = newRateLimitChecks()
+	m.cardRefusals = newCardRefusals()
 	return []prometheus.Collector{m.requests, m.decisions, m.stepDur, m.upstreamDur, m.redisErrors,
-		m.revision, m.reloads, m.reloadFailures, m.a2eSessions, m.auditDropped, m.unreadable, m.rateLimits}
+		m.revision, m.reloads, m.reloadFailures, m.a2eSessions, m.auditDropped, m.unreadable, m.rateLimits,
+		m.cardRefusals}
 }
 
 // initLabels creates the small fixed series at zero, so that rates and

@@ -80,6 +80,8 @@ func TestScrapeGolden(t *testing.T) {
 	m.SetA2ESessions(3)
 	m.AuditEventDropped()
 	m.CapindexUnreadable(2)
+	m.ObserveCardRefused("documents", CardUnsigned)
+	m.ObserveCardRefused("evil-agent", "made_up")
 	got := scrape(t, m)
 
 	path := filepath.Join("testdata", "scrape.golden")
@@ -110,6 +112,9 @@ func TestCounters(t *testing.T) {
 	m.CapindexUnreadable(3)
 	m.CapindexUnreadable(0)
 	m.CapindexUnreadable(-1)
+	m.ObserveCardRefused("documents", CardRefused)
+	m.ObserveCardRefused("documents", CardRefused)
+	m.ObserveCardRefused("nowhere", CardUnsigned)
 	tests := []struct {
 		name string
 		c    prometheus.Collector
@@ -121,6 +126,8 @@ func TestCounters(t *testing.T) {
 		{"redis other", m.redisErrors.WithLabelValues(Other), 1},
 		{"audit dropped", m.auditDropped, 2},
 		{"unreadable index records", m.unreadable, 3},
+		{"card refused", m.cardRefusals.WithLabelValues("documents", CardRefused), 2},
+		{"card unsigned, unknown agent", m.cardRefusals.WithLabelValues(Other, CardUnsigned), 1},
 	}
 	for _, tt := range tests {
 		if got := testutil.ToFloat64(tt.c); got != tt.want {
@@ -319,6 +326,7 @@ func TestNilMetricsIsANoOp(t *testing.T) {
 	m.AddA2ESessions(1)
 	m.AuditEventDropped()
 	m.CapindexUnreadable(1)
+	m.ObserveCardRefused("a", CardUnsigned)
 	rec := httptest.NewRecorder()
 	m.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
 	if rec.Code != http.StatusNotFound {
