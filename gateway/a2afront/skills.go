@@ -31,6 +31,9 @@ func sendSkill(x extData, params map[string]json.RawMessage) (string, *jsonrpc.E
 		return "", e
 	}
 	first := skillPlace{where: x.Where[memberSkill], skill: skill}
+	if first.where != inParams {
+		first.where += "[extension]"
+	}
 	named, e := namedSkills(params)
 	if e != nil {
 		return "", e

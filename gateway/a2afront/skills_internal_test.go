@@ -22,55 +22,58 @@ func TestGatedSendSkillPlaces(t *testing.T) {
 		name, method, cap, params string
 		wantCode                  int // 0: forwarded
 		wantDetail                string
+		wantMsg                   string // part of the refusal's message
 	}{
 		{"data part writes, metadata reads", "message/send", reader.ID,
 			`{"message":{"kind":"message","messageId":"m1","role":"user","parts":[{"kind":"data","data":{"skill":"notes.write"}}],"metadata":{"` + uri + `":{"capabilityId":"$CAP","skill":"notes.read"}}}}`,
-			jsonrpc.CodeInvalidParams, "conflicting_skills"},
+			jsonrpc.CodeInvalidParams, "conflicting_skills",
+			`\"notes.read\" in params.message.metadata[extension] and \"notes.write\" in params.message.parts[0].data`},
 		{"data part writes, extension names none", "message/send", reader.ID,
 			`{"message":{"kind":"message","messageId":"m1","role":"user","parts":[{"kind":"data","data":{"skill":"notes.write"}}],"metadata":{"` + uri + `":{"capabilityId":"$CAP"}}}}`,
-			jsonrpc.CodeOperationNotPermitted, ""},
+			jsonrpc.CodeOperationNotPermitted, "", ""},
 		{"case variant in a data part", "message/send", reader.ID,
 			`{"message":{"kind":"message","messageId":"m1","role":"user","parts":[{"kind":"data","data":{"SKILL":"notes.write"}}],"metadata":{"` + uri + `":{"capabilityId":"$CAP"}}}}`,
-			jsonrpc.CodeOperationNotPermitted, ""},
+			jsonrpc.CodeOperationNotPermitted, "", ""},
 		{"fold variant in a data part", "message/send", reader.ID,
 			`{"message":{"kind":"message","messageId":"m1","role":"user","parts":[{"kind":"data","data":{"ſkill":"notes.write"}}],"metadata":{"` + uri + `":{"capabilityId":"$CAP"}}}}`,
-			jsonrpc.CodeOperationNotPermitted, ""},
+			jsonrpc.CodeOperationNotPermitted, "", ""},
 		{"second data part disagrees", "message/send", writer.ID,
 			`{"message":{"kind":"message","messageId":"m1","role":"user","parts":[{"kind":"data","data":{"skill":"notes.write"}},{"kind":"data","data":{"skill":"notes.read"}}],"metadata":{"` + uri + `":{"capabilityId":"$CAP"}}}}`,
-			jsonrpc.CodeInvalidParams, "conflicting_skills"},
+			jsonrpc.CodeInvalidParams, "conflicting_skills", ""},
 		{"message metadata disagrees with the extension", "message/send", reader.ID,
 			`{"message":{"kind":"message","messageId":"m1","role":"user","parts":[{"kind":"text","text":"hi"}],"metadata":{"skill":"notes.write","` + uri + `":{"capabilityId":"$CAP","skill":"notes.read"}}}}`,
-			jsonrpc.CodeInvalidParams, "conflicting_skills"},
+			jsonrpc.CodeInvalidParams, "conflicting_skills",
+			`\"notes.read\" in params.message.metadata[extension] and \"notes.write\" in params.message.metadata`},
 		{"request metadata names a skill out of scope", "message/send", reader.ID,
 			`{"metadata":{"skill":"notes.write"},"message":{"kind":"message","messageId":"m1","role":"user","parts":[{"kind":"text","text":"hi"}],"metadata":{"` + uri + `":{"capabilityId":"$CAP"}}}}`,
-			jsonrpc.CodeOperationNotPermitted, ""},
+			jsonrpc.CodeOperationNotPermitted, "", ""},
 		{"part metadata names a skill out of scope", "message/send", reader.ID,
 			`{"message":{"kind":"message","messageId":"m1","role":"user","parts":[{"kind":"text","text":"hi","metadata":{"skill":"notes.write"}}],"metadata":{"` + uri + `":{"capabilityId":"$CAP"}}}}`,
-			jsonrpc.CodeOperationNotPermitted, ""},
+			jsonrpc.CodeOperationNotPermitted, "", ""},
 		{"unknown skill in a data part", "message/send", reader.ID,
 			`{"message":{"kind":"message","messageId":"m1","role":"user","parts":[{"kind":"data","data":{"skill":"notes.burn"}}],"metadata":{"` + uri + `":{"capabilityId":"$CAP"}}}}`,
-			jsonrpc.CodeInvalidParams, "unknown_skill"},
+			jsonrpc.CodeInvalidParams, "unknown_skill", ""},
 		{"skill not a string", "message/send", reader.ID,
 			`{"message":{"kind":"message","messageId":"m1","role":"user","parts":[{"kind":"data","data":{"skill":["notes.read"]}}],"metadata":{"` + uri + `":{"capabilityId":"$CAP"}}}}`,
-			jsonrpc.CodeInvalidParams, ""},
+			jsonrpc.CodeInvalidParams, "", ""},
 		{"legacy tasks/send data part", "tasks/send", reader.ID,
 			`{"id":"t1","message":{"role":"user","parts":[{"type":"data","data":{"skill":"notes.write"}}]},"capabilityId":"$CAP"}`,
-			jsonrpc.CodeOperationNotPermitted, ""},
+			jsonrpc.CodeOperationNotPermitted, "", ""},
 		{"v1.0 data part disagrees", "SendMessage", reader.ID,
 			`{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"data":{"skill":"notes.write"}}],"metadata":{"` + uri + `":{"capabilityId":"$CAP","skill":"notes.read"}}}}`,
-			jsonrpc.CodeInvalidParams, "conflicting_skills"},
+			jsonrpc.CodeInvalidParams, "conflicting_skills", ""},
 		{"v1.0 message metadata out of scope", "SendMessage", reader.ID,
 			`{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"hi"}],"metadata":{"skill":"notes.write","` + uri + `":{"capabilityId":"$CAP"}}}}`,
-			jsonrpc.CodeOperationNotPermitted, ""},
+			jsonrpc.CodeOperationNotPermitted, "", ""},
 		{"every place agrees", "message/send", reader.ID,
 			`{"metadata":{"skill":"notes.read"},"message":{"kind":"message","messageId":"m1","role":"user","parts":[{"kind":"data","data":{"skill":"notes.read"}}],"metadata":{"skill":"notes.read","` + uri + `":{"capabilityId":"$CAP","skill":"notes.read"}}}}`,
-			0, ""},
+			0, "", ""},
 		{"data part within a write capability", "message/send", writer.ID,
 			`{"message":{"kind":"message","messageId":"m1","role":"user","parts":[{"kind":"data","data":{"skill":"notes.write"}}],"metadata":{"` + uri + `":{"capabilityId":"$CAP"}}}}`,
-			0, ""},
+			0, "", ""},
 		{"data part naming no skill", "message/send", reader.ID,
 			`{"message":{"kind":"message","messageId":"m1","role":"user","parts":[{"kind":"data","data":{"text":"x"}}],"metadata":{"` + uri + `":{"capabilityId":"$CAP"}}}}`,
-			0, ""},
+			0, "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -79,6 +82,9 @@ func TestGatedSendSkillPlaces(t *testing.T) {
 			_, answer := fx.post(t, aliceKey, "notes", body, nil)
 			if got := errorCode(t, answer); got != tt.wantCode {
 				t.Fatalf("code %d, want %d: %s", got, tt.wantCode, answer)
+			}
+			if tt.wantMsg != "" && !strings.Contains(answer, tt.wantMsg) {
+				t.Errorf("answer lacks %s: %s", tt.wantMsg, answer)
 			}
 			if tt.wantDetail != "" && !strings.Contains(answer, `"detail":"`+tt.wantDetail+`"`) {
 				t.Errorf("answer lacks detail %s: %s", tt.wantDetail, answer)
