@@ -85,26 +85,35 @@ func namedSkills(params map[string]json.RawMessage) ([]skillPlace, *jsonrpc.Erro
 			e = firstErr(e, read(md, "params.message.metadata"))
 		}
 		for _, raw := range lookup(m, "parts") {
-			var parts []json.RawMessage
-			if json.Unmarshal(raw, &parts) != nil {
-				continue
-			}
-			for i, part := range parts {
-				pm, ok := members(part)
-				if !ok {
-					continue
-				}
-				where := fmt.Sprintf("params.message.parts[%d]", i)
+			e = firstErr(e, eachPart(raw, func(pm map[string]json.RawMessage, where string) *jsonrpc.Error {
+				var pe *jsonrpc.Error
 				for _, md := range lookup(pm, "metadata") {
-					e = firstErr(e, read(md, where+".metadata"))
+					pe = firstErr(pe, read(md, where+".metadata"))
 				}
 				for _, data := range lookup(pm, "data") {
-					e = firstErr(e, read(data, where+".data"))
+					pe = firstErr(pe, read(data, where+".data"))
 				}
-			}
+				return pe
+			}))
 		}
 	}
 	return out, e
+}
+
+// eachPart calls fn with the members and the path of each part of parts
+// that is an object; parts that are not an array hold none.
+func eachPart(parts json.RawMessage, fn func(part map[string]json.RawMessage, where string) *jsonrpc.Error) *jsonrpc.Error {
+	var list []json.RawMessage
+	if json.Unmarshal(parts, &list) != nil {
+		return nil
+	}
+	var e *jsonrpc.Error
+	for i, part := range list {
+		if pm, ok := members(part); ok {
+			e = firstErr(e, fn(pm, fmt.Sprintf("params.message.parts[%d]", i)))
+		}
+	}
+	return e
 }
 
 // firstErr returns a, or b when a is nil.
