@@ -58,7 +58,7 @@ agents:
   # agent here.
   - name: notes
     url: http://127.0.0.1:9/
-    messages: {require_capability: true, operation: read}
+    messages: {require_capability: true, operation: read, agent_enforces_operations: true}
     grants:
       - {id: "notes:read", operations: [read], attenuable: true}
       - {id: "notes:write", operations: [write], attenuable: true, requires: ["notes:read"]}

@@ -45,7 +45,7 @@ func newNotesHarness(t *testing.T) (*harness, *postCounter) {
 		cfg.Agents = slices.DeleteFunc(cfg.Agents, func(a config.Agent) bool { return a.Name == "notes" })
 		a := &cfg.Agents[1]
 		a.Name, a.Principal = "notes", "agent:notes"
-		a.Messages = &config.Messages{RequireCapability: true, Operation: "read"}
+		a.Messages = &config.Messages{RequireCapability: true, Operation: "read", AgentEnforcesOperations: true}
 		a.Skills = map[string]string{"notes.read": "read", "notes.write": "write"}
 		a.Grants = []policy.Grant{{ID: "notes:read", Operations: []string{"read"}, Attenuable: true},
 			{ID: "notes:write", Operations: []string{"write"}, Attenuable: true, Requires: []string{"notes:read"}}}

@@ -63,7 +63,7 @@ func (f *Front) send(ctx context.Context, c *call) outcome {
 		return fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, "attenuations without capabilities", nil))
 	}
 	if gated(c.agent) {
-		if e := f.gateSend(ctx, c, x); e != nil {
+		if e := f.gateSend(ctx, c, x, params); e != nil {
 			return fail(c.req.ID, e)
 		}
 	}

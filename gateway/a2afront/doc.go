@@ -35,7 +35,8 @@
 //   - On an agent with gated messaging (messages.require_capability),
 //     every send and every follow-up on a task must present a capability
 //     for the agent that passes the same checks, covering the operation
-//     of the skill the message names (gate.go); handles in the message
+//     of the skill the message names, wherever it names it (gate.go,
+//     skills.go: places that disagree are refused); handles in the message
 //     become real ids, and the call goes upstream scoped to it.
 //   - The answer to a call scoped to a capability (an invocation, a gated
 //     message) never carries a real id: each of the capability's ids

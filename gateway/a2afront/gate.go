@@ -17,8 +17,8 @@ import (
 // (by id or token, in the A2A-Capability header, in params, or in
 // metadata under the extension's URI), held by the caller and live. A
 // send must also be within the capability's operations: the operation of
-// the skill it names (metadata "skill"), or the agent's messaging
-// operation. The call then goes upstream scoped to that capability: its
+// the skill it names (in the extension's data, metadata or a data part,
+// all alike: skills.go), or the agent's messaging operation. The call then goes upstream scoped to that capability: its
 // context in the trusted headers, handles in the message rewritten to the
 // real ids, and every answer mapped back (idmap.go).
 
@@ -38,9 +38,10 @@ func followUp(canonical string) bool {
 }
 
 // messageOperation is the operation a gated send needs: the one its named
-// skill performs, or the agent's messaging operation when it names none.
-func messageOperation(a *agent, x extData) (skill, op string, e *jsonrpc.Error) {
-	if skill, e = x.String(memberSkill); e != nil || skill == "" {
+// skill performs (wherever it names it, skills.go), or the agent's
+// messaging operation when it names none.
+func messageOperation(a *agent, x extData, params map[string]json.RawMessage) (skill, op string, e *jsonrpc.Error) {
+	if skill, e = sendSkill(x, params); e != nil || skill == "" {
 		return "", a.cfg.Messages.Operation, e
 	}
 	op, ok := a.cfg.Skills[skill]
@@ -69,8 +70,8 @@ func (f *Front) gate(ctx context.Context, c *call, x extData, op string) (*capto
 // must cover the operation of the skill the message names, or the
 // agent's messaging operation. The handles in the message are rewritten
 // later, once the extension's data is removed (scopeMessage).
-func (f *Front) gateSend(ctx context.Context, c *call, x extData) *jsonrpc.Error {
-	skill, op, e := messageOperation(c.agent, x)
+func (f *Front) gateSend(ctx context.Context, c *call, x extData, params map[string]json.RawMessage) *jsonrpc.Error {
+	skill, op, e := messageOperation(c.agent, x, params)
 	var claims *captoken.Claims
 	if e == nil {
 		claims, e = f.gate(ctx, c, x, op)

@@ -27,7 +27,7 @@ public_url: http://gateway.test
 agents:
   - name: notes
     url: %[1]s/notes
-    messages: {require_capability: true, operation: read}
+    messages: {require_capability: true, operation: read, agent_enforces_operations: true}
     grants:
       - {id: "notes:read", operations: [read], attenuable: true}
       - {id: "notes:write", operations: [write], attenuable: true}

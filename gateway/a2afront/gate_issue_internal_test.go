@@ -64,8 +64,8 @@ func TestWholeAgentAndNoResolver(t *testing.T) {
 // TestUnmappedIDsRefused: an agent configured to refuse answers naming a
 // resource outside the caller's capability has them refused.
 func TestUnmappedIDsRefused(t *testing.T) {
-	cfg := strings.Replace(gatedConfig, "messages: {require_capability: true, operation: read}",
-		"messages: {require_capability: true, operation: read}\n    unmapped_ids: refuse", 1)
+	cfg := strings.Replace(gatedConfig, "messages: {require_capability: true, operation: read, agent_enforces_operations: true}",
+		"messages: {require_capability: true, operation: read, agent_enforces_operations: true}\n    unmapped_ids: refuse", 1)
 	fx := newFixtureWith(t, cfg, []byte(gatedPolicy), gatedCatalog(), &recorder{answer: echoAgent})
 	alice, h := notesCapability(t, fx, aliceKey, `["notes:read"]`)
 	_, body := fx.post(t, aliceKey, "notes", sendBody("message/send", "read "+h["Team standup"], `{"capabilityId":"`+alice.ID+`"}`), nil)

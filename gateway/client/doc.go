@@ -35,6 +35,22 @@
 //	}
 //	mux.Handle("POST /", client.ResolveHandler(resolve)(a2asrv.NewJSONRPCHandler(h)))
 //
+// # The agent's side: operations it may perform
+//
+// The gateway decides a message by the skill it names; an agent that picks
+// its action from free text or from its own reading of a data part must
+// check that action itself, against the operations the gateway vouches
+// for in A2A-Capability-Operations. [VouchedHandler] puts those headers in
+// the request's context, which a2asrv hands on to the executor, and
+// [RequireOperation] refuses an action outside them:
+//
+//	mux.Handle("POST /", client.VouchedHandler(a2asrv.NewJSONRPCHandler(h)))
+//	…
+//	if err := client.RequireOperation(ctx, "write"); err != nil { … } // in Execute
+//
+// [VouchedInterceptor] does the same as an a2asrv call interceptor, for
+// transports that fill the call's request metadata.
+//
 // # What it guarantees
 //
 //   - A refusal is a value the caller can branch on: a JSON-RPC error is an

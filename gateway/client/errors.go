@@ -61,6 +61,17 @@ var (
 	ErrInvalidParams           = errors.New("client: invalid params")            // -32602 invalid_params
 )
 
+// ErrOperationNotVouched is returned, wrapped, by RequireOperation when the
+// gateway vouched for no capability covering the operation an agent is
+// about to perform. It also matches ErrOperationNotPermitted: a refusal by
+// the agent means what the gateway's -32044 means.
+var ErrOperationNotVouched error = operationNotVouched{}
+
+type operationNotVouched struct{}
+
+func (operationNotVouched) Error() string { return "client: operation not vouched for by the gateway" }
+func (operationNotVouched) Unwrap() error { return ErrOperationNotPermitted }
+
 // StatusError is a non-2xx answer that carried no JSON-RPC error, for
 // callers that need the status. It matches ErrHTTPStatus.
 type StatusError struct {

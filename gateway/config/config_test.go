@@ -24,7 +24,7 @@ func TestLoadQuickstart(t *testing.T) {
 	if got := len(cfg.Agents); got != 3 {
 		t.Fatalf("agents = %d, want 3", got)
 	}
-	if m := cfg.Agents[2].Messages; cfg.Agents[2].Name != "notes" || m == nil || !m.RequireCapability || m.Operation != "read" {
+	if m := cfg.Agents[2].Messages; cfg.Agents[2].Name != "notes" || m == nil || !m.RequireCapability || m.Operation != "read" || !m.AgentEnforcesOperations {
 		t.Errorf("notes agent's gated messaging not decoded: %+v", cfg.Agents[2])
 	}
 	if cfg.Agents[0].Skills["retrieve_document"] != "retrieve" {
@@ -94,6 +94,14 @@ policy: {file: p.yaml}
 		{"console oidc", base + "admin: {addr: '127.0.0.1:0'}\nadmin_access: {groups: [ops]}\noidc: [{issuer: 'https://idp.example', audience: c}]\nconsole: {oidc: {issuer: 'https://idp.example', client_id: c, redirect_url: 'http://127.0.0.1:9090/console/callback'}}\n", nil, ""},
 		{"console approver not a principal", base + "admin: {addr: '127.0.0.1:0'}\nadmin_access: {groups: [ops]}\nconsole: {approvers: {principals: [carol]}}\n", ErrInvalid, "console.approvers.principals[0]"},
 		{"secret env and file", strings.Replace(base, `url: "http://127.0.0.1:1/"`, `url: "http://127.0.0.1:1/", upstream_auth: {token_url: "https://idp.example/token", client_id: gw}`, 1), ErrInvalid, "exactly one of client_secret_env"},
+		{"gated, every skill of the operation", strings.Replace(gated("read", ""), "notes.write: write", "notes.write: read", 1), nil, ""},
+		{"gated, write covers no read", gated("write", ""), ErrInvalid, `operation "write" does not cover skill notes.read ("read")`},
+		{"gated, star covers every skill", gated("*", ""), nil, ""},
+		{"gated, narrower operation", gated("read", ""), ErrInvalid,
+			`agents[0].messages.operation: operation "read" does not cover skill notes.write ("write")`},
+		{"gated, narrower operation, agent enforces", gated("read", ", agent_enforces_operations: true"), nil, ""},
+		{"gated, agent_enforces_operations not a bool", gated("read", ", agent_enforces_operations: maybe"), ErrInvalid, "agent_enforces_operations"},
+		{"gated, case variant of the key", gated("read", ", Agent_Enforces_Operations: true"), ErrInvalid, "unknown key"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -115,6 +123,26 @@ policy: {file: p.yaml}
 			}
 		})
 	}
+}
+
+// gated is a config with one gated agent whose skills read and write,
+// with messaging operation op and extra members of messages.
+func gated(op, extra string) string {
+	return `
+listen: {addr: "127.0.0.1:0"}
+public_url: http://127.0.0.1:8080
+agents:
+  - name: notes
+    url: "http://127.0.0.1:1/"
+    messages: {require_capability: true, operation: "` + op + `"` + extra + `}
+    grants:
+      - {id: "notes:read", operations: [read]}
+      - {id: "notes:write", operations: [write]}
+      - {id: "notes:all", operations: ["*"]}
+    skills: {notes.read: read, notes.write: write}
+dev_keys: [{hash: "sha256:2ca8cf9905b6838481900ae48c8e6ee72226b226cc6c43e24a5f11f63ac067c1", principal: "user:a@example.com"}]
+policy: {file: p.yaml}
+`
 }
 
 func FuzzParse(f *testing.F) {

@@ -1,5 +1,10 @@
 package config
 
+import (
+	"maps"
+	"slices"
+)
+
 // Messages makes an agent's messaging capability-gated. With it, every
 // send to the agent (message/send, message/stream, SendMessage,
 // SendStreamingMessage, tasks/send) and every follow-up on one of its
@@ -12,7 +17,17 @@ type Messages struct {
 	RequireCapability bool `yaml:"require_capability"`
 	// Operation is the operation a message needs when it names no skill
 	// of the agent's skills map; it must be in one of the agent's grants.
+	// The gateway cannot tell what free text asks for, so this operation
+	// must cover everything the agent may do with a message naming no
+	// skill: the operation of every skill in the skills map (or "*"),
+	// unless AgentEnforcesOperations is set.
 	Operation string `yaml:"operation"`
+	// AgentEnforcesOperations declares that the agent itself refuses any
+	// action outside the operations the gateway vouches for in the
+	// A2A-Capability-Operations header (gateway/client's VouchedHandler
+	// and RequireOperation do it in one line). Only then may Operation be
+	// narrower than the agent's skills.
+	AgentEnforcesOperations bool `yaml:"agent_enforces_operations,omitempty"`
 }
 
 // Unmapped-id handling: what the gateway does with a real resource id in
@@ -45,8 +60,28 @@ func (a Agent) validateMessages(p string, add addFunc) {
 	}
 	if m.Operation == "" {
 		add(p+".messages.operation", "is required: the operation a message naming no skill needs")
-	} else if !a.offers(m.Operation) {
+		return
+	}
+	if !a.offers(m.Operation) {
 		add(p+".messages.operation", "operation %q is in no grant of this agent", m.Operation)
+	}
+	if !m.AgentEnforcesOperations {
+		a.validateFreeText(p, add)
+	}
+}
+
+// validateFreeText refuses a messaging operation narrower than one of the
+// agent's skills: a message naming no skill is allowed under
+// messages.operation, and the agent may read any of its skills into the
+// text, so a capability for that operation alone would perform them all.
+func (a Agent) validateFreeText(p string, add addFunc) {
+	op := a.Messages.Operation
+	for _, skill := range slices.Sorted(maps.Keys(a.Skills)) {
+		if so := a.Skills[skill]; so != op && op != "*" {
+			add(p+".messages.operation", "operation %q does not cover skill %s (%q), which a message naming no skill may ask for in free text: "+
+				"set an operation covering every skill, or messages.agent_enforces_operations: true if the agent refuses actions outside A2A-Capability-Operations",
+				op, skill, so)
+		}
 	}
 }
 

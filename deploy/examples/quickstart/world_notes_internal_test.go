@@ -11,10 +11,26 @@ import (
 	"github.com/a2aproject/a2a-go/a2a"
 	"github.com/a2aproject/a2a-go/a2aclient"
 	"github.com/a2aproject/a2a-go/a2aclient/agentcard"
+
+	"github.com/capgate/capgate/gateway/proxy"
 )
 
+// gatewayHeaders stands in for the gateway on a direct call: it sets the
+// capability context the gateway vouches for, which the agent requires.
+type gatewayHeaders struct {
+	a2aclient.PassthroughInterceptor
+	ops string
+}
+
+func (g gatewayHeaders) Before(ctx context.Context, req *a2aclient.Request) (context.Context, error) {
+	req.Meta[proxy.HeaderCapabilityID] = []string{"cap_test"}
+	req.Meta[proxy.HeaderCapabilityOperations] = []string{g.ops}
+	return ctx, nil
+}
+
 // TestStartNotes starts the notes agent as the world does, reaches it with
-// a stock client, and finds the call in its recorder.
+// a stock client (standing in for the gateway), and finds the call in its
+// recorder.
 func TestStartNotes(t *testing.T) {
 	w := &World{cancel: func() {}}
 	t.Cleanup(func() { _ = w.Close() })
@@ -27,7 +43,7 @@ func TestStartNotes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := a2aclient.NewFromCard(ctx, card)
+	c, err := a2aclient.NewFromCard(ctx, card, a2aclient.WithInterceptors(gatewayHeaders{ops: "read"}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/a2aproject/a2a-go/a2a"
 	"github.com/a2aproject/a2a-go/a2asrv"
+
+	"github.com/capgate/capgate/gateway/client"
 )
 
 // AgentName is the agent's card name.
@@ -91,7 +93,9 @@ func newAgent(opts Options, extra ...a2asrv.RequestHandlerOption) (*Agent, error
 	card := a2asrv.NewStaticAgentCardHandler(&a.card)
 	a.mux.Handle("GET "+a2asrv.WellKnownAgentCardPath, card)
 	a.mux.Handle("OPTIONS "+a2asrv.WellKnownAgentCardPath, card)
-	a.mux.Handle("POST /", http.MaxBytesHandler(rpc, MaxBodyBytes))
+	// One line of enforcement: the operations the gateway vouches for
+	// reach the executor, which refuses an action outside them.
+	a.mux.Handle("POST /", http.MaxBytesHandler(client.VouchedHandler(rpc), MaxBodyBytes))
 	return a, nil
 }
 

@@ -1,9 +1,19 @@
 // Package notes is the quickstart "notes" agent: a plain A2A agent built
-// only on the official A2A Go SDK (a2asrv), the way a third party would
-// write one. It knows nothing about capgate or the capability extension:
-// it serves no extension method, reads no capability or principal header,
-// and trusts whoever reaches it. It exists to show capgate fronting an
-// agent that has never heard of capabilities.
+// on the official A2A Go SDK (a2asrv), the way a third party would write
+// one. It knows nothing of the capability extension: it serves no
+// extension method and trusts whoever reaches it. It exists to show
+// capgate fronting an agent that has never heard of capabilities.
+//
+// # The one thing it checks
+//
+// The gateway decides a message by the skill it names, but this agent
+// picks its action from the text or the data part. So, with one line of
+// gateway/client (VouchedHandler in front of a2asrv's handler), it reads
+// the operations the gateway vouches for in A2A-Capability-Operations,
+// and refuses (a failed task, nothing changed) an action whose operation
+// is not among them: notes.read needs "read", notes.write "write". A call
+// that carries no capability is refused too. The gateway's config says
+// so for this agent (messages.agent_enforces_operations).
 //
 // # What it serves
 //

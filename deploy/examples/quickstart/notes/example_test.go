@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"time"
 
@@ -14,7 +15,9 @@ import (
 	"github.com/capgate/capgate/deploy/examples/quickstart/notes"
 )
 
-// A stock a2a-go client reads a note and appends to it.
+// A stock a2a-go client reads a note and tries to append to it, under a
+// capability the gateway vouches for with the read operation only: the
+// agent refuses the append, and the note is unchanged.
 func Example() {
 	srv := httptest.NewUnstartedServer(nil)
 	base := "http://" + srv.Listener.Addr().String()
@@ -23,7 +26,12 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	srv.Config.Handler = agent
+	// What the gateway sets on a call scoped to a read-only capability.
+	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Header.Set("A2A-Capability-Id", "cap_1")
+		r.Header.Set("A2A-Capability-Operations", "read")
+		agent.ServeHTTP(w, r)
+	})
 	srv.Start()
 	defer srv.Close()
 
@@ -45,9 +53,16 @@ func Example() {
 			return
 		}
 		task := res.(*a2a.Task)
+		if task.Status.State != a2a.TaskStateCompleted {
+			fmt.Printf("%s: %q\n", task.Status.State, task.Status.Message.Parts[0].(a2a.TextPart).Text)
+			continue
+		}
 		fmt.Printf("%s: %q\n", task.Status.State, task.Artifacts[0].Parts[0].(a2a.TextPart).Text)
 	}
+	n, _ := agent.Note("notes/alice-groceries")
+	fmt.Printf("note: %q\n", n.Text)
 	// Output:
 	// completed: "milk\neggs\nbread"
-	// completed: "milk\neggs\nbread\nbutter"
+	// failed: "Not permitted: notes.write needs the write operation."
+	// note: "milk\neggs\nbread"
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/a2aproject/a2a-go/a2a"
 	"github.com/a2aproject/a2a-go/a2asrv"
 	"github.com/a2aproject/a2a-go/a2asrv/eventqueue"
+
+	"github.com/capgate/capgate/gateway/client"
 )
 
 // executor turns each message into a task: submitted, working, one
@@ -47,7 +49,7 @@ func (e *executor) Execute(ctx context.Context, rc *a2asrv.RequestContext, q eve
 			return ctx.Err()
 		}
 	}
-	out := e.run(rc.Message)
+	out := e.run(ctx, rc.Message)
 	for _, n := range out.notes {
 		if err := q.Write(ctx, e.artifactEvent(rc, n)); err != nil {
 			return fmt.Errorf("notes: write artifact: %w", err)
@@ -72,11 +74,15 @@ func (e *executor) Cancel(ctx context.Context, rc *a2asrv.RequestContext, q even
 	return q.Write(ctx, ev)
 }
 
-// run carries out the command msg asks for.
-func (e *executor) run(msg *a2a.Message) outcome {
+// run carries out the command msg asks for, once the gateway has vouched
+// for its operation.
+func (e *executor) run(ctx context.Context, msg *a2a.Message) outcome {
 	c, err := parseMessage(msg)
 	if err != nil {
 		return outcome{state: a2a.TaskStateFailed, status: err.Error()}
+	}
+	if err := client.RequireOperation(ctx, operationOf(c.skill)); err != nil {
+		return outcome{state: a2a.TaskStateFailed, status: fmt.Sprintf("Not permitted: %s needs the %s operation.", c.skill, operationOf(c.skill))}
 	}
 	var touched []Note
 	for _, id := range c.ids {

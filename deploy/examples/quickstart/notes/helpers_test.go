@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -12,6 +13,8 @@ import (
 	"github.com/a2aproject/a2a-go/a2aclient"
 	"github.com/a2aproject/a2a-go/a2aclient/agentcard"
 	"github.com/a2aproject/a2a-go/a2asrv"
+
+	"github.com/capgate/capgate/gateway/proxy"
 )
 
 // testNow is the agent's clock in tests.
@@ -26,8 +29,18 @@ type served struct {
 }
 
 // serve starts the agent with opts (Logger and Now filled in) and extra
-// a2asrv options, and builds a client from its served card.
+// a2asrv options behind a stand-in for the gateway that vouches for a
+// capability with both operations, and builds a client from its served
+// card.
 func serve(t *testing.T, opts Options, extra ...a2asrv.RequestHandlerOption) *served {
+	t.Helper()
+	return serveVouched(t, opts, OperationRead+","+OperationWrite, extra...)
+}
+
+// serveVouched is serve with the operations the stand-in vouches for:
+// comma-separated, as A2A-Capability-Operations carries them; "" vouches
+// for no capability at all.
+func serveVouched(t *testing.T, opts Options, ops string, extra ...a2asrv.RequestHandlerOption) *served {
 	t.Helper()
 	srv := httptest.NewUnstartedServer(nil)
 	base := "http://" + srv.Listener.Addr().String()
@@ -38,7 +51,13 @@ func serve(t *testing.T, opts Options, extra ...a2asrv.RequestHandlerOption) *se
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv.Config.Handler = a
+	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if ops != "" {
+			r.Header.Set(proxy.HeaderCapabilityID, "cap_test")
+			r.Header.Set(proxy.HeaderCapabilityOperations, ops)
+		}
+		a.ServeHTTP(w, r)
+	})
 	srv.Start()
 	t.Cleanup(srv.Close)
 	ctx := context.Background()

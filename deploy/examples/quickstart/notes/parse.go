@@ -18,6 +18,24 @@ const (
 	SkillWrite = "notes.write"
 )
 
+// The operations of the gateway's grants the skills perform (the skills
+// map of the agent's entry in capgate.yaml).
+const (
+	// OperationRead is the operation of SkillRead.
+	OperationRead = "read"
+	// OperationWrite is the operation of SkillWrite.
+	OperationWrite = "write"
+)
+
+// operationOf is the operation skill performs; a validated command names
+// one of the two skills.
+func operationOf(skill string) string {
+	if skill == SkillWrite {
+		return OperationWrite
+	}
+	return OperationRead
+}
+
 // Members of the data part that asks for a skill.
 const (
 	memberSkill       = "skill"
