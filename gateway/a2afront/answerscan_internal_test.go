@@ -2,15 +2,13 @@ package a2afront
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
-	"log/slog"
 	"reflect"
 	"slices"
 	"testing"
 
-	"github.com/capgate/capgate/gateway/platform"
+	"github.com/capgate/capgate/gateway/answer"
 )
 
 // decodedAnswerTasks is what taskAnswer found before its fast path: the
@@ -87,8 +85,8 @@ func FuzzAnswerTaskIDs(f *testing.F) {
 }
 
 func TestMapAnswer(t *testing.T) {
-	_, _, redact := testIDs([][2]string{{"notes/team-standup", "rh_1"}}, []string{"notes/secret"}, false)
-	_, _, refuse := testIDs([][2]string{{"notes/team-standup", "rh_1"}}, []string{"notes/forbidden"}, true)
+	ra, rs, _ := testIDs([][2]string{{"notes/team-standup", "rh_1"}}, []string{"notes/secret"}, false)
+	fa, fs, _ := testIDs([][2]string{{"notes/team-standup", "rh_1"}}, []string{"notes/forbidden"}, true)
 	tests := []struct {
 		name, in, want string
 		wantErr        error
@@ -101,50 +99,50 @@ func TestMapAnswer(t *testing.T) {
 		{"every duplicate member", `{"a":"notes/secret","a":"x"}`, `{"a":"[resource]","a":"x"}`, nil},
 		{"glued to a longer word", `"notes/team-standup-2"`, `"rh_1-2"`, nil},
 		{"re-encoded as json.Marshal does", `"<notes/team-standup>"`, `"\u003crh_1\u003e"`, nil},
-		{"refused", `{"a":"see notes/forbidden"}`, "", errUnmappedID},
-		{"refused in a duplicate", `{"a":"notes/forbidden","a":"x"}`, "", errUnmappedID},
+		{"refused", `{"a":"see notes/forbidden"}`, "", answer.ErrUnmappedID},
+		{"refused in a duplicate", `{"a":"notes/forbidden","a":"x"}`, "", answer.ErrUnmappedID},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ids := redact
+			a, s := ra, rs
 			if tt.wantErr != nil {
-				ids = refuse
+				a, s = fa, fs
 			}
-			got, err := mapAnswer(json.RawMessage(tt.in), ids)
+			got, err := answer.MapIDs(json.RawMessage(tt.in), s, a.known)
 			if !errors.Is(err, tt.wantErr) || err == nil && string(got) != tt.want {
-				t.Errorf("mapAnswer(%s) = %s, %v; want %s, %v", tt.in, got, err, tt.want, tt.wantErr)
+				t.Errorf("MapIDs(%s) = %s, %v; want %s, %v", tt.in, got, err, tt.want, tt.wantErr)
 			}
 		})
 	}
 }
 
-// FuzzMapAnswer: on any valid JSON, mapping in place gives the same
-// value as decoding, mapping and re-encoding (mapStrings), refuses
-// whenever that refuses, and leaves the text as it is whenever the
-// fast path (mentionsIDs) says there is nothing to map.
+// FuzzMapAnswer: on any valid JSON, the answer pipeline's id mapping
+// (MapIDs: its fast path, then mapping in place) gives the same value as
+// decoding, mapping and re-encoding (mapStrings), and refuses whenever
+// that refuses.
 func FuzzMapAnswer(f *testing.F) {
 	f.Add(`{"result":{"id":"notes/a","text":"notes/a and notes/b"}}`)
 	f.Add(`{"result":"notes\/a"}`)
 	f.Add(`["notes\u002fa",{"x":"notes/ab notes/a-","notes/a":"notes/c"}]`)
 	f.Add(`{"a" : [ "x" , "notes/b" ] , "b" : 1e3 }`)
 	a, scope, ids := testIDs([][2]string{{"notes/a", "rh_a"}, {"notes/b", "rh_b"}}, []string{"notes/c"}, true)
-	f.Fuzz(func(t *testing.T, answer string) {
-		raw := json.RawMessage(answer)
+	f.Fuzz(func(t *testing.T, in string) {
+		raw := json.RawMessage(in)
 		if !json.Valid(raw) {
 			return
 		}
-		got, err := mapAnswer(raw, ids)
+		got, err := answer.MapIDs(raw, scope, a.known)
 		want, wantErr := mapStrings(raw, func(s string) (string, error) {
 			out, refused := ids.Replace(s)
 			if refused {
-				return "", errUnmappedID
+				return "", answer.ErrUnmappedID
 			}
 			return out, nil
 		})
 		switch {
 		case errors.Is(wantErr, errKeyCollision):
 			return // mapAnswer keeps both members; neither names an id
-		case wantErr != nil && !errors.Is(err, errUnmappedID):
+		case wantErr != nil && !errors.Is(err, answer.ErrUnmappedID):
 			t.Fatalf("mapStrings refused (%v), mapAnswer gave %s, %v", wantErr, got, err)
 		case err != nil:
 			return // a refusal in a duplicate member that decoding drops
@@ -152,9 +150,6 @@ func FuzzMapAnswer(f *testing.F) {
 			t.Fatalf("not JSON: %s", got)
 		case !reflect.DeepEqual(decodeAny(t, got), decodeAny(t, want)):
 			t.Fatalf("mapAnswer %s, mapStrings %s", got, want)
-		}
-		if !mentionsIDs(raw, a, scope) && !bytes.Equal(got, raw) {
-			t.Fatalf("mentionsIDs missed an id in %s", raw)
 		}
 	})
 }
@@ -168,64 +163,4 @@ func decodeAny(t *testing.T, raw []byte) any {
 		t.Fatalf("%s: %v", raw, err)
 	}
 	return v
-}
-
-// FuzzHasLooseSpace: on any valid JSON, hasLooseSpace says exactly
-// whether json.Compact changes it.
-func FuzzHasLooseSpace(f *testing.F) {
-	for _, s := range []string{`{"a":1}`, `{"a": 1}`, `"a b"`, "[1,\n2]", `"\" "`, `{"a":"\\"}`} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if !json.Valid([]byte(s)) {
-			return
-		}
-		var buf bytes.Buffer
-		if err := json.Compact(&buf, []byte(s)); err != nil {
-			t.Fatal(err)
-		}
-		if changed := buf.String() != s; hasLooseSpace([]byte(s)) != changed {
-			t.Errorf("hasLooseSpace(%q) = %v, Compact changes it: %v", s, !changed, changed)
-		}
-	})
-}
-
-// TestChainRefusesBrokenProcessorOutput: what a processor changes into
-// something that is not JSON never reaches the next processor or the
-// caller.
-func TestChainRefusesBrokenProcessorOutput(t *testing.T) {
-	var seen []string
-	record := func(_ context.Context, _ *call, resp json.RawMessage) (json.RawMessage, error) {
-		seen = append(seen, string(resp))
-		return resp, nil
-	}
-	strict, err := newAnswerStrict()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		name string
-		out  string
-		want string
-	}{
-		{"not JSON", `{"result":`,
-			`{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error","data":{"reason":"internal_error"}}}`},
-		// id mapping turning two names into one placeholder
-		{"duplicate names", `{"id":1,"result":{"m":{"[resource]":"x","[resource]":"y"}}}`,
-			`{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"the agent's answer does not pass the gateway's JSON checks","data":{"detail":"duplicate_key","reason":"malformed_answer"}}}`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			seen = nil
-			broken := func(context.Context, *call, json.RawMessage) (json.RawMessage, error) {
-				return json.RawMessage(tt.out), nil
-			}
-			f := &Front{answers: []answerProcessor{record, broken, record}, answerStrict: strict,
-				deps: Deps{Runtime: platform.Runtime{Logger: slog.New(slog.DiscardHandler)}}}
-			got, err := processUnary(context.Background(), f.processChain(&call{}), strictOnly, json.RawMessage("7"), []byte(`{"id":1,"result":{}}`))
-			if err != nil || string(got) != tt.want || len(seen) != 1 {
-				t.Errorf("got %s, %v (processors saw %q); want %s", got, err, seen, tt.want)
-			}
-		})
-	}
 }

@@ -51,7 +51,7 @@ func (f *Front) holdForApproval(ctx context.Context, c *call, p sep.RequestParam
 		return fail(c.req.ID, capErr(jsonrpc.CodeRevocationUnavailable, "approval store unavailable; try again", nil))
 	}
 	f.auditIssue(ctx, c, p, d, nil, "approval_pending")
-	return answer(jsonrpc.NewResult(c.req.ID, pending(r)))
+	return answered(jsonrpc.NewResult(c.req.ID, pending(r)))
 }
 
 func pending(r approval.Request) sep.PendingResult {
@@ -101,7 +101,7 @@ func (f *Front) redeemApproval(ctx context.Context, c *call, p sep.RequestParams
 			map[string]any{"approvalId": r.ID, "reasons": d.Reasons, "policyRevision": d.Revision}))
 	}
 	f.auditIssue(ctx, c, ap, d, caps, "issued")
-	return answer(jsonrpc.NewResult(c.req.ID, sep.CapabilitiesResult{Capabilities: caps, PolicyRevision: d.Revision}))
+	return answered(jsonrpc.NewResult(c.req.ID, sep.CapabilitiesResult{Capabilities: caps, PolicyRevision: d.Revision}))
 }
 
 // unredeemed answers a redemption that did not succeed.
@@ -110,7 +110,7 @@ func (f *Front) unredeemed(ctx context.Context, c *call, r approval.Request, err
 	data := map[string]any{"approvalId": r.ID}
 	switch {
 	case errors.Is(err, approval.ErrPending):
-		return answer(jsonrpc.NewResult(id, pending(r)))
+		return answered(jsonrpc.NewResult(id, pending(r)))
 	case errors.Is(err, approval.ErrDenied):
 		data["deniedBy"], data["approverReason"] = r.DecidedBy, r.Reason
 		return fail(id, capErr(jsonrpc.CodeGrantDenied, "grant denied by an approver: "+r.Reason, data))

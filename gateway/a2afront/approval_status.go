@@ -37,7 +37,7 @@ func (f *Front) approvalStatus(ctx context.Context, c *call) outcome {
 	case r.Principal != c.principal.ID || r.Agent != c.agent.cfg.Name:
 		return unknown
 	}
-	return answer(jsonrpc.NewResult(c.req.ID, statusOf(r)))
+	return answered(jsonrpc.NewResult(c.req.ID, statusOf(r)))
 }
 
 // statusOf is the wire status of r: the approver's reason once a human

@@ -44,7 +44,7 @@ func (f *Front) capabilitiesAttenuate(ctx context.Context, c *call) outcome {
 	}
 	f.recordLive(ctx, c, childClaims.CapabilityID, childClaims.Expiry.Time())
 	f.auditAttenuate(ctx, c, parent, childClaims, "attenuated")
-	return answer(jsonrpc.NewResult(c.req.ID, sep.CapabilitiesResult{Capabilities: []sep.Capability{child}}))
+	return answered(jsonrpc.NewResult(c.req.ID, sep.CapabilitiesResult{Capabilities: []sep.Capability{child}}))
 }
 
 // attenuate mints a child of a verified, live parent, held by holder, and

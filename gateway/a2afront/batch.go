@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"sync"
 
+	"github.com/capgate/capgate/gateway/answer"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 )
@@ -98,7 +99,7 @@ func (f *Front) forwardElement(ctx context.Context, c *call, out outcome) json.R
 	}
 	if bad != nil {
 		f.deps.Logger.WarnContext(ctx, "upstream call failed", "agent", c.agent.cfg.Name, "error", bad)
-		failed, body = true, marshalResponse(upstreamUnavailable(c.req.ID))
+		failed, body = true, marshalResponse(answer.UpstreamUnavailable(c.req.ID))
 	}
 	f.observeForwarded(c, start, failed)
 	return body

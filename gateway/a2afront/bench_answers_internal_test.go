@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"testing"
+
+	"github.com/capgate/capgate/gateway/answer"
 )
 
 // Answers the chain benchmarks run through: what agents typically send
@@ -45,11 +47,11 @@ func BenchmarkAnswerChain(b *testing.B) {
 		{"escaped", answerEscaped},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			run, check := fx.front.processChain(c), fx.front.strictCheck(c)
-			answer := []byte(bc.answer)
+			ac := answer.Call[*call]{Value: c, ID: c.req.ID}
+			body := []byte(bc.answer)
 			b.ReportAllocs()
 			for b.Loop() {
-				out, err := processUnary(ctx, run, check, c.req.ID, answer)
+				out, err := fx.front.answers.Unary(ctx, ac, body)
 				if err != nil || len(out) == 0 {
 					b.Fatalf("%s: %v", out, err)
 				}
@@ -72,11 +74,11 @@ func BenchmarkAnswerChainGated(b *testing.B) {
 	if o := fx.front.decide(ctx, c); o.forward == nil {
 		b.Fatalf("refused: %+v", o.resp)
 	}
-	answer := []byte(`{"jsonrpc":"2.0","id":7,"result":` + echoTask(nil) + `}`)
-	run, check := fx.front.processChain(c), fx.front.strictCheck(c)
+	body := []byte(`{"jsonrpc":"2.0","id":7,"result":` + echoTask(nil) + `}`)
+	ac := answer.Call[*call]{Value: c, ID: c.req.ID}
 	b.ReportAllocs()
 	for b.Loop() {
-		out, err := processUnary(ctx, run, check, c.req.ID, answer)
+		out, err := fx.front.answers.Unary(ctx, ac, body)
 		if err != nil || len(out) == 0 {
 			b.Fatalf("%s: %v", out, err)
 		}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+
+	"github.com/capgate/capgate/gateway/jsonrpc"
 )
 
 // appendInvokeRequest appends the forwarded a2a/skill/invoke request,
@@ -15,9 +17,9 @@ func appendInvokeRequest(dst []byte, id json.RawMessage, method string, p forwar
 	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
 	dst = appendRaw(dst, id)
 	dst = append(dst, `,"method":`...)
-	dst = appendJSONString(dst, method)
+	dst = jsonrpc.AppendString(dst, method)
 	dst = append(dst, `,"params":{"skill":`...)
-	dst = appendJSONString(dst, p.Skill)
+	dst = jsonrpc.AppendString(dst, p.Skill)
 	dst = append(dst, `,"arguments":`...)
 	if p.Arguments == nil {
 		dst = append(dst, "null"...)
@@ -33,28 +35,15 @@ func appendInvokeRequest(dst []byte, id json.RawMessage, method string, p forwar
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendJSONString(dst, k)
+			dst = jsonrpc.AppendString(dst, k)
 			dst = append(dst, ':')
 			dst = appendRaw(dst, p.Arguments[k])
 		}
 		dst = append(dst, '}')
 	}
 	dst = append(dst, `,"capabilityId":`...)
-	dst = appendJSONString(dst, p.CapabilityID)
+	dst = jsonrpc.AppendString(dst, p.CapabilityID)
 	return append(dst, "}}"...)
-}
-
-// appendJSONString appends s as json.Marshal writes it.
-func appendJSONString(dst []byte, s string) []byte {
-	for i := range len(s) {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			b, _ := json.Marshal(s) // a string always encodes
-			return append(dst, b...)
-		}
-	}
-	dst = append(dst, '"')
-	dst = append(dst, s...)
-	return append(dst, '"')
 }
 
 // appendRaw appends a valid JSON value as json.Marshal writes a

@@ -15,6 +15,7 @@ import (
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/agentcard"
+	"github.com/capgate/capgate/gateway/answer"
 	"github.com/capgate/capgate/gateway/approval"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
@@ -105,11 +106,8 @@ type Front struct {
 	agents  map[string]*agent
 	methods map[string]methodHandler
 	checks  *enforce.Checker
-	// answers process every answer of a forwarded call, in order.
-	answers []answerProcessor
-	// answerStrict checks every answer before the processors see it
-	// (answercheck.go).
-	answerStrict *jsonrpc.Strict
+	// answers checks and processes every answer of a forwarded call.
+	answers *answer.Pipeline[*call]
 	// decoder decodes every request body under cfg.Limits.
 	decoder *jsonrpc.Decoder
 	// quiet says the front traces nothing (deps.Tracer is quietTracer).
@@ -138,15 +136,11 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Front, error) {
 	if err != nil {
 		return nil, fmt.Errorf("a2a front: %w", err)
 	}
-	strict, err := newAnswerStrict()
-	if err != nil {
-		return nil, err
-	}
 	deps = deps.withDefaults()
 	if deps.Tasks == nil {
 		deps.Tasks = taskindex.NewMemory(cmp.Or(cfg.MaxTasks, DefaultMaxTasks), cmp.Or(cfg.TaskTTL, DefaultTaskTTL), deps.Now)
 	}
-	f := &Front{cfg: cfg, deps: deps, agents: map[string]*agent{}, answerStrict: strict, decoder: decoder}
+	f := &Front{cfg: cfg, deps: deps, agents: map[string]*agent{}, decoder: decoder}
 	if _, ok := deps.Tracer.(noop.Tracer); ok {
 		f.deps.Tracer, f.quiet = quietTracer{span: noop.Span{}}, true
 	}
@@ -165,7 +159,11 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Front, error) {
 		return nil, fmt.Errorf("a2a front: %w", err)
 	}
 	f.methods = f.methodTable()
-	f.answers = []answerProcessor{f.taskAnswer, f.mapIDs, f.translateAnswer}
+	f.answers, err = answer.New(answer.Options{MaxBytes: maxUpstreamResponse, Logger: deps.Logger},
+		f.taskAnswer, f.mapIDs, f.translateAnswer)
+	if err != nil {
+		return nil, fmt.Errorf("a2a front: %w", err)
+	}
 	return f, nil
 }
 
@@ -226,12 +224,5 @@ func (f *Front) upstreamError(w http.ResponseWriter, r *http.Request, err error)
 		u.failed, id = true, u.id
 	}
 	f.deps.Logger.WarnContext(r.Context(), "upstream call failed", "path", r.URL.Path, "error", err)
-	jsonrpc.WriteResponse(w, http.StatusBadGateway, upstreamUnavailable(id))
-}
-
-func upstreamUnavailable(id json.RawMessage) jsonrpc.Response {
-	return jsonrpc.NewError(id, &jsonrpc.Error{
-		Code: jsonrpc.CodeInternal, Message: "upstream agent unavailable",
-		Data: map[string]string{"reason": "upstream_unavailable"},
-	})
+	jsonrpc.WriteResponse(w, http.StatusBadGateway, answer.UpstreamUnavailable(id))
 }

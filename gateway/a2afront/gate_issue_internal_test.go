@@ -12,9 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-chi/chi/v5"
+
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/sep"
-	"github.com/go-chi/chi/v5"
 )
 
 // TestWholeAgentAndNoResolver: a whole-agent grant issues a capability

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/capgate/capgate/gateway/answer"
 )
 
 func TestMapStrings(t *testing.T) {
@@ -35,7 +37,7 @@ func TestMapStrings(t *testing.T) {
 }
 
 // FuzzMapIDs: whatever an agent answers, the answer as mapIDs maps it
-// (mapAnswer) is JSON and names no real id of the capability, in a value
+// (answer.MapIDs) is JSON and names no real id of the capability, in a value
 // or a key, however the agent escaped it.
 func FuzzMapIDs(f *testing.F) {
 	f.Add(`{"result":{"id":"notes/a","text":"notes/a and notes/b"}}`)
@@ -43,12 +45,12 @@ func FuzzMapIDs(f *testing.F) {
 	f.Add(`["notes\u002fa",{"x":"notes/ab notes/a-"}]`)
 	f.Add(`{"notes/a":{"notes\/b":"\u0000notes/a"}}`)
 	ids := []string{"notes/a", "notes/b"}
-	_, _, pairs := testIDs([][2]string{{"notes/a", "rh_a"}}, []string{"notes/b"}, false)
-	f.Fuzz(func(t *testing.T, answer string) {
-		if !json.Valid([]byte(answer)) {
+	a, scope, _ := testIDs([][2]string{{"notes/a", "rh_a"}}, []string{"notes/b"}, false)
+	f.Fuzz(func(t *testing.T, in string) {
+		if !json.Valid([]byte(in)) {
 			return
 		}
-		out, err := mapAnswer(json.RawMessage(answer), pairs)
+		out, err := answer.MapIDs(json.RawMessage(in), scope, a.known)
 		if err != nil {
 			t.Fatalf("no pair refuses, yet: %v", err)
 		}

@@ -1,11 +1,12 @@
 package a2afront
 
 import (
-	"errors"
+	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
-	"github.com/capgate/capgate/gateway/jsonrpc"
+	"github.com/capgate/capgate/gateway/answer"
 )
 
 // TestNameIs: the spellings a client reads as a name are read as it.
@@ -63,19 +64,24 @@ func isPlainLower(s string) bool {
 // answer is then refused by the check every processed answer passes, not
 // sent with a name twice.
 func TestMappedNamesCollideRefused(t *testing.T) {
-	strict, err := newAnswerStrict()
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _, ids := testIDs(nil, []string{"notes/a", "notes/b"}, false)
-	out, err := mapAnswer([]byte(`{"jsonrpc":"2.0","id":1,"result":{"data":{"notes/a":1,"notes/b":2}}}`), ids)
+	a, scope, _ := testIDs([][2]string{{"notes/c", "rh_c"}}, []string{"notes/a", "notes/b"}, false)
+	in := []byte(`{"jsonrpc":"2.0","id":1,"result":{"data":{"notes/a":1,"notes/b":2}}}`)
+	out, err := answer.MapIDs(in, scope, a.known)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(out), `{"[resource]":1,"[resource]":2}`) {
-		t.Fatalf("mapAnswer = %s; want both names mapped", out)
+		t.Fatalf("MapIDs = %s; want both names mapped", out)
 	}
-	if err := checkAnswer(out, strict); !errors.Is(err, jsonrpc.ErrDuplicateKey) {
-		t.Fatalf("checkAnswer(mapped) = %v, want ErrDuplicateKey", err)
+	mapIDs := func(_ context.Context, _ struct{}, resp json.RawMessage) (json.RawMessage, error) {
+		return answer.MapIDs(resp, scope, a.known)
+	}
+	p, err := answer.New(answer.Options{}, mapIDs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := p.Unary(context.Background(), answer.Call[struct{}]{ID: json.RawMessage("1")}, in)
+	if err != nil || !strings.Contains(string(got), `"reason":"malformed_answer"`) || !strings.Contains(string(got), `"detail":"duplicate_key"`) {
+		t.Fatalf("the pipeline gave %s, %v; want the answer refused as malformed (duplicate_key)", got, err)
 	}
 }

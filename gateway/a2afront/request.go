@@ -61,7 +61,7 @@ func (f *Front) capabilitiesRequest(ctx context.Context, c *call) outcome {
 		caps = append(caps, capb)
 	}
 	f.auditIssue(ctx, c, p, d, caps, "issued")
-	return answer(jsonrpc.NewResult(c.req.ID, sep.CapabilitiesResult{Capabilities: caps, PolicyRevision: d.Revision}))
+	return answered(jsonrpc.NewResult(c.req.ID, sep.CapabilitiesResult{Capabilities: caps, PolicyRevision: d.Revision}))
 }
 
 // policyInput is the request as policy decides it, with the gateway's own

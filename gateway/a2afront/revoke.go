@@ -40,7 +40,7 @@ func (f *Front) capabilitiesRevoke(ctx context.Context, c *call) outcome {
 		return f.revokeFailed(ctx, c, claims, err)
 	}
 	f.auditRevoke(ctx, c, claims, "revoked")
-	return answer(jsonrpc.NewResult(c.req.ID, sep.RevokeResult{
+	return answered(jsonrpc.NewResult(c.req.ID, sep.RevokeResult{
 		Revoked: true, CapabilityID: claims.CapabilityID, RevocationID: claims.RevocationID,
 	}))
 }

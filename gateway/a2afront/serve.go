@@ -40,10 +40,10 @@ type outcome struct {
 	cc      *proxy.Context
 }
 
-func answer(resp jsonrpc.Response) outcome { return outcome{resp: &resp} }
+func answered(resp jsonrpc.Response) outcome { return outcome{resp: &resp} }
 
 func fail(id json.RawMessage, e *jsonrpc.Error) outcome {
-	return answer(jsonrpc.NewError(id, e))
+	return answered(jsonrpc.NewError(id, e))
 }
 
 // forwardAs forwards the call's own bytes on the caller's authority.

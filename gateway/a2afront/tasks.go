@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/capgate/capgate/gateway/answer"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 )
@@ -145,7 +146,7 @@ func (f *Front) taskAnswer(ctx context.Context, c *call, resp json.RawMessage) (
 func (f *Front) listAnswer(ctx context.Context, c *call, resp json.RawMessage) (json.RawMessage, error) {
 	var env map[string]json.RawMessage
 	if json.Unmarshal(resp, &env) != nil {
-		return nil, errNotJSONRPC
+		return nil, answer.ErrNotJSON
 	}
 	result, ok := env["result"]
 	if !ok {
@@ -165,15 +166,15 @@ func (f *Front) listAnswer(ctx context.Context, c *call, resp json.RawMessage) (
 func (f *Front) ownTasksOnly(ctx context.Context, c *call, result json.RawMessage) (json.RawMessage, error) {
 	var list map[string]json.RawMessage
 	if json.Unmarshal(result, &list) != nil || list == nil { // null is no listing
-		return nil, errNotJSONRPC
+		return nil, answer.ErrNotJSON
 	}
 	tasksKey, totalKeys, ok := listingKeys(list)
 	if !ok {
-		return nil, errNotJSONRPC
+		return nil, answer.ErrNotJSON
 	}
 	var all []json.RawMessage
 	if raw, ok := list[tasksKey]; ok && json.Unmarshal(raw, &all) != nil {
-		return nil, errNotJSONRPC
+		return nil, answer.ErrNotJSON
 	}
 	ids := make([]string, len(all))
 	for i, t := range all {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/capgate/capgate/gateway/answer"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 )
 
@@ -53,7 +54,7 @@ func answerTaskIDs(resp json.RawMessage) ([]string, error) {
 func decodedResult(resp json.RawMessage) (result json.RawMessage, found bool, err error) {
 	var env map[string]json.RawMessage
 	if json.Unmarshal(resp, &env) != nil {
-		return nil, false, errNotJSONRPC
+		return nil, false, answer.ErrNotJSON
 	}
 	result, found = env["result"]
 	return result, found, nil
@@ -68,7 +69,7 @@ func plainResult(resp []byte) (result []byte, found, plain bool, err error) {
 		if bytes.HasPrefix(bytes.TrimLeft(resp, " \t\n\r"), []byte("null")) {
 			return nil, false, true, nil
 		}
-		return nil, false, true, errNotJSONRPC
+		return nil, false, true, answer.ErrNotJSON
 	}
 	for m, ok := it.Next(); ok; m, ok = it.Next() {
 		switch {

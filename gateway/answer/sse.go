@@ -1,4 +1,4 @@
-package a2afront
+package answer
 
 import (
 	"bufio"
@@ -11,13 +11,6 @@ import (
 
 	"github.com/capgate/capgate/gateway/jsonrpc"
 )
-
-// maxEventBytes bounds one stream event, which the front must hold whole
-// to process it.
-const maxEventBytes = maxUpstreamResponse
-
-// errEventTooLarge refuses a stream event larger than maxEventBytes.
-var errEventTooLarge = errors.New("a2a front: upstream stream event too large")
 
 // eventStream is an upstream server-sent event stream read back event by
 // event, each event's data run through the answer chain as it arrives:
@@ -38,17 +31,18 @@ type eventStream struct {
 	check answerCheck
 	id    json.RawMessage
 	src   io.ReadCloser
+	max   int // bounds one event, which must be held whole to process it
 	r     *bufio.Reader
 	lines [][]byte // lines read but not yet consumed
 	out   []byte   // written back but not yet read
 	done  bool     // nothing follows out
 	// line, when set, rewrites each kept line (false drops it): on a call
 	// scoped to a capability, ids in event and id fields are mapped too.
-	line func([]byte) ([]byte, bool)
+	line LineFilter
 }
 
-func newEventStream(ctx context.Context, run chain, check answerCheck, id json.RawMessage, src io.ReadCloser) *eventStream {
-	return &eventStream{ctx: ctx, run: run, check: check, id: id, src: src, r: bufio.NewReaderSize(src, 32<<10)}
+func newEventStream(ctx context.Context, run chain, check answerCheck, id json.RawMessage, src io.ReadCloser, max int) *eventStream {
+	return &eventStream{ctx: ctx, run: run, check: check, id: id, src: src, max: max, r: bufio.NewReaderSize(src, 32<<10)}
 }
 
 // Read implements io.Reader.
@@ -84,7 +78,7 @@ func (s *eventStream) nextEvent() []byte {
 			}
 			break
 		}
-		if size += len(line) + 1; size > maxEventBytes {
+		if size += len(line) + 1; size > s.max {
 			return s.refuse(errEventTooLarge)
 		}
 		if len(line) == 0 {
@@ -136,13 +130,13 @@ func (s *eventStream) refuse(err error) []byte {
 	s.lines = nil
 	var e *jsonrpc.Error
 	if !errors.As(err, &e) {
-		e = upstreamUnavailable(nil).Error
+		e = UpstreamUnavailable(nil).Error
 	}
 	return fmt.Appendf(nil, "data: %s\n\n", marshalResponse(jsonrpc.NewError(s.id, e)))
 }
 
 // readLine returns the next line without its end, which is "\r\n", "\n"
-// or "\r". A line longer than maxEventBytes is an error.
+// or "\r". A line longer than the bound is an error.
 func (s *eventStream) readLine() ([]byte, error) {
 	for len(s.lines) == 0 {
 		raw, err := s.readRaw()
@@ -169,7 +163,7 @@ func (s *eventStream) readRaw() ([]byte, error) {
 	var acc []byte
 	for {
 		chunk, err := s.r.ReadSlice('\n')
-		if len(acc)+len(chunk) > maxEventBytes {
+		if len(acc)+len(chunk) > s.max {
 			return nil, errEventTooLarge
 		}
 		if !errors.Is(err, bufio.ErrBufferFull) {

@@ -1,4 +1,4 @@
-package a2afront
+package answer
 
 import (
 	"bufio"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capgate/capgate/gateway/answer/answertest"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 )
 
@@ -19,14 +20,14 @@ func identity(_ context.Context, resp json.RawMessage) (json.RawMessage, error) 
 // refuseSecret refuses a response that mentions "secret".
 func refuseSecret(_ context.Context, resp json.RawMessage) (json.RawMessage, error) {
 	if strings.Contains(string(resp), "secret") {
-		return nil, taskNotFound()
+		return nil, &jsonrpc.Error{Code: -32001, Message: "Task not found"}
 	}
 	return resp, nil
 }
 
 // strictOnly is the answer check without its log.
 func strictOnly(_ context.Context, resp []byte) error {
-	s, err := newAnswerStrict()
+	s, err := newStrict()
 	if err != nil {
 		return err
 	}
@@ -35,7 +36,7 @@ func strictOnly(_ context.Context, resp []byte) error {
 
 func readStream(t *testing.T, run chain, in string) string {
 	t.Helper()
-	s := newEventStream(context.Background(), run, strictOnly, json.RawMessage("7"), io.NopCloser(strings.NewReader(in)))
+	s := newEventStream(context.Background(), run, strictOnly, json.RawMessage("7"), io.NopCloser(strings.NewReader(in)), DefaultMaxBytes)
 	out, err := io.ReadAll(s)
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +79,7 @@ func TestEventStream(t *testing.T) {
 // processed event by event, never held whole.
 func TestEventStreamPerEvent(t *testing.T) {
 	pr, pw := io.Pipe()
-	s := newEventStream(context.Background(), identity, strictOnly, nil, pr)
+	s := newEventStream(context.Background(), identity, strictOnly, nil, pr, DefaultMaxBytes)
 	r := bufio.NewReader(s)
 	go func() { _, _ = io.WriteString(pw, "data: {\"id\":1}\n\n") }()
 	for _, want := range []string{"data: {\"id\":1}\n", "\n"} {
@@ -94,7 +95,7 @@ func TestEventStreamPerEvent(t *testing.T) {
 }
 
 func TestEventStreamTooLarge(t *testing.T) {
-	in := "data: \"" + strings.Repeat("a", maxEventBytes) + "\"\n\n"
+	in := "data: \"" + strings.Repeat("a", DefaultMaxBytes) + "\"\n\n"
 	got := readStream(t, identity, in)
 	if !strings.Contains(got, `"code":-32603`) || strings.Contains(got, "aaaa") {
 		t.Fatalf("an oversized event was not refused: %.200q", got)
@@ -115,7 +116,7 @@ func TestProcessUnary(t *testing.T) {
 			`[{"id":1,"result":1},{"jsonrpc":"2.0","id":2,"error":{"code":-32001,"message":"Task not found"}}]`, nil},
 		{"refused without id takes the request's", refuseSecret, `{"result":"secret"}`,
 			`{"jsonrpc":"2.0","id":7,"error":{"code":-32001,"message":"Task not found"}}`, nil},
-		{"not JSON", identity, `<html>`, "", errNotJSONRPC},
+		{"not JSON", identity, `<html>`, "", ErrNotJSON},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -125,35 +126,6 @@ func TestProcessUnary(t *testing.T) {
 			}
 		})
 	}
-}
-
-// clientEvents parses an SSE stream as a conforming client does (lines
-// end in CRLF, LF or CR; a field named exactly "data" appends to the
-// data; a blank line dispatches; an unterminated event is discarded) and
-// returns the data of every dispatched event.
-func clientEvents(stream string) []string {
-	var out []string
-	var data strings.Builder
-	has := false
-	lines := strings.Split(strings.ReplaceAll(strings.ReplaceAll(stream, "\r\n", "\n"), "\r", "\n"), "\n")
-	for _, l := range lines[:len(lines)-1] { // the last is unterminated
-		switch {
-		case l == "":
-			if has {
-				out = append(out, strings.TrimSuffix(data.String(), "\n"))
-			}
-			data.Reset()
-			has = false
-		case strings.HasPrefix(l, ":"):
-		default:
-			name, value, _ := strings.Cut(l, ":")
-			if name == "data" {
-				data.WriteString(strings.TrimPrefix(value, " ") + "\n")
-				has = true
-			}
-		}
-	}
-	return out
 }
 
 // FuzzEventStream feeds arbitrary upstream streams through the event
@@ -179,7 +151,7 @@ func FuzzEventStream(f *testing.F) {
 			return fmt.Appendf(nil, `{"seen":%d}`, len(seen)-1), nil
 		}
 		out := readStream(t, tag, in)
-		for i, data := range clientEvents(out) {
+		for i, data := range answertest.ClientEvents(out) {
 			var v struct {
 				Seen  *int           `json:"seen"`
 				Error *jsonrpc.Error `json:"error"`

@@ -1,4 +1,4 @@
-package a2afront
+package answer
 
 import (
 	"context"
@@ -32,7 +32,7 @@ import (
 const answerDepth = jsonrpc.MaxDepthCeiling
 
 // answerCheck checks one response object the upstream sent, before any
-// processor sees it. It returns nil, errNotJSONRPC for what is not JSON
+// processor sees it. It returns nil, ErrNotJSON for what is not JSON
 // at all, or an error holding the *jsonrpc.Error the caller gets instead
 // of the response.
 type answerCheck func(ctx context.Context, resp []byte) error
@@ -50,12 +50,12 @@ func answerNames() *jsonrpc.Names {
 	return jsonrpc.NewNames(map[string]*jsonrpc.Names{"jsonrpc": nil, "id": nil, "result": nil, "error": nil})
 }
 
-// newAnswerStrict returns the check of every answer: the codec's checks,
+// newStrict returns the check of every answer: the codec's checks,
 // within answerDepth, and the names of answerNames.
-func newAnswerStrict() (*jsonrpc.Strict, error) {
+func newStrict() (*jsonrpc.Strict, error) {
 	s, err := jsonrpc.NewStrict(answerDepth, answerNames())
 	if err != nil {
-		return nil, fmt.Errorf("a2a front: answer check: %w", err)
+		return nil, fmt.Errorf("answer: answer check: %w", err)
 	}
 	return s, nil
 }
@@ -67,7 +67,7 @@ func checkAnswer(resp []byte, strict *jsonrpc.Strict) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, jsonrpc.ErrParse) && !errors.Is(err, jsonrpc.ErrInvalidUTF8) && !errors.Is(err, jsonrpc.ErrTooDeep):
-		return errNotJSONRPC
+		return ErrNotJSON
 	}
 	return fmt.Errorf("%w: %w", malformedAnswer(err), err)
 }
@@ -86,13 +86,13 @@ func malformedAnswer(err error) *jsonrpc.Error {
 	}
 }
 
-// strictCheck is the answer check of c's answers, which logs what it
-// refuses: the caller is told only that the answer was malformed.
-func (f *Front) strictCheck(c *call) answerCheck {
+// check is the answer check of c's answers, which logs what it refuses:
+// the caller is told only that the answer was malformed.
+func (p *Pipeline[C]) check(c Call[C]) answerCheck {
 	return func(ctx context.Context, resp []byte) error {
-		err := checkAnswer(resp, f.answerStrict)
-		if err != nil && !errors.Is(err, errNotJSONRPC) {
-			f.deps.Logger.WarnContext(ctx, "upstream answer refused", "agent", c.agent.cfg.Name, "error", err)
+		err := checkAnswer(resp, p.strict)
+		if err != nil && !errors.Is(err, ErrNotJSON) {
+			p.logger.WarnContext(ctx, "upstream answer refused", "target", c.Target, "error", err)
 		}
 		return err
 	}

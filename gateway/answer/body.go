@@ -1,4 +1,4 @@
-package a2afront
+package answer
 
 import (
 	"bytes"

@@ -1,0 +1,39 @@
+// Package answer is the answer pipeline: everything an upstream sends
+// back for a call the gateway forwarded passes through it before the
+// caller sees a byte of it.
+//
+// A front builds one Pipeline with its processors, in order, and installs
+// Pipeline.Modify as its reverse proxy's response hook. For each answer:
+//
+//   - a unary answer is read whole (within Options.MaxBytes); each
+//     response object in it (the answer, or each element of an array) is
+//     checked, then run through the processors;
+//   - a text/event-stream is read event by event, and each event's data
+//     is checked and processed as it arrives, so a stream is never held
+//     whole and a refusal (say, the capability was revoked at the third
+//     event) ends it there. Only the fields a client acts on pass, in a
+//     normal form, and a LineFilter may rewrite them.
+//
+// # The check before the processors
+//
+// Each response object must pass the checks the codec applies to a
+// caller's body (well-formed, valid UTF-8, no member name repeated or
+// differing only in case at any depth), and where the processors read
+// members by exact spelling (a response's jsonrpc, id, result and error)
+// it must spell them so. An answer two clients could read differently
+// could carry a task, an id or a handle past the processors unseen; it is
+// replaced by -32603 malformed_answer for the call's id. Whatever a
+// processor changes passes the same check before the next one sees it.
+//
+// # Processors
+//
+// A Processor takes one response object and the front's value for the
+// call, and returns it changed, unchanged, or refused. The pipeline owns
+// no protocol's knowledge; the processors hold it. This package provides
+// the one every capability-scoped call needs, MapIDs (with Lines for a
+// stream's other fields): the capability's real ids become the caller's
+// handles in every string of the answer, member names included, however
+// escaped, and other known ids are redacted or refuse the answer, by the
+// decision core's map (package enforce). The A2A front adds task
+// ownership and generation translation.
+package answer

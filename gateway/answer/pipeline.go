@@ -1,0 +1,229 @@
+package answer
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+
+	"github.com/capgate/capgate/gateway/jsonrpc"
+)
+
+// Processor sees one JSON-RPC response object an upstream sent for the
+// call c (a unary answer, one element of an array answer, or the data of
+// one stream event) and returns it, changed or not. An error refuses that
+// response: a *jsonrpc.Error is sent in its place, with the response's
+// id; any other error is sent as an internal error. A refused stream ends
+// after the refusal.
+//
+// resp is always valid JSON: the pipeline gives a processor only what the
+// answer check accepted, and checks whatever a processor returns changed
+// before the next one sees it. A processor never changes resp in place.
+type Processor[C any] func(ctx context.Context, c C, resp json.RawMessage) (json.RawMessage, error)
+
+// LineFilter rewrites a line of a stream event other than its data (an
+// event, id or retry field, or a comment); false drops the line.
+type LineFilter func(line []byte) ([]byte, bool)
+
+// Options bound and observe a pipeline.
+type Options struct {
+	// MaxBytes bounds a unary answer and one stream event, which the
+	// pipeline must hold whole to process; zero means DefaultMaxBytes.
+	MaxBytes int
+	// Logger receives the answers refused; nil discards them.
+	Logger *slog.Logger
+}
+
+// DefaultMaxBytes is the default bound of an answer and of a stream event.
+const DefaultMaxBytes = 4 << 20
+
+// Pipeline runs every answer of a forwarded call through the strict
+// answer check and the processors, in order. It is safe for concurrent
+// use.
+type Pipeline[C any] struct {
+	procs  []Processor[C]
+	strict *jsonrpc.Strict
+	max    int
+	logger *slog.Logger
+}
+
+// New builds a pipeline applying procs, in order, to every answer.
+func New[C any](o Options, procs ...Processor[C]) (*Pipeline[C], error) {
+	strict, err := newStrict()
+	if err != nil {
+		return nil, err
+	}
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = DefaultMaxBytes
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Pipeline[C]{procs: procs, strict: strict, max: o.MaxBytes, logger: o.Logger}, nil
+}
+
+// Call is the call an answer belongs to.
+type Call[C any] struct {
+	// Value is what the processors are given with each response.
+	Value C
+	// ID is the call's JSON-RPC id, which a refusal carries when the
+	// refused response names none.
+	ID json.RawMessage
+	// Target names the upstream in logs.
+	Target string
+	// Lines, when set, gives the filter of a stream's lines other than
+	// data; it is called once, and only for a stream.
+	Lines func() LineFilter
+}
+
+// Modify is a reverse proxy's response hook for one call: a unary answer
+// is read whole (within MaxBytes) and processed, a text/event-stream is
+// processed event by event as each event arrives. The caller sees only
+// what the pipeline let through.
+func (p *Pipeline[C]) Modify(resp *http.Response, c Call[C]) error {
+	ctx := resp.Request.Context()
+	if isEventStream(resp.Header.Get("Content-Type")) {
+		es := newEventStream(ctx, p.chain(c), p.check(c), c.ID, resp.Body, p.max)
+		if c.Lines != nil {
+			es.line = c.Lines()
+		}
+		resp.Body = es
+		resp.ContentLength = -1
+		resp.Header.Del("Content-Length")
+		return nil
+	}
+	body, err := readAnswer(resp.Body, resp.ContentLength, p.max)
+	_ = resp.Body.Close()
+	switch {
+	case err != nil:
+		return fmt.Errorf("answer: reading the upstream answer: %w", err)
+	case len(body) > p.max:
+		return fmt.Errorf("%w: more than %d bytes", ErrTooLarge, p.max)
+	}
+	if body, err = p.Unary(ctx, c, body); err != nil {
+		return err
+	}
+	setAnswer(resp, body)
+	return nil
+}
+
+// Unary runs a unary answer through the pipeline: one response object,
+// or each of an array's, each checked, then processed. It returns what
+// the caller gets, or ErrNotJSON when the answer is not JSON at all.
+func (p *Pipeline[C]) Unary(ctx context.Context, c Call[C], body []byte) ([]byte, error) {
+	return processUnary(ctx, p.chain(c), p.check(c), c.ID, body)
+}
+
+// chain applies processors to one response object, in order. resp must
+// have passed the answer check.
+type chain func(ctx context.Context, resp json.RawMessage) (json.RawMessage, error)
+
+// chain is the pipeline's processors bound to c. What a processor changed
+// passes the same check as what the upstream sent before the next
+// processor, or the caller, sees it: id mapping rewrites member names, and
+// two names it maps to one placeholder would be a duplicate the caller's
+// reader resolves its own way.
+func (p *Pipeline[C]) chain(c Call[C]) chain {
+	return func(ctx context.Context, resp json.RawMessage) (json.RawMessage, error) {
+		for _, proc := range p.procs {
+			out, err := proc(ctx, c.Value, resp)
+			if err != nil {
+				return nil, err
+			}
+			if !sameText(out, resp) {
+				if err := checkAnswer(out, p.strict); err != nil {
+					p.logger.WarnContext(ctx, "upstream answer refused after the gateway's processing (two names mapped to one?)",
+						"target", c.Target, "error", err)
+					return nil, err
+				}
+			}
+			resp = out
+		}
+		return resp, nil
+	}
+}
+
+// sameText reports whether a and b are the very same bytes in memory.
+func sameText(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// processUnary runs a unary answer through the chain: one response object,
+// or each of an array's, each checked first. An empty answer (to a
+// notification) has nothing to process; anything that is not JSON is
+// refused. A response the check refuses is replaced by its refusal for
+// id, the call's own: the id it carries is part of what was refused.
+func processUnary(ctx context.Context, run chain, check answerCheck, id json.RawMessage, body []byte) ([]byte, error) {
+	trimmed := bytes.TrimSpace(body)
+	switch {
+	case len(trimmed) == 0:
+		return body, nil
+	case trimmed[0] == '[':
+		return processArray(ctx, run, check, id, trimmed)
+	}
+	// The check is the only validation: one pass over the answer.
+	if err := check(ctx, trimmed); err != nil {
+		return refuseAnswer(id, err)
+	}
+	out, _ := processOne(ctx, run, id, trimmed)
+	return out, nil
+}
+
+// processArray is processUnary on an array answer: each element is
+// checked and processed on its own.
+func processArray(ctx context.Context, run chain, check answerCheck, id json.RawMessage, arr []byte) ([]byte, error) {
+	var elems []json.RawMessage
+	if err := json.Unmarshal(arr, &elems); err != nil {
+		return nil, ErrNotJSON
+	}
+	for i, e := range elems {
+		if err := check(ctx, e); err != nil {
+			if elems[i], err = refuseAnswer(id, err); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		elems[i], _ = processOne(ctx, run, id, e)
+	}
+	return json.Marshal(elems)
+}
+
+// processOne runs one response object through the chain and returns what
+// the caller gets: the processed object, or the refusal in its place
+// (refused is then true), for the response's id or, when it has none, id.
+func processOne(ctx context.Context, run chain, id, resp json.RawMessage) (out json.RawMessage, refused bool) {
+	out, err := run(ctx, resp)
+	if err == nil && bytes.Equal(out, resp) && !hasLooseSpace(out) {
+		// resp is valid JSON (every caller checked it) and already compact.
+		return out, false
+	}
+	if err == nil {
+		var buf bytes.Buffer
+		if json.Compact(&buf, out) == nil {
+			return buf.Bytes(), false
+		}
+		err = ErrNotJSON
+	}
+	var e *jsonrpc.Error
+	if !errors.As(err, &e) {
+		e = jsonrpc.NewCodeError(jsonrpc.CodeInternal, "")
+	}
+	if rid := responseID(resp); rid != nil {
+		id = rid
+	}
+	return marshalResponse(jsonrpc.NewError(id, e)), true
+}
+
+// responseID is the id of a response object, or nil when it has none.
+func responseID(resp json.RawMessage) json.RawMessage {
+	var env struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(resp, &env) != nil {
+		return nil
+	}
+	return env.ID
+}

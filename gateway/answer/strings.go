@@ -1,0 +1,102 @@
+package answer
+
+import (
+	"bytes"
+	"encoding/json"
+	"unicode/utf8"
+
+	"github.com/capgate/capgate/gateway/enforce"
+	"github.com/capgate/capgate/gateway/jsonrpc"
+)
+
+// What the pipeline reads of the strings of an answer: every literal
+// visited, rewritten in place, and the whitespace between literals. The
+// walk is jsonrpc's, on text the answer check accepted.
+
+// mapAnswer rewrites, in every string of the valid JSON text raw (values
+// and object keys alike), each id of the map, and returns
+// the text with only the strings that changed re-encoded, members in
+// their order: raw itself when nothing changed. Every value is seen, a
+// duplicate member's too. A refused id fails it with ErrUnmappedID.
+func mapAnswer(raw json.RawMessage, ids *enforce.IDMap) (json.RawMessage, error) {
+	var out []byte
+	last := 0
+	lits := jsonrpc.WalkStrings(raw)
+	for start, end, ok := lits.Next(); ok; start, end, ok = lits.Next() {
+		s, changed, refused := mapLiteral(raw[start:end], ids)
+		if refused {
+			return nil, ErrUnmappedID
+		}
+		if changed {
+			if out == nil {
+				out = make([]byte, 0, len(raw)+len(raw)/4)
+			}
+			out = append(out, raw[last:start]...)
+			out = jsonrpc.AppendString(out, s)
+			last = end
+		}
+	}
+	if out == nil {
+		return raw, nil
+	}
+	return append(out, raw[last:]...), nil
+}
+
+// mapLiteral is the map's Replace on the string a JSON string literal
+// stands for; a plain literal that contains no id is not even decoded.
+func mapLiteral(lit []byte, ids *enforce.IDMap) (s string, changed, refused bool) {
+	inner := lit[1 : len(lit)-1]
+	if plainLiteral(inner) {
+		if !ids.In(inner) {
+			return "", false, false
+		}
+		s = string(inner)
+	} else {
+		s, _ = jsonrpc.Unquote(lit)
+	}
+	out, refused := ids.Replace(s)
+	return out, !refused && out != s, refused
+}
+
+// plainLiteral reports whether the content of a string literal (without
+// its quotes) is the string itself: no escape sequence, valid UTF-8.
+func plainLiteral(s []byte) bool {
+	return bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s)
+}
+
+// eachLiteral calls fn with every string literal (quotes included) in the
+// JSON text b, keys included, until fn returns true, and reports whether
+// it did.
+func eachLiteral(b []byte, fn func(lit []byte) bool) bool {
+	lits := jsonrpc.WalkStrings(b)
+	for start, end, ok := lits.Next(); ok; start, end, ok = lits.Next() {
+		if fn(b[start:end]) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasLooseSpace reports whether the JSON text b has whitespace outside its
+// string literals: whether json.Compact would change it.
+func hasLooseSpace(b []byte) bool {
+	last := 0
+	lits := jsonrpc.WalkStrings(b)
+	for start, end, ok := lits.Next(); ok; start, end, ok = lits.Next() {
+		if hasSpace(b[last:start]) {
+			return true
+		}
+		last = end
+	}
+	return hasSpace(b[last:])
+}
+
+// hasSpace reports whether b holds a byte JSON takes for whitespace.
+func hasSpace(b []byte) bool {
+	for _, c := range b {
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			return true
+		}
+	}
+	return false
+}
