@@ -14,6 +14,7 @@ import (
 	"go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/a2atasks"
 	"github.com/capgate/capgate/gateway/agentcard"
 	"github.com/capgate/capgate/gateway/answer"
 	"github.com/capgate/capgate/gateway/approval"
@@ -106,6 +107,8 @@ type Front struct {
 	agents  map[string]*agent
 	methods map[string]methodHandler
 	checks  *enforce.Checker
+	// tasks is task ownership: who may call on each task.
+	tasks *a2atasks.Owners
 	// answers checks and processes every answer of a forwarded call.
 	answers *answer.Pipeline[*call]
 	// decoder decodes every request body under cfg.Limits.
@@ -158,6 +161,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Front, error) {
 	if err != nil {
 		return nil, fmt.Errorf("a2a front: %w", err)
 	}
+	f.tasks = a2atasks.New(deps.Tasks, deps.Logger)
 	f.methods = f.methodTable()
 	f.answers, err = answer.New(answer.Options{MaxBytes: maxUpstreamResponse, Logger: deps.Logger},
 		f.taskAnswer, f.mapIDs, f.translateAnswer)

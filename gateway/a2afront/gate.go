@@ -6,6 +6,7 @@ import (
 	"log/slog"
 
 	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/a2atasks"
 	"github.com/capgate/capgate/gateway/enforce"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 )
@@ -34,7 +35,7 @@ func gated(a *agent) bool {
 // followUp reports whether canonical is a call on existing tasks, which a
 // gated agent scopes like a message: one naming a task, or a listing.
 func followUp(canonical string) bool {
-	return namesTask(canonical) || canonical == jsonrpc.MethodListTasks
+	return a2atasks.NamesTask(canonical) || canonical == jsonrpc.MethodListTasks
 }
 
 // messageOperation is the operation a gated send needs: the one its named

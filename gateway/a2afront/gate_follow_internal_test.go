@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capgate/capgate/gateway/a2atasks"
 	"github.com/capgate/capgate/gateway/agentcard"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/proxy"
@@ -40,7 +41,7 @@ func TestGatedFollowUps(t *testing.T) {
 		want                   int
 	}{
 		{"get without a capability", aliceKey, "tasks/get", "", nil, jsonrpc.CodeCapabilityRequired},
-		{"get by another principal", bobKey, "tasks/get", `{"capabilityId":"` + bob.ID + `"}`, nil, codeTaskNotFound},
+		{"get by another principal", bobKey, "tasks/get", `{"capabilityId":"` + bob.ID + `"}`, nil, a2atasks.CodeTaskNotFound},
 		{"get with another's capability", aliceKey, "tasks/get", `{"capabilityId":"` + bob.ID + `"}`, nil, jsonrpc.CodeHolderMismatch},
 		{"delegation members on a follow-up", aliceKey, "tasks/get", `{"capabilityId":"` + alice.ID + `","capabilities":["x"]}`, nil, jsonrpc.CodeInvalidParams},
 		{"cancel without a capability", aliceKey, "tasks/cancel", "", nil, jsonrpc.CodeCapabilityRequired},

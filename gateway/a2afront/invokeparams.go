@@ -66,7 +66,7 @@ func eachPlainMember(obj []byte, fn func(k, v []byte) bool) bool {
 		return false
 	}
 	for m, more := it.Next(); more; m, more = it.Next() {
-		if !plainKey(m.Name) || !fn(m.Name, m.Value) {
+		if !jsonrpc.PlainName(m.Name) || !fn(m.Name, m.Value) {
 			return false
 		}
 	}

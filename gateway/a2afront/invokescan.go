@@ -18,7 +18,7 @@ func plainInvocationCapability(params []byte) (id, token string, ok bool) {
 	var idRaw, tokenRaw []byte
 	for m, more := it.Next(); more; m, more = it.Next() {
 		k, v := m.Name, m.Value
-		if !plainKey(k) || asciiEqualFold(k, "metadata") || string(k) == "message" {
+		if !jsonrpc.PlainName(k) || asciiEqualFold(k, "metadata") || string(k) == "message" {
 			return "", "", false
 		}
 		for _, name := range names {

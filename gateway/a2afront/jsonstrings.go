@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"unicode/utf8"
 
 	"github.com/capgate/capgate/gateway/jsonrpc"
 )
@@ -97,10 +96,4 @@ func stringValue(raw []byte) (string, bool) {
 		return "", true
 	}
 	return jsonrpc.Unquote(raw)
-}
-
-// plainLiteral reports whether the content of a string literal (without
-// its quotes) is the string itself: no escape sequence, valid UTF-8.
-func plainLiteral(s []byte) bool {
-	return bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s)
 }

@@ -57,11 +57,11 @@ func sendSkill(x extData, params map[string]json.RawMessage) (string, *jsonrpc.E
 func namedSkills(params map[string]json.RawMessage) ([]skillPlace, *jsonrpc.Error) {
 	var out []skillPlace
 	read := func(holder json.RawMessage, where string) *jsonrpc.Error {
-		m, ok := members(holder)
+		m, ok := jsonrpc.LenientMembers(holder)
 		if !ok {
 			return nil
 		}
-		for _, raw := range lookup(m, memberSkill) {
+		for _, raw := range jsonrpc.LenientLookup(m, memberSkill) {
 			var s string
 			if json.Unmarshal(raw, &s) != nil {
 				return capErr(jsonrpc.CodeInvalidParams, where+".skill must be a string", nil)
@@ -73,24 +73,24 @@ func namedSkills(params map[string]json.RawMessage) ([]skillPlace, *jsonrpc.Erro
 		return nil
 	}
 	var e *jsonrpc.Error
-	for _, md := range lookup(params, "metadata") {
+	for _, md := range jsonrpc.LenientLookup(params, "metadata") {
 		e = firstErr(e, read(md, "params.metadata"))
 	}
-	for _, msg := range lookup(params, "message") {
-		m, ok := members(msg)
+	for _, msg := range jsonrpc.LenientLookup(params, "message") {
+		m, ok := jsonrpc.LenientMembers(msg)
 		if !ok {
 			continue
 		}
-		for _, md := range lookup(m, "metadata") {
+		for _, md := range jsonrpc.LenientLookup(m, "metadata") {
 			e = firstErr(e, read(md, "params.message.metadata"))
 		}
-		for _, raw := range lookup(m, "parts") {
+		for _, raw := range jsonrpc.LenientLookup(m, "parts") {
 			e = firstErr(e, eachPart(raw, func(pm map[string]json.RawMessage, where string) *jsonrpc.Error {
 				var pe *jsonrpc.Error
-				for _, md := range lookup(pm, "metadata") {
+				for _, md := range jsonrpc.LenientLookup(pm, "metadata") {
 					pe = firstErr(pe, read(md, where+".metadata"))
 				}
-				for _, data := range lookup(pm, "data") {
+				for _, data := range jsonrpc.LenientLookup(pm, "data") {
 					pe = firstErr(pe, read(data, where+".data"))
 				}
 				return pe
@@ -109,7 +109,7 @@ func eachPart(parts json.RawMessage, fn func(part map[string]json.RawMessage, wh
 	}
 	var e *jsonrpc.Error
 	for i, part := range list {
-		if pm, ok := members(part); ok {
+		if pm, ok := jsonrpc.LenientMembers(part); ok {
 			e = firstErr(e, fn(pm, fmt.Sprintf("params.message.parts[%d]", i)))
 		}
 	}

@@ -56,7 +56,7 @@ func mentionsIDs(resp json.RawMessage, s *enforce.Scope, k enforce.Known) bool {
 		return false
 	}
 	return eachLiteral(resp, func(lit []byte) bool {
-		if plainLiteral(lit[1 : len(lit)-1]) {
+		if jsonrpc.PlainString(lit[1 : len(lit)-1]) {
 			return false
 		}
 		str, _ := jsonrpc.Unquote(lit)

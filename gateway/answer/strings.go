@@ -1,9 +1,7 @@
 package answer
 
 import (
-	"bytes"
 	"encoding/json"
-	"unicode/utf8"
 
 	"github.com/capgate/capgate/gateway/enforce"
 	"github.com/capgate/capgate/gateway/jsonrpc"
@@ -46,7 +44,7 @@ func mapAnswer(raw json.RawMessage, ids *enforce.IDMap) (json.RawMessage, error)
 // stands for; a plain literal that contains no id is not even decoded.
 func mapLiteral(lit []byte, ids *enforce.IDMap) (s string, changed, refused bool) {
 	inner := lit[1 : len(lit)-1]
-	if plainLiteral(inner) {
+	if jsonrpc.PlainString(inner) {
 		if !ids.In(inner) {
 			return "", false, false
 		}
@@ -56,12 +54,6 @@ func mapLiteral(lit []byte, ids *enforce.IDMap) (s string, changed, refused bool
 	}
 	out, refused := ids.Replace(s)
 	return out, !refused && out != s, refused
-}
-
-// plainLiteral reports whether the content of a string literal (without
-// its quotes) is the string itself: no escape sequence, valid UTF-8.
-func plainLiteral(s []byte) bool {
-	return bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s)
 }
 
 // eachLiteral calls fn with every string literal (quotes included) in the

@@ -1,6 +1,10 @@
 package jsonrpc
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+	"unicode/utf8"
+)
 
 // AppendString appends s as json.Marshal writes it, without
 // json.Marshal's allocations when s needs no escape.
@@ -14,4 +18,11 @@ func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	dst = append(dst, s...)
 	return append(dst, '"')
+}
+
+// PlainString reports whether the content of a string literal (without
+// its quotes) is the string itself: no escape sequence, valid UTF-8. Such
+// a literal can be read without decoding it.
+func PlainString(content []byte) bool {
+	return bytes.IndexByte(content, '\\') < 0 && utf8.Valid(content)
 }

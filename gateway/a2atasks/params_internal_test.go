@@ -1,4 +1,4 @@
-package a2afront
+package a2atasks
 
 import (
 	"encoding/json"

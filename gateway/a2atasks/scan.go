@@ -1,10 +1,9 @@
-package a2afront
+package a2atasks
 
 import (
 	"bytes"
 	"encoding/json"
 	"slices"
-	"unicode/utf8"
 
 	"github.com/capgate/capgate/gateway/answer"
 	"github.com/capgate/capgate/gateway/jsonrpc"
@@ -96,7 +95,7 @@ func plainAnswerTasks(result []byte) (tasks []string, plain bool) {
 	}
 	tasks = plainObjectTasks(ms, nil)
 	for _, m := range ms {
-		if !slices.ContainsFunc(wrappers, func(w string) bool { return foldedIs(m.key, w) }) {
+		if !slices.ContainsFunc(wrappers, func(w string) bool { return jsonrpc.LenientPlainName(m.key, w) }) {
 			continue
 		}
 		inner, isObject := jsonrpc.WalkObject(m.val)
@@ -119,7 +118,7 @@ func plainAnswerTasks(result []byte) (tasks []string, plain bool) {
 func plainMembers(it jsonrpc.ObjectWalk, buf []member) (ms []member, plain bool) {
 	for m, ok := it.Next(); ok; m, ok = it.Next() {
 		k, v := m.Name, m.Value
-		if !plainKey(k) {
+		if !jsonrpc.PlainName(k) {
 			return nil, false
 		}
 		if j := slices.IndexFunc(buf, func(m member) bool { return bytes.Equal(m.key, k) }); j >= 0 {
@@ -134,41 +133,11 @@ func plainMembers(it jsonrpc.ObjectWalk, buf []member) (ms []member, plain bool)
 	return buf, true
 }
 
-// plainKey reports whether a key as written is ASCII without escapes: it
-// decodes to itself, and lowercasing it is ASCII lowercasing.
-func plainKey(k []byte) bool {
-	for _, c := range k {
-		if c == '\\' || c >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
-
-// foldedIs is nameIs for a plain (ASCII) key k and a lower-case name,
-// without building the folded key.
-func foldedIs(k []byte, name string) bool {
-	j := 0
-	for _, c := range k {
-		if c == '_' || c == '-' {
-			continue
-		}
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if j >= len(name) || name[j] != c {
-			return false
-		}
-		j++
-	}
-	return j == len(name)
-}
-
 // plainObjectTasks appends to out the tasks one object names itself, as
 // objectTasks reads them.
 func plainObjectTasks(ms []member, out []string) []string {
 	out = plainStrs(ms, "taskid", out)
-	if kindIsTask(ms) || slices.ContainsFunc(ms, func(m member) bool { return foldedIs(m.key, "status") }) {
+	if kindIsTask(ms) || slices.ContainsFunc(ms, func(m member) bool { return jsonrpc.LenientPlainName(m.key, "status") }) {
 		out = plainStrs(ms, "id", out)
 	}
 	return out
@@ -180,7 +149,7 @@ func plainObjectTasks(ms []member, out []string) []string {
 func plainStrs(ms []member, name string, out []string) []string {
 	start := len(out)
 	for _, m := range ms {
-		if !foldedIs(m.key, name) || string(m.val) == "null" {
+		if !jsonrpc.LenientPlainName(m.key, name) || string(m.val) == "null" {
 			continue
 		}
 		s, ok := jsonrpc.Unquote(m.val)
@@ -199,13 +168,13 @@ func plainStrs(ms []member, name string, out []string) []string {
 func kindIsTask(ms []member) bool {
 	task := false
 	for _, m := range ms {
-		if !foldedIs(m.key, "kind") || string(m.val) == "null" {
+		if !jsonrpc.LenientPlainName(m.key, "kind") || string(m.val) == "null" {
 			continue
 		}
 		if len(m.val) < 2 || m.val[0] != '"' {
 			return false
 		}
-		if inner := m.val[1 : len(m.val)-1]; plainLiteral(inner) {
+		if inner := m.val[1 : len(m.val)-1]; jsonrpc.PlainString(inner) {
 			task = task || string(inner) == "task"
 			continue
 		}
