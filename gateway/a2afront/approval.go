@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/capgate/capgate/gateway/approval"
+	"github.com/capgate/capgate/gateway/enforce"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/sep"
 	"github.com/capgate/capgate/policy"
@@ -48,7 +49,7 @@ func (f *Front) holdForApproval(ctx context.Context, c *call, p sep.RequestParam
 	if err != nil {
 		f.deps.Logger.ErrorContext(ctx, "approval store unavailable", "error", err)
 		f.auditIssue(ctx, c, p, d, nil, "approval_unavailable")
-		return fail(c.req.ID, capErr(jsonrpc.CodeRevocationUnavailable, "approval store unavailable; try again", nil))
+		return fail(c.req.ID, storeDown(enforce.ApprovalStore, ""))
 	}
 	f.auditIssue(ctx, c, p, d, nil, "approval_pending")
 	return answer(jsonrpc.NewResult(c.req.ID, pending(r)))
@@ -122,7 +123,7 @@ func (f *Front) unredeemed(ctx context.Context, c *call, r approval.Request, err
 		return fail(id, capErr(jsonrpc.CodeInvalidParams, "unknown approvalId", nil))
 	}
 	f.deps.Logger.ErrorContext(ctx, "approval store unavailable", "error", err)
-	return fail(id, capErr(jsonrpc.CodeRevocationUnavailable, "approval store unavailable; try again", nil))
+	return fail(id, storeDown(enforce.ApprovalStore, ""))
 }
 
 // approvedGrant pairs what was approved with what the policy allows now.
