@@ -22,9 +22,9 @@ func (f *Front) approvalStatus(ctx context.Context, c *call) outcome {
 		return fail(c.req.ID, jsonrpc.ErrorFor(err))
 	}
 	if p.ApprovalID == "" {
-		return fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, "approvalId is required", nil))
+		return fail(c.req.ID, invalidMember("params.approvalId", "approvalId is required", nil))
 	}
-	unknown := fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, "unknown approvalId", nil))
+	unknown := fail(c.req.ID, invalidMember("params.approvalId", "unknown approvalId", nil))
 	if f.deps.Approvals == nil {
 		return unknown
 	}
