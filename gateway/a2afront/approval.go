@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/capgate/capgate/gateway/approval"
+	"github.com/capgate/capgate/gateway/enforce"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/sep"
 	"github.com/capgate/capgate/policy"
@@ -48,7 +49,7 @@ func (f *Front) holdForApproval(ctx context.Context, c *call, p sep.RequestParam
 	if err != nil {
 		f.deps.Logger.ErrorContext(ctx, "approval store unavailable", "error", err)
 		f.auditIssue(ctx, c, p, d, nil, "approval_unavailable")
-		return fail(c.req.ID, capErr(jsonrpc.CodeRevocationUnavailable, "approval store unavailable; try again", nil))
+		return fail(c.req.ID, storeDown(enforce.ApprovalStore, ""))
 	}
 	f.auditIssue(ctx, c, p, d, nil, "approval_pending")
 	return answered(jsonrpc.NewResult(c.req.ID, pending(r)))
@@ -63,7 +64,7 @@ func pending(r approval.Request) sep.PendingResult {
 // issued is what was approved, narrowed by the policy in force now.
 func (f *Front) redeemApproval(ctx context.Context, c *call, p sep.RequestParams) outcome {
 	if f.deps.Approvals == nil {
-		return fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, "unknown approvalId", nil))
+		return fail(c.req.ID, invalidMember("params.approvalId", "unknown approvalId", nil))
 	}
 	// An approval is redeemed by who asked, where it was asked: the store
 	// checks both as it marks the approval used.
@@ -119,10 +120,10 @@ func (f *Front) unredeemed(ctx context.Context, c *call, r approval.Request, err
 	case errors.Is(err, approval.ErrRedeemed):
 		return fail(id, capErr(jsonrpc.CodeGrantDenied, "grant denied: the approval was already used", data))
 	case errors.Is(err, approval.ErrNotFound):
-		return fail(id, capErr(jsonrpc.CodeInvalidParams, "unknown approvalId", nil))
+		return fail(id, invalidMember("params.approvalId", "unknown approvalId", nil))
 	}
 	f.deps.Logger.ErrorContext(ctx, "approval store unavailable", "error", err)
-	return fail(id, capErr(jsonrpc.CodeRevocationUnavailable, "approval store unavailable; try again", nil))
+	return fail(id, storeDown(enforce.ApprovalStore, ""))
 }
 
 // approvedGrant pairs what was approved with what the policy allows now.

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/capgate/capgate/gateway/approval"
+	"github.com/capgate/capgate/gateway/enforce"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/sep"
 )
@@ -21,9 +22,9 @@ func (f *Front) approvalStatus(ctx context.Context, c *call) outcome {
 		return fail(c.req.ID, jsonrpc.ErrorFor(err))
 	}
 	if p.ApprovalID == "" {
-		return fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, "approvalId is required", nil))
+		return fail(c.req.ID, invalidMember("params.approvalId", "approvalId is required", nil))
 	}
-	unknown := fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, "unknown approvalId", nil))
+	unknown := fail(c.req.ID, invalidMember("params.approvalId", "unknown approvalId", nil))
 	if f.deps.Approvals == nil {
 		return unknown
 	}
@@ -33,7 +34,7 @@ func (f *Front) approvalStatus(ctx context.Context, c *call) outcome {
 		return unknown
 	case err != nil:
 		f.deps.Logger.ErrorContext(ctx, "approval store unavailable", "error", err)
-		return fail(c.req.ID, capErr(jsonrpc.CodeRevocationUnavailable, "approval store unavailable; try again", nil))
+		return fail(c.req.ID, storeDown(enforce.ApprovalStore, ""))
 	case r.Principal != c.principal.ID || r.Agent != c.agent.cfg.Name:
 		return unknown
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/capindex"
+	"github.com/capgate/capgate/gateway/enforce"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/ratelimit"
 	"github.com/capgate/capgate/gateway/sep"
@@ -135,7 +136,7 @@ func (f *Front) indexError(ctx context.Context, err error) *jsonrpc.Error {
 		return &jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: "internal error"}
 	}
 	f.deps.Logger.ErrorContext(ctx, "capability index unavailable", "error", err)
-	return capErr(jsonrpc.CodeRevocationUnavailable, "capability store unavailable; try again", nil)
+	return storeDown(enforce.CapabilityIndex, "")
 }
 
 // index puts an issued capability in the index: its token in binary and

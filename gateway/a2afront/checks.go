@@ -33,6 +33,12 @@ func wireError(r *enforce.Refusal) *jsonrpc.Error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeOf(string(r.Reason)), Message: r.Message, Data: r.Members()}
 }
 
+// storeDown is enforce.Unavailable on the wire: revocation_unavailable,
+// the store that could not answer named in the message and data.detail.
+func storeDown(s enforce.Store, outcome string) *jsonrpc.Error {
+	return wireError(enforce.Unavailable(s, outcome))
+}
+
 // usable runs the decision core's checks that do not depend on what the
 // call wants to do with the capability (enforce.Checker.Usable).
 func (f *Front) usable(ctx context.Context, caller *authn.Principal, audience, id, token string) (*captoken.Claims, *capindex.Record, *jsonrpc.Error) {

@@ -49,7 +49,7 @@ func (d *delegatedRef) UnmarshalJSON(b []byte) error {
 func (f *Front) send(ctx context.Context, c *call) outcome {
 	var params map[string]json.RawMessage
 	if len(c.req.Params) > 0 && json.Unmarshal(c.req.Params, &params) != nil {
-		return fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, "params must be an object", nil))
+		return fail(c.req.ID, invalidMember("params", "params must be an object", nil))
 	}
 	x, e := extensionData(params)
 	if e != nil {

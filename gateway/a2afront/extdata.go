@@ -57,7 +57,7 @@ func (x extData) String(member string) (string, *jsonrpc.Error) {
 	}
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
-		return "", capErr(jsonrpc.CodeInvalidParams, member+" must be a string", nil)
+		return "", invalidMember(memberPath(x.Where[member], member), member+" must be a string", nil)
 	}
 	return s, nil
 }
@@ -75,6 +75,15 @@ func (x extData) capability(r *http.Request) (id, sent, presented string, e *jso
 	}
 	presented, e = presentedToken(r, sent)
 	return id, sent, presented, e
+}
+
+// memberPath is the path of the extension's member name found in where:
+// params.capabilityId, or under the extension's URI in a metadata.
+func memberPath(where, name string) string {
+	if where == inParams {
+		return where + "." + name
+	}
+	return where + "[\"" + agentcard.ExtensionURI + "\"]." + name
 }
 
 // refuseDelegation refuses delegation members on a call that is not a
@@ -119,7 +128,7 @@ func extensionData(params map[string]json.RawMessage) (extData, *jsonrpc.Error) 
 				continue
 			}
 			if prev, seen := x.Members[name]; seen && !sameJSON(prev, raw) {
-				return x, capErr(jsonrpc.CodeInvalidParams, name+" differs between "+x.Where[name]+" and "+p.name, nil)
+				return x, invalidMember(memberPath(p.name, name), name+" differs between "+x.Where[name]+" and "+p.name, nil)
 			} else if !seen {
 				x.Members[name], x.Where[name] = raw, p.name
 			}
@@ -158,7 +167,7 @@ func extensionObject(params map[string]json.RawMessage, path string) (map[string
 	}
 	var md map[string]json.RawMessage
 	if json.Unmarshal(raw, &md) != nil {
-		return nil, capErr(jsonrpc.CodeInvalidParams, where+".metadata must be an object", nil)
+		return nil, invalidMember(where+".metadata", where+".metadata must be an object", nil)
 	}
 	if e := refuseCaseVariants(md, where+".metadata key", agentcard.ExtensionURI); e != nil {
 		return nil, e
@@ -169,7 +178,7 @@ func extensionObject(params map[string]json.RawMessage, path string) (map[string
 	}
 	var out map[string]json.RawMessage
 	if json.Unmarshal(ext, &out) != nil {
-		return nil, capErr(jsonrpc.CodeInvalidParams, where+".metadata[\""+agentcard.ExtensionURI+"\"] must be an object", nil)
+		return nil, invalidMember(where+".metadata[\""+agentcard.ExtensionURI+"\"]", where+".metadata[\""+agentcard.ExtensionURI+"\"] must be an object", nil)
 	}
 	return out, nil
 }

@@ -87,7 +87,7 @@ func (f *Front) gateSend(ctx context.Context, c *call, x extData, params map[str
 func (f *Front) gateFollowUp(ctx context.Context, c *call) *jsonrpc.Error {
 	var params map[string]json.RawMessage
 	if len(c.req.Params) > 0 && json.Unmarshal(c.req.Params, &params) != nil {
-		return capErr(jsonrpc.CodeInvalidParams, "params must be an object", nil)
+		return invalidMember("params", "params must be an object", nil)
 	}
 	x, e := extensionData(params)
 	if e == nil {

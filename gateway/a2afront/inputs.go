@@ -18,11 +18,11 @@ const maxRequestedGrants = 16
 // so the caller learns the rule and the reason.
 func checkRequestParams(p sep.RequestParams) *jsonrpc.Error {
 	if len(p.Grants) == 0 || len(p.Grants) > maxRequestedGrants {
-		return invalidMember("grants", fmt.Sprintf("grants must list 1 to %d grant ids", maxRequestedGrants),
+		return invalidMember("params.grants", fmt.Sprintf("grants must list 1 to %d grant ids", maxRequestedGrants),
 			map[string]any{"limit": maxRequestedGrants})
 	}
 	if len(p.Purpose) > sep.MaxPurposeBytes {
-		return invalidMember("purpose", fmt.Sprintf("purpose is %d bytes; at most %d are accepted", len(p.Purpose), sep.MaxPurposeBytes),
+		return invalidMember("params.purpose", fmt.Sprintf("purpose is %d bytes; at most %d are accepted", len(p.Purpose), sep.MaxPurposeBytes),
 			map[string]any{"limit": sep.MaxPurposeBytes})
 	}
 	return nil
@@ -32,12 +32,13 @@ func checkRequestParams(p sep.RequestParams) *jsonrpc.Error {
 // captoken.MaxTokenSize: the caller can narrow the request (fewer
 // resources, a shorter purpose) and ask again.
 func tooLarge(grant string) *jsonrpc.Error {
-	return invalidMember("resourceQuery",
+	return invalidMember("params.resourceQuery",
 		fmt.Sprintf("the capability for %s would exceed %d bytes; narrow the resource query", grant, captoken.MaxTokenSize),
 		map[string]any{"limit": captoken.MaxTokenSize, "grant": grant})
 }
 
-// invalidMember is invalid_params naming the params member at fault.
+// invalidMember is invalid_params naming in data.member the path of the
+// member at fault, from the request: params.grants.
 func invalidMember(member, msg string, data map[string]any) *jsonrpc.Error {
 	if data == nil {
 		data = map[string]any{}

@@ -25,7 +25,7 @@ func (f *Front) skillInvoke(ctx context.Context, c *call) outcome {
 	}
 	op, ok := c.agent.cfg.Skills[p.Skill]
 	if !ok {
-		return fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, "unknown skill: "+p.Skill, map[string]any{"detail": "unknown_skill"}))
+		return fail(c.req.ID, invalidMember("params.skill", "unknown skill: "+p.Skill, map[string]any{"detail": "unknown_skill"}))
 	}
 	if e := f.limit(ctx, c, ratelimit.Invoke, 1); e != nil {
 		f.auditInvoke(ctx, c, p, nil, reasonOf(e))

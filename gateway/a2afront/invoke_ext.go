@@ -30,7 +30,7 @@ func invocationCapability(c *call, p *sep.InvokeParams, plain bool) (string, *js
 func decodedInvocationCapability(c *call, p *sep.InvokeParams) (string, *jsonrpc.Error) {
 	var params map[string]json.RawMessage
 	if json.Unmarshal(c.req.Params, &params) != nil {
-		return "", capErr(jsonrpc.CodeInvalidParams, "params must be an object", nil)
+		return "", invalidMember("params", "params must be an object", nil)
 	}
 	x, e := extensionData(params)
 	if e == nil {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/capgate/capgate/gateway/enforce"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/ratelimit"
 )
@@ -43,6 +44,5 @@ func limitError(err error) *jsonrpc.Error {
 		return capErr(jsonrpc.CodeRateLimited, "rate limited: "+string(r.Limit)+"; retry after the given seconds",
 			map[string]any{"limit": string(r.Limit), "retryAfter": secs})
 	}
-	return capErr(jsonrpc.CodeRevocationUnavailable, "rate-limit state unavailable; try again",
-		map[string]any{"detail": "rate_limit_unavailable", "retryAfter": 1})
+	return storeDown(enforce.RateLimitStore, "")
 }

@@ -75,5 +75,5 @@ func (f *Front) revokeFailed(ctx context.Context, c *call, claims *captoken.Clai
 	}
 	f.deps.Logger.ErrorContext(ctx, "revocation failed", "error", err)
 	f.auditRevoke(ctx, c, claims, jsonrpc.ReasonRevocationUnavailable)
-	return fail(c.req.ID, capErr(jsonrpc.CodeRevocationUnavailable, "revocation store unavailable; the capability was NOT revoked", nil))
+	return fail(c.req.ID, storeDown(enforce.RevocationStore, "the capability was NOT revoked"))
 }

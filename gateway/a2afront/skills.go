@@ -43,7 +43,7 @@ func sendSkill(x extData, params map[string]json.RawMessage) (string, *jsonrpc.E
 		case first.skill == "":
 			first = p
 		case p.skill != first.skill:
-			return "", capErr(jsonrpc.CodeInvalidParams,
+			return "", invalidMember(p.where+".skill",
 				fmt.Sprintf("the message names skill %q in %s and %q in %s", first.skill, first.where, p.skill, p.where),
 				map[string]any{"detail": "conflicting_skills"})
 		}
@@ -64,7 +64,7 @@ func namedSkills(params map[string]json.RawMessage) ([]skillPlace, *jsonrpc.Erro
 		for _, raw := range jsonrpc.LenientLookup(m, memberSkill) {
 			var s string
 			if json.Unmarshal(raw, &s) != nil {
-				return capErr(jsonrpc.CodeInvalidParams, where+".skill must be a string", nil)
+				return invalidMember(where+".skill", where+".skill must be a string", nil)
 			}
 			if s != "" {
 				out = append(out, skillPlace{where: where, skill: s})

@@ -84,7 +84,7 @@ func (k *Checker) Load(ctx context.Context, audience, id, token string) (*captok
 			return nil, nil, refuse(CapabilityInvalid, "unknown capability", nil)
 		case err != nil:
 			k.deps.Logger.ErrorContext(ctx, "capability index unavailable", "error", err)
-			return nil, nil, refuse(RevocationUnavailable, "capability store unavailable", nil)
+			return nil, nil, Unavailable(CapabilityIndex, "")
 		}
 		rec = &r
 	}
@@ -132,7 +132,7 @@ func (k *Checker) Live(ctx context.Context, c *captoken.Claims) (r *Refusal) {
 	})
 	if err != nil {
 		k.deps.Logger.WarnContext(ctx, "revocation check failed; refusing", "error", err)
-		return refuse(RevocationUnavailable, "revocation state unavailable; try again", nil)
+		return Unavailable(RevocationStore, "")
 	}
 	if res.Revoked {
 		return refuse(CapabilityRevoked, "capability revoked", nil)

@@ -94,7 +94,7 @@ func ExampleUnmarshalParams() {
 	fmt.Println(err)
 	// Output:
 	// retrieve_document cap_1 <nil>
-	// jsonrpc: invalid params: member "CapabilityId" must be spelled "capabilityId"
+	// jsonrpc: invalid params: params.CapabilityId: must be spelled "capabilityId"
 }
 
 func ExampleWriteBatch() {

@@ -48,7 +48,7 @@ func unmarshalParams(raw json.RawMessage, v any, checked bool) error {
 	}
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
-		return fmt.Errorf("%w: params are absent", ErrInvalidParams)
+		return &MemberError{Member: paramsPath, Problem: "are absent"}
 	}
 	if len(raw) > MaxBodyBytesCeiling {
 		return fmt.Errorf("%w: params larger than %d bytes", ErrInvalidParams, MaxBodyBytesCeiling)
@@ -60,16 +60,16 @@ func unmarshalParams(raw json.RawMessage, v any, checked bool) error {
 		}
 	}
 	if raw[0] != '{' && raw[0] != '[' {
-		return fmt.Errorf("%w: params must be an object or an array", ErrInvalidParams)
+		return &MemberError{Member: paramsPath, Problem: "must be an object or an array"}
 	}
 	if err := exactNames(raw, rv.Type().Elem(), 0); err != nil {
-		return err
+		return rooted(err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	dec.UseNumber()
 	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("%w: %w", ErrInvalidParams, err)
+		return decodeError(raw, rv.Type().Elem(), err)
 	}
 	return nil
 }
@@ -95,15 +95,17 @@ func exactNames(raw []byte, t reflect.Type, depth int) error {
 		it, _ := WalkObject(raw)
 		for m, ok := it.Next(); ok; m, ok = it.Next() {
 			if err := exactNames(m.Value, t.Elem(), depth+1); err != nil {
-				return err
+				return within(err, nameStep(unescaped(m)))
 			}
 		}
 	case (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) && raw[0] == '[':
 		it, _ := WalkArray(raw)
+		i := 0
 		for elem, ok := it.Next(); ok; elem, ok = it.Next() {
 			if err := exactNames(elem, t.Elem(), depth+1); err != nil {
-				return err
+				return within(err, indexStep(i))
 			}
+			i++
 		}
 	}
 	return nil
@@ -126,12 +128,12 @@ func exactStructNames(raw []byte, t reflect.Type, depth int) error {
 		f, found := findField(fields, name)
 		switch {
 		case !found && f.name != "":
-			return fmt.Errorf("%w: member %s must be spelled %s", ErrInvalidParams, quoteName(name), strconv.Quote(f.name))
+			return within(atMember("must be spelled "+strconv.Quote(f.name)), nameStep(name))
 		case !found:
-			return fmt.Errorf("%w: unknown member %s", ErrInvalidParams, quoteName(name))
+			return within(atMember("unknown member"), nameStep(name))
 		}
 		if err := exactNames(v, f.typ, depth+1); err != nil {
-			return err
+			return within(err, nameStep(name))
 		}
 	}
 }

@@ -190,7 +190,11 @@ func ErrorFor(err error) *Error {
 		return NewCodeError(CodeInternal, "")
 	}
 	e := NewCodeError(code, truncate(err.Error(), maxDetail))
-	e.Data.(map[string]any)["reason"] = reason
+	data := e.Data.(map[string]any)
+	data["reason"] = reason
+	if me, ok := errors.AsType[*MemberError](err); ok {
+		data["member"] = me.Member
+	}
 	return e
 }
 
