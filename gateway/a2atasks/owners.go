@@ -8,6 +8,7 @@ import (
 
 	"github.com/capgate/capgate/gateway/answer"
 	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/enforce"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/taskindex"
 )
@@ -22,10 +23,10 @@ func taskNotFound() *jsonrpc.Error {
 }
 
 // taskStoreUnavailable refuses a call whose task owner cannot be read or
-// written: fail closed.
+// written: fail closed, naming the task index.
 func taskStoreUnavailable() *jsonrpc.Error {
-	return &jsonrpc.Error{Code: jsonrpc.CodeRevocationUnavailable, Message: "task ownership store unavailable; try again",
-		Data: map[string]any{"reason": jsonrpc.ReasonRevocationUnavailable}}
+	r := enforce.Unavailable(enforce.TaskIndex, "")
+	return &jsonrpc.Error{Code: jsonrpc.CodeOf(string(r.Reason)), Message: r.Message, Data: r.Members()}
 }
 
 // Owners decides who may touch a task: it learns each task's owner from
