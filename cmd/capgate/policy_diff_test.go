@@ -183,4 +183,3 @@ func FuzzReadTrail(f *testing.F) {
 		}
 	})
 }
-

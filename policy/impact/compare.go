@@ -143,6 +143,12 @@ func group(changes []Change) []Change {
 			}
 		}
 	}
+	for i := range out {
+		// Principals the trail, the tests or the rules name come first.
+		slices.SortStableFunc(out[i].Principals, func(a, b policy.Principal) int {
+			return boolRank(a.ID == unnamed) - boolRank(b.ID == unnamed)
+		})
+	}
 	order := map[string]int{}
 	for _, c := range out {
 		if _, ok := order[c.RuleIn+" "+c.Rule]; !ok {
@@ -156,4 +162,11 @@ func group(changes []Change) []Change {
 		return strings.Compare(string(b.Direction), string(a.Direction)) // widens first
 	})
 	return out
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -75,7 +75,7 @@ func TestCompare(t *testing.T) {
 		{name: "widened", widens: true, want: []string{
 			"rule contractors-read-reports (new policy)",
 			"+ WIDENS   documents documents:read: operations +search (now retrieve,search,list)",
-			"for group contractors; groups contractors+editors;",
+			"for user:alice@example.com [contractors]; group contractors;",
 			"operations +search (now retrieve,search,list)",
 			"lifetime 15m0s → 4h0m0s",
 		}},
