@@ -24,6 +24,7 @@ const (
 // condition is one compiled CEL condition.
 type condition struct {
 	src string
+	pos string // file:line:col, the key of Coverage
 	prg cel.Program
 }
 
@@ -83,7 +84,7 @@ func compileConditions(env *cel.Env, ps *problems, path string, srcs []string) [
 			ps.add(p, ErrBadCondition, "condition %q: %v", src, err)
 			continue
 		}
-		out = append(out, condition{src: src, prg: prg})
+		out = append(out, condition{src: src, pos: ps.pos(ps.node(p)), prg: prg})
 	}
 	return out
 }
@@ -108,6 +109,7 @@ type celVars struct {
 	now          time.Time
 	ttl          time.Duration // approval conditions only
 	depth        int           // approval conditions only
+	cov          *Coverage     // nil unless the caller measures coverage
 }
 
 var _ interpreter.Activation = (*celVars)(nil)
@@ -189,11 +191,14 @@ func evalConditions(ctx context.Context, conds []condition, vars *celVars) (held
 	for _, c := range conds {
 		out, _, err := c.prg.ContextEval(ctx, vars)
 		if err != nil {
+			vars.cov.record(c.pos, condError)
 			return false, c.src, err
 		}
 		if b, ok := out.(types.Bool); !ok || !bool(b) {
+			vars.cov.record(c.pos, condFalse)
 			return false, c.src, nil
 		}
+		vars.cov.record(c.pos, condTrue)
 	}
 	return true, "", nil
 }

@@ -14,7 +14,7 @@ import (
 // a Decision with Allow false and Reasons naming the rule and why; Decide
 // never returns an error and never panics on caller input.
 func (p *Policy) Decide(ctx context.Context, in Input) Decision {
-	return p.decide(ctx, in, nil)
+	return p.decide(ctx, in, nil, nil)
 }
 
 // evaluation is the state of one Decide call.
@@ -24,13 +24,14 @@ type evaluation struct {
 	in    *Input
 	d     *Decision
 	tr    *tracer
+	cov   *Coverage
 	vars  *celVars
 	agent AgentCatalog
 }
 
-func (p *Policy) decide(ctx context.Context, in Input, tr *tracer) Decision {
+func (p *Policy) decide(ctx context.Context, in Input, tr *tracer, cov *Coverage) Decision {
 	d := Decision{Revision: p.revision}
-	e := &evaluation{ctx: ctx, p: p, in: &in, d: &d, tr: tr}
+	e := &evaluation{ctx: ctx, p: p, in: &in, d: &d, tr: tr, cov: cov}
 	if !e.precheck() {
 		return d
 	}
@@ -104,7 +105,7 @@ func (e *evaluation) decideGrant(g string) (GrantDecision, bool) {
 		return GrantDecision{}, false
 	}
 	for _, ex := range deny.excluded {
-		if ex.c.covers(res) {
+		if ex.c.Covers(res) {
 			e.reason(ex.rule, g, PartDeny, "deny rule "+quote(ex.rule)+" excludes every resource rule "+
 				quote(r.id)+" allows ("+res.String()+")")
 			return GrantDecision{}, false

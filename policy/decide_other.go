@@ -8,12 +8,12 @@ import "context"
 // names it; anything else is denied by default. The host still decides among
 // the allowed capabilities.
 func (p *Policy) DecideA2E(ctx context.Context, in A2EInput) A2EDecision {
-	return p.decideA2E(ctx, in, nil)
+	return p.decideA2E(ctx, in, nil, nil)
 }
 
-func (p *Policy) decideA2E(ctx context.Context, in A2EInput, tr *tracer) A2EDecision {
+func (p *Policy) decideA2E(ctx context.Context, in A2EInput, tr *tracer, cov *Coverage) A2EDecision {
 	d := A2EDecision{Revision: p.revision, Denied: make(map[string]string)}
-	vars := &celVars{p: &in.Principal, host: in.Host, capabilities: in.Capabilities, now: in.Now}
+	vars := &celVars{p: &in.Principal, host: in.Host, capabilities: in.Capabilities, now: in.Now, cov: cov}
 	_, knownHost := p.cat.A2EHosts[in.Host]
 	for _, c := range dedupe(in.Capabilities) {
 		vars.capability = c
@@ -98,10 +98,10 @@ func outcome(match bool) string {
 // way, and only where an ambient rule allows it: deny rules win, then the
 // first matching allow rule; the default is deny.
 func (p *Policy) DecideAmbient(ctx context.Context, in AmbientInput) Decision {
-	return p.decideAmbient(ctx, in, nil)
+	return p.decideAmbient(ctx, in, nil, nil)
 }
 
-func (p *Policy) decideAmbient(ctx context.Context, in AmbientInput, tr *tracer) Decision {
+func (p *Policy) decideAmbient(ctx context.Context, in AmbientInput, tr *tracer, cov *Coverage) Decision {
 	d := Decision{Revision: p.revision}
 	ac, known := p.cat.Agents[in.Agent]
 	deny := func(ruleID, part, text string) Decision {
@@ -118,7 +118,7 @@ func (p *Policy) decideAmbient(ctx context.Context, in AmbientInput, tr *tracer)
 	case !ac.Legacy:
 		return deny("", PartAgent, "agent "+quote(in.Agent)+" understands capabilities: every call must name a capability")
 	}
-	v := &celVars{p: &in.Principal, agent: in.Agent, skill: in.Skill, method: in.Method, now: in.Now}
+	v := &celVars{p: &in.Principal, agent: in.Agent, skill: in.Skill, method: in.Method, now: in.Now, cov: cov}
 	subject := in.Method + " " + in.Skill
 	for _, r := range p.ambDeny[in.Agent] {
 		if r.matchesCall(in.Skill, in.Method) && ruleApplies(ctx, &r.ruleHead, v, subject, tr, true) {

@@ -186,7 +186,7 @@ func (e *evaluation) celVars(g string) *celVars {
 	if e.vars == nil {
 		in := e.in
 		e.vars = &celVars{p: &in.Principal, agent: in.Agent, grants: in.Grants,
-			operations: in.Operations, purpose: in.Purpose, expires: in.Expires, now: in.Now}
+			operations: in.Operations, purpose: in.Purpose, expires: in.Expires, now: in.Now, cov: e.cov}
 		if in.Resource != nil {
 			e.vars.collection, e.vars.filter = in.Resource.Collection, in.Resource.Filter
 		}

@@ -13,7 +13,7 @@ import (
 // and what was issued or why it was denied.
 func (p *Policy) Explain(ctx context.Context, in Input) string {
 	tr := &tracer{}
-	d := p.decide(ctx, in, tr)
+	d := p.decide(ctx, in, tr, nil)
 	var b strings.Builder
 	fmt.Fprintf(&b, "policy %s (revision %s)\n", p.name, p.revision)
 	fmt.Fprintf(&b, "request: %s asks agent %q for %s", describePrincipal(&in.Principal), in.Agent, list(in.Grants))
@@ -96,7 +96,7 @@ func explainRules(b *strings.Builder, subject string, heads []*ruleHead, tr *tra
 // ExplainA2E is Explain for an A2E handshake.
 func (p *Policy) ExplainA2E(ctx context.Context, in A2EInput) string {
 	tr := &tracer{}
-	d := p.decideA2E(ctx, in, tr)
+	d := p.decideA2E(ctx, in, tr, nil)
 	var b strings.Builder
 	fmt.Fprintf(&b, "policy %s (revision %s)\n", p.name, p.revision)
 	fmt.Fprintf(&b, "A2E handshake: %s asks host %q for %s at %s\n",
@@ -122,7 +122,7 @@ func (p *Policy) ExplainA2E(ctx context.Context, in A2EInput) string {
 // ExplainAmbient is Explain for a call without a capability.
 func (p *Policy) ExplainAmbient(ctx context.Context, in AmbientInput) string {
 	tr := &tracer{}
-	d := p.decideAmbient(ctx, in, tr)
+	d := p.decideAmbient(ctx, in, tr, nil)
 	var b strings.Builder
 	fmt.Fprintf(&b, "policy %s (revision %s)\n", p.name, p.revision)
 	fmt.Fprintf(&b, "ambient call: %s calls %q skill %q on agent %q at %s\n",

@@ -68,7 +68,7 @@ func shadowing(list []*rule, r *rule) *rule {
 		if len(e.conds) > 0 || e.requirePurpose || !e.who.subsumes(&r.who) {
 			continue
 		}
-		if e.res == nil || (r.res != nil && e.res.covers(*r.res)) {
+		if e.res == nil || (r.res != nil && e.res.Covers(*r.res)) {
 			return e
 		}
 	}

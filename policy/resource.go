@@ -87,9 +87,9 @@ func (g GrantDecision) Permits(r Resource) bool {
 	return true
 }
 
-// covers reports whether every resource matched by inner is matched by c,
+// Covers reports whether every resource matched by inner is matched by c,
 // judged on the constraints alone (conservatively: false when unsure).
-func (c ResourceConstraint) covers(inner ResourceConstraint) bool {
+func (c ResourceConstraint) Covers(inner ResourceConstraint) bool {
 	if c.Collection != "" && c.Collection != inner.Collection {
 		return false
 	}

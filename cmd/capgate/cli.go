@@ -54,6 +54,16 @@ func (u usageError) Error() string {
 // usagef returns a usageError with a formatted message.
 func usagef(format string, a ...any) error { return usageError{msg: fmt.Sprintf(format, a...)} }
 
+// exitStatus is an outcome that is neither success nor failure, such as
+// `policy diff` finding a widening: report prints msg, if any, to standard
+// error and exits with code.
+type exitStatus struct {
+	code int
+	msg  string
+}
+
+func (s exitStatus) Error() string { return s.msg }
+
 // helpRequest is the answer to -h, --help or help: it matches flag.ErrHelp
 // and carries the flag set parsed, so the usage lists its flags.
 type helpRequest struct{ flags *flag.FlagSet }
@@ -104,9 +114,15 @@ func (c *command) child(word string) string {
 // report prints what err calls for and returns the exit status.
 func (c *command) report(ctx context.Context, err error, e env) int {
 	var ue usageError
+	var st exitStatus
 	switch {
 	case err == nil:
 		return 0
+	case errors.As(err, &st):
+		if st.msg != "" {
+			fmt.Fprintf(e.stderr, "%s: %s\n", c.title(), st.msg)
+		}
+		return st.code
 	case errors.Is(err, flag.ErrHelp):
 		fmt.Fprint(e.stdout, c.usage(ctx))
 		return 0

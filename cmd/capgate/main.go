@@ -51,6 +51,8 @@ func commands() *command {
 				run: policyTest, summary: "run a policy's table of test cases"},
 			{name: "policy explain", synopsis: policyExplainSynopsis, about: policyExplainAbout,
 				run: policyExplain, summary: "explain, rule by rule, the decision on one request"},
+			{name: "policy diff", synopsis: policyDiffSynopsis, about: policyDiffAbout,
+				run: policyDiff, summary: "what a new policy allows or refuses that the old one does not"},
 		}},
 		{name: "keys", about: "capgate keys: capability key files and dev key hashes", subs: []*command{
 			{name: "keys generate", synopsis: []string{"--out FILE [--alg EdDSA|ES256] [--rotate [--activate] | --if-absent]"},
