@@ -13,7 +13,11 @@
 // testable on its own:
 //
 //	gateway/platform    what every part shares at run time
-//	gateway/a2afront    the A2A front: JSON-RPC decisions and the SEP flows
+//	gateway/enforce     the capability decision every front shares
+//	gateway/answer      the answer pipeline: strict check, processors, SSE
+//	gateway/a2afront    the A2A front: routing, the SEP flows, gating
+//	gateway/a2atasks    A2A task ownership: the gate and the answer processor
+//	gateway/a2agen      translation between A2A v1.0 and v0.3
 //	gateway/a2efront    the A2E front: handshake, narrowing, enforcement
 //	gateway/a2e         the A2E wire protocol
 //	gateway/admin       the admin API for security teams
@@ -50,20 +54,30 @@
 //	 2. The front reads the body once, bounded, and decodes it strictly
 //	    (jsonrpc): duplicate or case-variant member names anywhere, too deep,
 //	    too large, or not JSON-RPC is refused here.
-//	 3. The method decides the path. a2a/skill/invoke runs the capability
-//	    checks in order, each a function of its own inputs: the capability is
-//	    found by id in the index (capindex) and its token verified (captoken);
-//	    the caller must be its holder; neither it nor any ancestor may be
-//	    revoked (revocation: any store error refuses); the skill's operation
-//	    must be in it; every handle named must be one of its handles.
-//	 4. The handles are rewritten to the real resource ids, opened from the
-//	    token's sealed map, and the invocation is re-encoded without the
-//	    token.
+//	 3. The method decides the path. a2a/skill/invoke asks the decision
+//	    core (enforce.Checker.Decide) with what the call presented and wants:
+//	    the capability is found by id in the index (capindex) and its token
+//	    verified (captoken); the caller must be its holder; neither it nor
+//	    any ancestor may be revoked (revocation: any store error refuses);
+//	    the skill's operation must be in it. The answer is a Scope (the
+//	    claims and the opened handle → id map) or a Refusal with a stable
+//	    reason, which the front puts on the wire with its JSON-RPC code.
+//	 4. Scope.RewriteArguments rewrites the handles to the real resource
+//	    ids (every handle must be the capability's), and the invocation is
+//	    re-encoded without the token.
 //	 5. The proxy forwards it: the caller's Authorization, cookies and any
 //	    A2A-Capability* header are removed, and the capability context the
 //	    gateway vouches for is set in their place (A2A-Capability-Id,
 //	    -Principal, -Holder, -Operations).
-//	 6. An audit event records the decision (audit), and the metrics count
+//	 6. The agent's answer comes back through the answer pipeline (answer):
+//	    each response object is checked as strictly as a caller's body, then
+//	    run through the front's processors in order: task ownership
+//	    (a2atasks: the tasks it names become alice's), id mapping
+//	    (answer.MapIDs: every real id of the capability becomes alice's
+//	    handle, other known ids are redacted), translation to the caller's
+//	    generation. A stream goes the same way, event by event, and a
+//	    revocation ends it at its next event.
+//	 7. An audit event records the decision (audit), and the metrics count
 //	    it (metrics). Had any check refused, the front would have answered
 //	    with that check's JSON-RPC error and the agent would have seen
 //	    nothing.

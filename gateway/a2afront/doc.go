@@ -1,9 +1,18 @@
 // Package a2afront is the A2A front: it decides every JSON-RPC call
 // addressed to a fronted agent at /a2a/{agent} and forwards only what it
 // allowed. It is shaped like the A2E front: Config says what is served,
-// Deps are the collaborators (key set, verifier, index, revocation store,
-// policy, audit, metrics, clock), New builds it without network I/O, and
-// Mount adds its routes to a router.
+// Deps are the collaborators (the runtime, key set, verifier, index,
+// revocation store, policy, audit), New builds it without network I/O,
+// and Mount adds its routes to a router.
+//
+// What is not A2A's lives elsewhere, and the front wires it: the
+// capability decision in package enforce (checks.go puts its refusals on
+// the JSON-RPC wire), the answer pipeline in package answer (answers.go
+// installs it), task ownership in package a2atasks (tasks.go), and
+// translation between generations in package a2agen (translate.go). The
+// front keeps routing and the dispatcher (serve.go, methods.go), the SEP
+// flows (request, approval, attenuate, revoke, delegate), gating of plain
+// agents, cards, batches and the upstream hop.
 //
 // # What it decides
 //
@@ -24,10 +33,11 @@
 //     a2a/capabilities/approval/status tells the principal who asked where
 //     the request stands, without issuing anything (approval_status.go);
 //     anyone else is told the id is unknown.
-//   - a2a/skill/invoke must name a capability that passes every check
-//     (checks.go): found and verified, held by the caller, not revoked,
-//     covering the skill's operation and every handle named. The handles
-//     are rewritten to real ids on the way out.
+//   - a2a/skill/invoke must name a capability that passes every check of
+//     the decision core (enforce.Checker.Decide): found and verified, held
+//     by the caller, not revoked, covering the skill's operation; every
+//     handle named must be the capability's, and is rewritten to its real
+//     id on the way out (enforce.Scope.RewriteArguments).
 //   - a2a/capabilities/attenuate and revoke are answered by the gateway and
 //     never forwarded; attenuation only ever narrows.
 //   - A send that carries capabilities is a delegation: each one becomes a
@@ -42,7 +52,7 @@
 //     message) never carries a real id: each of the capability's ids
 //     becomes the caller's handle, other known ids are redacted or refuse
 //     the answer, and a stream re-checks revocation at every event
-//     (idmap.go).
+//     (idmap.go: answer.MapIDs with the agent's catalog as enforce.Known).
 //   - Other known methods are forwarded once the agent's card says it can
 //     serve them; unknown methods are refused, never forwarded.
 //   - A v1.0 call to an agent that serves v0.3 and not v1.0 is decided as
@@ -51,8 +61,9 @@
 //     be translated is refused.
 //   - A call that names a task (get, cancel, resubscribe, push-notification
 //     configs, a send continuing or referencing one) is allowed only to the
-//     principal that started it (tasks.go); anyone else is told the task
-//     does not exist. Per agent, task_ownership off forwards as before.
+//     principal that started it (package a2atasks); anyone else is told
+//     the task does not exist. Per agent, task_ownership off forwards as
+//     before.
 //
 // # One way out
 //
@@ -63,18 +74,13 @@
 // reach the agent, and the trusted headers it receives are the gateway's.
 // The outbound is the request's one context value for the whole hop: the
 // proxy builds its one copy of the caller's request from it, and the
-// answer hook and the error handler read the call back from it. The answers come back the same way: the proxy's response
-// hook runs each JSON-RPC response, unary or one stream event at a time,
-// through the front's answer processors (answers.go, sse.go), in order:
-// task ownership (who owns the tasks an answer names; listings filtered
-// to the caller's), id mapping, then generation translation.
+// answer hook and the error handler read the call back from it.
 //
-// Before any processor sees it, each response object (a unary answer,
-// each element of an array, each event's data) passes the checks the
-// codec applies to a caller's body, and where the processors read members
-// by name it must spell them as they do (answercheck.go): a repeated or
-// case-variant member is read by one client as the processors read it and
-// by another otherwise, so a task, an id or a handle in it could reach
-// the caller unprocessed. Such an answer is replaced by -32603
-// malformed_answer for the call's id, and ends a stream.
+// The answers come back the same way: the proxy's response hook is the
+// answer pipeline (package answer), which checks each JSON-RPC response
+// object as strictly as a caller's body (a repeated or case-variant
+// member is -32603 malformed_answer, and ends a stream) and runs it,
+// unary or one stream event at a time, through the front's processors in
+// order: task ownership (who owns the tasks an answer names; listings
+// filtered to the caller's), id mapping, then generation translation.
 package a2afront
