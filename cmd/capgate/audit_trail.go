@@ -43,9 +43,6 @@ type trailEvent struct {
 // isIssue reports whether ev records a capability request's decision.
 func (ev trailEvent) isIssue() bool { return ev.Event == a2afront.EventIssue }
 
-// pos names the event for reports: chain:seq.
-func (ev trailEvent) pos() string { return fmt.Sprintf("%s:%d", ev.Chain, ev.Seq) }
-
 // readTrail reads the events of an audit trail, one JSON object a line,
 // skipping blank lines. Each event needs its time, event and seq fields;
 // every other field is read when present.
