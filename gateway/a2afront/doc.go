@@ -10,7 +10,7 @@
 // the JSON-RPC wire), the answer pipeline in package answer (answers.go
 // installs it), task ownership in package a2atasks (tasks.go), and
 // translation between generations in package a2agen (translate.go). The
-// front keeps routing and the dispatcher (serve.go, methods.go), the SEP
+// front keeps routing (serve.go) and the dispatcher (dispatch.go), the SEP
 // flows (request, approval, attenuate, revoke, delegate), gating of plain
 // agents, cards, batches and the upstream hop.
 //
@@ -25,13 +25,13 @@
 //     the query, so an agent that answers too broadly cannot widen it. A
 //     whole_agent grant names no resources and resolves nothing; an agent
 //     with neither a catalog nor the hook is refused with detail
-//     no_resolver (whole.go).
+//     no_resolver (request.go).
 //     When the policy says a grant waits for human approval, nothing is
 //     issued: the request is held in the approval store and answered with
 //     a pending result; asking again with its approvalId returns, once,
 //     what was approved narrowed to what the policy then allows.
 //     a2a/capabilities/approval/status tells the principal who asked where
-//     the request stands, without issuing anything (approval_status.go);
+//     the request stands, without issuing anything (approval.go);
 //     anyone else is told the id is unknown.
 //   - a2a/skill/invoke must name a capability that passes every check of
 //     the decision core (enforce.Checker.Decide): found and verified, held

@@ -63,3 +63,12 @@ func appendRaw(dst []byte, raw json.RawMessage) []byte {
 	json.HTMLEscape(&escaped, compact.Bytes())
 	return append(dst, escaped.Bytes()...)
 }
+
+// encodeJSON encodes a string or a list of strings, which always encode.
+func encodeJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("a2a front: " + err.Error())
+	}
+	return b
+}

@@ -6,6 +6,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/capgate/capgate/gateway/agentcard"
+	"github.com/capgate/capgate/gateway/cardsig"
 )
 
 // Mount adds the front's routes to r:
@@ -52,3 +53,18 @@ func (f *Front) serveCard(w http.ResponseWriter, r *http.Request) {
 }
 
 func chiAgent(r *http.Request) string { return chi.URLParam(r, "agent") }
+
+// JWKSPath is where the gateway publishes the keys that verify its
+// capability tokens and its agent card signatures.
+const JWKSPath = "/.well-known/jwks.json"
+
+// signedCards makes the card source sign every card it serves with the
+// gateway's active key, as A2A v1.0 signs agent cards (package cardsig),
+// naming the gateway's JWK set as jku.
+func (f *Front) signedCards(cfg agentcard.Config) agentcard.Config {
+	keys, jku := f.deps.Keys, f.cfg.PublicURL+JWKSPath
+	cfg.Sign = func(card map[string]any) (any, error) {
+		return cardsig.Sign(keys, card, jku)
+	}
+	return cfg
+}

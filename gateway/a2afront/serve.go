@@ -121,37 +121,6 @@ func (f *Front) serveOne(w http.ResponseWriter, r *http.Request, c *call) {
 	f.forward(ctx, w, c, out)
 }
 
-// decideCall routes one call by its method. Methods the gateway does not know
-// are refused, never forwarded: an unknown method could be a skill call in
-// disguise.
-func (f *Front) decideCall(ctx context.Context, c *call) outcome {
-	if c.req.Err != nil {
-		return fail(c.req.ID, jsonrpc.ErrorFor(c.req.Err))
-	}
-	canonical, known := jsonrpc.MethodGeneration(c.req.Method)
-	if !known {
-		return fail(c.req.ID, &jsonrpc.Error{
-			Code: jsonrpc.CodeMethodNotFound, Message: "method not found: " + c.req.Method,
-		})
-	}
-	c.canonical = canonical
-	if e := f.taskGate(ctx, c); e != nil {
-		return fail(c.req.ID, e)
-	}
-	if gated(c.agent) && followUp(canonical) {
-		if e := f.gateFollowUp(ctx, c); e != nil {
-			return fail(c.req.ID, e)
-		}
-	}
-	if h, ok := f.methods[canonical]; ok {
-		return h(ctx, c)
-	}
-	if e := versionCheck(ctx, c); e != nil {
-		return fail(c.req.ID, e)
-	}
-	return forwardAs(c)
-}
-
 // callerContext is the context vouched for on a call forwarded on the
 // caller's own authority: who the caller is, so the agent can keep each
 // principal's tasks apart, and, on a call scoped to a capability, that

@@ -51,33 +51,6 @@ func translation(card map[string]any, method, header string) (string, bool) {
 	return v03, true
 }
 
-// decide decides one call (decideCall), then translates what is to be
-// forwarded for an agent that needs the call in another generation. The
-// translation runs after every decision, on the body the front would
-// forward, so the checks see the caller's own call and what the
-// delegation minted travels translated. A call that cannot be translated
-// is refused before it is decided: no delegation minted, no "allowed"
-// audited, for a call that never leaves.
-func (f *Front) decide(ctx context.Context, c *call) outcome {
-	v03, ok := f.translationOf(ctx, c)
-	if ok {
-		if _, e := translateRequest(c.req.Raw, v03); e != nil {
-			return fail(c.req.ID, e)
-		}
-	}
-	out := f.decideCall(ctx, c)
-	if out.forward == nil || !ok {
-		return out
-	}
-	body, e := translateRequest(out.forward, v03)
-	if e != nil {
-		return fail(c.req.ID, e)
-	}
-	c.translated = c.req.Method
-	out.forward = body
-	return out
-}
-
 // translationOf returns the v0.3 method c is translated to, when it is.
 // The card is read only for a call a2agen can translate at all.
 func (f *Front) translationOf(ctx context.Context, c *call) (string, bool) {
