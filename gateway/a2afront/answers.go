@@ -9,6 +9,7 @@ import (
 	"net/http"
 
 	"github.com/capgate/capgate/gateway/jsonrpc"
+	"github.com/capgate/capgate/gateway/proxy"
 )
 
 // The answers of the calls the front forwarded come back through the same
@@ -37,6 +38,9 @@ var errNotJSONRPC = errors.New("a2a front: upstream answer is not JSON")
 func (f *Front) modifyAnswer(resp *http.Response) error {
 	ctx := resp.Request.Context()
 	u, ok := upstreamFrom(ctx)
+	if ok && u.c != nil && u.c.scope != nil {
+		proxy.ScopeAnswer(resp) // only allowlisted answer headers, no trailers
+	}
 	if !ok || u.c == nil || len(f.answers) == 0 {
 		return nil
 	}
