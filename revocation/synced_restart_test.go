@@ -49,3 +49,17 @@ func TestReplicaStartedAfterEmptyRestart(t *testing.T) {
 	t.Logf("running replica wrote back %v after redis came back (init grace %v)", (<-wroteBack).Round(time.Millisecond), ropts.InitGrace)
 	time.Sleep(500 * time.Millisecond) // the new replica serves for a while
 }
+
+// TestDefaultInitGraceOutlastsReconnect: the default grace is the one
+// MinInitGrace derives from the default staleness and breaker, and every
+// grace it derives exceeds MaxStaleness plus the reconnect cap.
+func TestDefaultInitGraceOutlastsReconnect(t *testing.T) {
+	if got := MinInitGrace(DefaultMaxStaleness, BreakerOptions{}); got != DefaultInitGrace {
+		t.Errorf("MinInitGrace(defaults) = %v, DefaultInitGrace = %v", got, DefaultInitGrace)
+	}
+	for _, m := range []time.Duration{minStaleness, 400 * time.Millisecond, DefaultMaxStaleness, time.Minute} {
+		if g := MinInitGrace(m, BreakerOptions{CoolDown: 3 * time.Second}); g < m+reconnectCap(m)+3*time.Second {
+			t.Errorf("MinInitGrace(%v) = %v: shorter than staleness, reconnect cap and cool-down", m, g)
+		}
+	}
+}
