@@ -50,7 +50,7 @@ func (b *Built) redisStores(ctx context.Context, cfg *config.Config, opts BuildO
 	client := opts.Redis.Client
 	r, err := revocation.NewRedis(ctx, client, revocation.RedisOptions{
 		Prefix: opts.Redis.Prefix, Timeout: opts.Redis.Timeout, Now: opts.Now, Logger: opts.Logger,
-		InitGrace: cfg.Redis.MaxStaleness.D(),
+		InitGrace: revocation.MinInitGrace(cfg.Redis.MaxStaleness.D(), revocation.BreakerOptions{}),
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("gateway: redis at %s: %w", redisAddrs(cfg.Redis), err)

@@ -130,8 +130,8 @@
 //     and Redis measures leases with TIME, as it does key TTLs.
 //   - Every replica sharing a prefix has the same MaxStaleness: the bound
 //     uses the revoker's, trust uses each replica's own.
-//   - RedisOptions.InitGrace is at least MaxStaleness (the defaults are
-//     equal, and the gateway sets it to max_staleness).
+//   - RedisOptions.InitGrace is at least MaxStaleness (MinInitGrace is,
+//     and the gateway uses it).
 //   - Redis keeps what it acknowledged. A failover that drops recent
 //     writes but keeps the marker (asynchronous replication) can drop a
 //     lease renewal; the extra M of a registry lease covers one lost
@@ -185,18 +185,30 @@
 //     fail the same way, so readiness drops.
 //   - Synced reads the marker after every answered PING of its
 //     subscription and on every resync. On a loss it stops answering from
-//     memory, resyncs, writes back every revocation it holds, waits until
-//     MaxStaleness has passed since it found the marker gone (so that no
-//     replica that has not noticed still trusts its set; see above), and
-//     only then re-establishes the marker (a compare-and-set: if the
-//     marker moved meanwhile, it resyncs again). Every store recovers on
-//     its own as soon as a replica has done so; no restart is needed.
+//     memory, resyncs, writes back every revocation it holds at once, then
+//     waits until MaxStaleness has passed since it found the marker gone
+//     (so that no replica that has not noticed still trusts its set; see
+//     above), and only then re-establishes the marker (a compare-and-set:
+//     if the marker moved meanwhile, it resyncs again). Every store
+//     recovers on its own as soon as a replica has done so; no restart is
+//     needed.
 //   - A store that never saw a marker (a process just started) and finds
 //     none holds nothing to write back. It waits RedisOptions.InitGrace
 //     (DefaultInitGrace) for a surviving replica to re-establish the
 //     marker, and adopts it if one does; after the grace it initialises a
 //     new, empty set. A fresh deployment and a loss that no running replica
 //     survived look the same to it.
+//   - The grace must outlast how late a running replica writes back after
+//     Redis answers again, or a replica started in between would trust an
+//     empty set while another still holds revocations. A Synced replica
+//     retries its subscription at least every MaxStaleness/4 (between
+//     50 ms and 5 s) however long Redis was down, and writes back before
+//     anything else; MinInitGrace adds the breaker's cool-down and
+//     go-redis's dial retry to that, and MaxStaleness for the write-back.
+//     The gateway uses it; NewSynced logs a warning when its Redis store's
+//     grace is shorter. With the defaults a replica started during the
+//     window does not start answering before a running replica has
+//     written back, and then holds what it wrote.
 //   - On Redis Cluster the marker lives on one master: a loss confined to
 //     another master is not detected. Run Cluster with persistence and
 //     replicas.
@@ -214,8 +226,9 @@
 // revocation is forgotten for good, and revoked capabilities are accepted
 // again until they expire. With running Synced replicas the loss is
 // detected, checks fail closed for a moment, and the replicas write the
-// revocations back. Snapshot-only persistence (save without appendonly)
-// rolls back to the last snapshot on restart, keeping the marker: the
-// revocations made since are restored only by running replicas, which
-// resync after every reconnection. Production should run appendonly yes.
+// revocations back (see MinInitGrace for a replica started meanwhile).
+// Snapshot-only persistence (save without appendonly) rolls back to the
+// last snapshot on restart, keeping the marker: the revocations made since
+// are restored only by running replicas, which resync after every
+// reconnection. Production should run appendonly yes.
 package revocation

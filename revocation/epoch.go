@@ -40,9 +40,38 @@ import (
 
 // DefaultInitGrace is how long a store that has never seen an epoch marker
 // waits for a surviving replica to re-establish one before it initialises a
-// new revocation set, when RedisOptions leave it zero. It outlasts the
-// default PING interval of Synced several times over.
-const DefaultInitGrace = 2 * time.Second
+// new revocation set, when RedisOptions leave it zero. It is
+// MinInitGrace(DefaultMaxStaleness, BreakerOptions{}).
+const DefaultInitGrace = 4 * time.Second
+
+// dialRetry is how often go-redis retries dialling once PoolSize dials in a
+// row failed; until one succeeds, every new connection fails at once.
+const dialRetry = time.Second
+
+// MinInitGrace is the shortest InitGrace with which a store that never saw
+// an epoch marker cannot initialise an empty set before a running Synced
+// replica, with this maxStaleness and the breaker options of its Redis
+// store, has written back what it holds after Redis came back empty:
+//
+//   - the replica retries its subscription at least every quarter of
+//     maxStaleness (between 50 ms and 5 s);
+//   - its breaker may refuse calls for up to CoolDown after Redis returns,
+//     and go-redis may refuse new connections for up to a second (it
+//     retries dialling once a second after PoolSize failed dials); these
+//     run at the same time, and cost at most one more retry;
+//   - the write-back itself (a SCAN, then the lost revocations, 256 per
+//     round trip) happens before the replica waits to re-establish the
+//     marker, and must fit in maxStaleness, which the grace adds.
+//
+// maxStaleness zero means DefaultMaxStaleness. The grace also satisfies
+// the package doc's assumption InitGrace ≥ MaxStaleness.
+func MinInitGrace(maxStaleness time.Duration, breaker BreakerOptions) time.Duration {
+	if maxStaleness == 0 {
+		maxStaleness = DefaultMaxStaleness
+	}
+	held := max(breaker.withDefaults().CoolDown, dialRetry)
+	return maxStaleness + 2*reconnectCap(maxStaleness) + held
+}
 
 // epochPoll is how often the marker is read while waiting for the grace.
 const epochPoll = 20 * time.Millisecond

@@ -172,8 +172,13 @@ func (r *Redis) restore(ctx context.Context, entries []entry) (uint64, error) {
 // marker, scans every revocation, writes back those Redis lost, merges the
 // rest in, and finally keeps or re-establishes the marker, provided it did
 // not change meanwhile (else the resync fails and is repeated).
+//
+// The write-back comes first, as soon as the loss is seen: a replica that
+// never saw the marker initialises an empty set after its InitGrace, and
+// only what was written back before then reaches it by its SCAN or its
+// subscription (see MinInitGrace).
 func (s *Synced) resync(ctx context.Context, start time.Time) error {
-	e, err := s.resyncEpoch(ctx)
+	e, holdUntil, err := s.resyncEpoch(ctx)
 	if err != nil {
 		return fmt.Errorf("resync: %w", err)
 	}
@@ -187,6 +192,12 @@ func (s *Synced) resync(ctx context.Context, start time.Time) error {
 		s.restored.Add(n)
 		if err != nil {
 			return fmt.Errorf("resync: restore: %w", err)
+		}
+	}
+	if !holdUntil.IsZero() {
+		s.log.Warn("revocation: written back; waiting max staleness before re-establishing the epoch marker", "wait", holdUntil.Sub(s.opts.Now()))
+		if err := s.sleepUntil(ctx, holdUntil); err != nil {
+			return fmt.Errorf("resync: %w", err)
 		}
 	}
 	epoch, err := s.redis.establish(ctx, e.value)
@@ -205,31 +216,31 @@ func (s *Synced) resync(ctx context.Context, start time.Time) error {
 
 // resyncEpoch reads the epoch marker for a resync. A store that never saw
 // one waits for it (initEpoch). A store that saw one and finds it gone is
-// lost; before it may create a new marker it waits until MaxStaleness has
-// passed since it found the marker gone, so that no replica still trusting
-// a set confirmed under the old marker (one that has not noticed the loss)
+// lost; it may create a new marker only once MaxStaleness has passed since
+// it found the marker gone, so that no replica still trusting a set
+// confirmed under the old marker (one that has not noticed the loss)
 // remains when revokers start trusting the registry again (see the package
-// doc). The marker to establish is returned; "" means a new one.
-func (s *Synced) resyncEpoch(ctx context.Context) (epochRead, error) {
-	e, err := s.redis.readEpoch(ctx)
+// doc): holdUntil is that moment, zero when there is nothing to wait for.
+// The marker to establish is returned; "" means a new one.
+func (s *Synced) resyncEpoch(ctx context.Context) (e epochRead, holdUntil time.Time, err error) {
+	e, err = s.redis.readEpoch(ctx)
 	if err != nil {
-		return epochRead{}, err
+		return epochRead{}, time.Time{}, err
 	}
 	seen := s.opts.Now()
 	switch {
 	case !e.present && s.epoch == "":
 		// Never synced: nothing to write back, so wait for a survivor.
 		e.value, err = s.redis.initEpoch(ctx)
-		return e, err
+		return e, time.Time{}, err
 	case s.epoch != "" && e.value != s.epoch:
 		_ = s.redis.observe(e)
 		s.markLost()
 	}
 	if e.present {
-		return e, nil
+		return e, time.Time{}, nil
 	}
-	s.log.Warn("revocation: waiting max staleness before re-establishing the epoch marker", "wait", s.opts.MaxStaleness)
-	return e, s.sleepUntil(ctx, seen.Add(s.opts.MaxStaleness))
+	return e, seen.Add(s.opts.MaxStaleness), nil
 }
 
 // sleepUntil waits until the clock reads t, or until ctx is done.

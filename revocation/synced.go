@@ -155,10 +155,10 @@ func NewSynced(ctx context.Context, r *Redis, opts SyncedOptions) (*Synced, erro
 		return nil, err
 	}
 	opts = opts.withDefaults()
-	if r.grace < opts.MaxStaleness {
-		opts.Logger.Warn("revocation: redis init grace is shorter than max staleness; a replica that never saw the epoch marker "+
-			"may re-create it too early after a loss, and a revocation may then return before every replica holds it",
-			"init_grace", r.grace, "max_staleness", opts.MaxStaleness)
+	if want := MinInitGrace(opts.MaxStaleness, r.breaker.opts); r.grace < want {
+		opts.Logger.Warn("revocation: redis init grace is shorter than MinInitGrace; a replica that never saw the epoch marker "+
+			"may initialise an empty set after a loss before this one has written back, and accept what it revoked meanwhile",
+			"init_grace", r.grace, "min_init_grace", want, "max_staleness", opts.MaxStaleness)
 	}
 	runCtx, cancel := context.WithCancel(context.Background())
 	s := &Synced{

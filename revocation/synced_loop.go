@@ -12,11 +12,20 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// Reconnection backoff of the subscription loop.
+// Reconnection backoff of the subscription loop: it doubles from
+// minBackoff up to reconnectCap.
 const (
 	minBackoff = 50 * time.Millisecond
 	maxBackoff = 5 * time.Second
 )
+
+// reconnectCap is the longest the subscription loop waits between two
+// attempts: a quarter of MaxStaleness, between minBackoff and maxBackoff.
+// It bounds how late a running replica reconnects, and writes back, after
+// Redis answers again (see MinInitGrace).
+func reconnectCap(maxStaleness time.Duration) time.Duration {
+	return min(maxBackoff, max(minBackoff, maxStaleness/4))
+}
 
 // errPongTimeout ends a session whose PING went unanswered.
 var errPongTimeout = errors.New("revocation: pub/sub ping unanswered")
@@ -24,7 +33,7 @@ var errPongTimeout = errors.New("revocation: pub/sub ping unanswered")
 // run keeps a subscription session alive until ctx is done.
 func (s *Synced) run(ctx context.Context) {
 	defer close(s.done)
-	backoff := minBackoff
+	backoff, limit := minBackoff, reconnectCap(s.opts.MaxStaleness)
 	for {
 		synced, err := s.session(ctx)
 		s.markStale()
@@ -42,7 +51,7 @@ func (s *Synced) run(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		backoff = min(2*backoff, maxBackoff)
+		backoff = min(2*backoff, limit)
 	}
 }
 

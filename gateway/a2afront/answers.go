@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/capgate/capgate/gateway/answer"
+	"github.com/capgate/capgate/gateway/proxy"
 )
 
 // The answers of the calls the front forwarded come back through the same
@@ -17,6 +18,9 @@ import (
 // no call (the resolution hook) are left as they are.
 func (f *Front) modifyAnswer(resp *http.Response) error {
 	u, ok := upstreamFrom(resp.Request.Context())
+	if ok && u.c != nil && u.c.scope != nil {
+		proxy.ScopeAnswer(resp) // only allowlisted answer headers, no trailers
+	}
 	if !ok || u.c == nil {
 		return nil
 	}

@@ -20,6 +20,9 @@ const (
 	DefaultRequestTimeout       = 5 * time.Minute
 	DefaultUpstreamTimeout      = 10 * time.Second
 	DefaultMaxHandshakeAttempts = 3
+	// DefaultMaxSessionsPerClient bounds the sessions one client address
+	// may hold reserved without credentials.
+	DefaultMaxSessionsPerClient = 8
 	// MaxAgentCaps bounds the distinct capabilities one handshake/req may
 	// request.
 	MaxAgentCaps = 32
@@ -38,6 +41,16 @@ type Config struct {
 	// MaxSessions bounds the live sessions across all hosts (and, with a
 	// shared store, all replicas); zero means DefaultMaxSessions.
 	MaxSessions int
+	// MaxAnonymousSessions bounds the live sessions reserved without
+	// credentials whose handshake has not authenticated, out of
+	// MaxSessions, so that callers who send credentials on POST /session
+	// always find room; zero means a tenth of MaxSessions (at least one).
+	// It must be below MaxSessions.
+	MaxAnonymousSessions int
+	// MaxSessionsPerClient bounds those reserved from one client address
+	// (an IPv4 address, or an IPv6 /64), so that one client cannot take
+	// the anonymous share alone; zero means DefaultMaxSessionsPerClient.
+	MaxSessionsPerClient int
 	// SessionTTL bounds the whole life of an authenticated session,
 	// counted from POST /session; zero means DefaultSessionTTL.
 	SessionTTL time.Duration
@@ -107,6 +120,7 @@ func (c Config) Validate() error {
 	for name, v := range map[string]int64{
 		"max_line_bytes": int64(c.MaxLineBytes), "max_event_bytes": int64(c.MaxEventBytes),
 		"max_sessions": int64(c.MaxSessions), "session_ttl": int64(c.SessionTTL),
+		"max_anonymous_sessions": int64(c.MaxAnonymousSessions), "max_sessions_per_client": int64(c.MaxSessionsPerClient),
 		"handshake_timeout": int64(c.HandshakeTimeout), "request_timeout": int64(c.RequestTimeout),
 		"upstream_timeout": int64(c.UpstreamTimeout), "max_parallel": int64(c.MaxParallel),
 		"max_handshake_attempts": int64(c.MaxHandshakeAttempts),
@@ -114,6 +128,9 @@ func (c Config) Validate() error {
 		if v < 0 {
 			bad("%s is negative", name)
 		}
+	}
+	if d := c.withDefaults(); c.MaxAnonymousSessions > 0 && d.MaxAnonymousSessions >= d.MaxSessions {
+		bad("max_anonymous_sessions (%d) must be below max_sessions (%d)", d.MaxAnonymousSessions, d.MaxSessions)
 	}
 	return errors.Join(errs...)
 }
@@ -164,6 +181,8 @@ func (c Config) withDefaults() Config {
 	def(&c.MaxLineBytes, a2e.DefaultMaxLineBytes)
 	def(&c.MaxEventBytes, DefaultMaxEventBytes)
 	def(&c.MaxSessions, DefaultMaxSessions)
+	def(&c.MaxAnonymousSessions, max(1, c.MaxSessions/10))
+	def(&c.MaxSessionsPerClient, DefaultMaxSessionsPerClient)
 	def(&c.MaxHandshakeAttempts, DefaultMaxHandshakeAttempts)
 	defDur(&c.SessionTTL, DefaultSessionTTL)
 	defDur(&c.HandshakeTimeout, DefaultHandshakeTimeout)

@@ -69,6 +69,17 @@
 //     same session, neither of which grants more than was negotiated.
 //   - A session store failure fails closed: the message is refused with a
 //     retryable error and never forwarded.
+//   - A POST /session without credentials is an anonymous reservation:
+//     until its handshake authenticates it counts against a share of its
+//     own (Config.MaxAnonymousSessions, a tenth of MaxSessions by
+//     default) and against Config.MaxSessionsPerClient for its client
+//     address (IPv4 address or IPv6 /64), enforced by the shared store
+//     across replicas. A flood of anonymous reservations therefore leaves
+//     room for callers who send credentials with POST /session, and one
+//     address cannot take the share alone (429 too_many_client_sessions).
+//     Host.RequireCredentials refuses anonymous reservations altogether;
+//     it is off by default because stock A2E clients send their
+//     credential only in handshake/req.
 //   - Sessions are bounded (Config.MaxSessions), carry 128-bit random ids,
 //     live Config.HandshakeTimeout until authenticated and
 //     Config.SessionTTL in all, and are closed after

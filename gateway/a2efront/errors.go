@@ -16,6 +16,14 @@ var (
 	// sessions.
 	ErrSessionLimit = errors.New("a2efront: too many sessions")
 
+	// ErrAnonymousLimit means the store already holds Limits.Anonymous
+	// sessions reserved without credentials and not yet authenticated.
+	ErrAnonymousLimit = errors.New("a2efront: too many sessions reserved without credentials")
+
+	// ErrClientLimit means the client already holds Limits.PerClient
+	// sessions reserved without credentials and not yet authenticated.
+	ErrClientLimit = errors.New("a2efront: too many sessions reserved by this client")
+
 	// ErrConflict means an Update lost a race: the stored revision is not
 	// the one the caller read.
 	ErrConflict = errors.New("a2efront: session changed concurrently")

@@ -8,9 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -223,7 +226,9 @@ func (f *Front) sessionFor(w http.ResponseWriter, r *http.Request) (*upstream, S
 // serveSession answers POST /a2e/{host}/session: it reserves a gateway
 // session. The host's own session is opened only by the first
 // authenticated handshake, so callers who never authenticate never reach
-// the host.
+// the host. A request without credentials is an anonymous reservation,
+// held within Config.MaxAnonymousSessions and Config.MaxSessionsPerClient
+// until its handshake authenticates.
 func (f *Front) serveSession(w http.ResponseWriter, r *http.Request) {
 	h, ok := f.hosts[chi.URLParam(r, "host")]
 	if !ok {
@@ -236,16 +241,54 @@ func (f *Front) serveSession(w http.ResponseWriter, r *http.Request) {
 	}
 	now := f.deps.Now()
 	s := Session{ID: newID(), Host: h.Name, State: StateNew, CreatedAt: now, ExpiresAt: now.Add(f.cfg.HandshakeTimeout)}
-	switch err := f.deps.Sessions.Create(ctx, s, f.cfg.MaxSessions); {
-	case errors.Is(err, ErrSessionLimit):
-		writeJSON(w, http.StatusServiceUnavailable, transportError{Error: "too_many_sessions", Retryable: true})
-		return
-	case err != nil:
-		f.deps.Logger.Error("a2efront: creating a session", "error", err)
-		writeJSON(w, http.StatusServiceUnavailable, transportError{Error: "unavailable", Retryable: true})
+	if callerOf(ctx) == nil {
+		s.Client = clientKey(r.RemoteAddr)
+	}
+	lim := Limits{Max: f.cfg.MaxSessions, Anonymous: f.cfg.MaxAnonymousSessions, PerClient: f.cfg.MaxSessionsPerClient}
+	if err := f.deps.Sessions.Create(ctx, s, lim); err != nil {
+		f.refuseSession(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"session_id": s.ID})
+}
+
+// refuseSession answers a POST /session the store refused.
+func (f *Front) refuseSession(w http.ResponseWriter, err error) {
+	switch {
+	case errors.Is(err, ErrSessionLimit):
+		writeJSON(w, http.StatusServiceUnavailable, transportError{Error: "too_many_sessions", Retryable: true})
+	case errors.Is(err, ErrAnonymousLimit):
+		writeJSON(w, http.StatusServiceUnavailable, transportError{Error: "too_many_anonymous_sessions", Retryable: true,
+			Message: "the sessions reserved without credentials are at their limit: retry, or send credentials (Authorization: Bearer) with POST /session"})
+	case errors.Is(err, ErrClientLimit):
+		w.Header().Set("Retry-After", strconv.Itoa(int(f.cfg.HandshakeTimeout.Seconds())))
+		writeJSON(w, http.StatusTooManyRequests, transportError{Error: "too_many_client_sessions", Retryable: true,
+			Message: fmt.Sprintf("this client already holds %d sessions awaiting their handshake: complete or abandon one (each expires %v after POST /session), or send credentials with POST /session",
+				f.cfg.MaxSessionsPerClient, f.cfg.HandshakeTimeout)})
+	default:
+		f.deps.Logger.Error("a2efront: creating a session", "error", err)
+		writeJSON(w, http.StatusServiceUnavailable, transportError{Error: "unavailable", Retryable: true})
+	}
+}
+
+// clientKey is the client an anonymous reservation counts against: the
+// remote address's IP, or its /64 for IPv6 (one host usually holds a
+// whole /64). An address that does not parse counts as one client.
+func clientKey(remoteAddr string) string {
+	host, _, err := net.SplitHostPort(remoteAddr)
+	if err != nil {
+		host = remoteAddr
+	}
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		return "unknown"
+	}
+	ip = ip.Unmap().WithZone("")
+	if ip.Is4() {
+		return ip.String()
+	}
+	p, _ := ip.Prefix(64)
+	return p.String()
 }
 
 // forged handles a session record that failed its MAC: it is logged,

@@ -80,8 +80,9 @@ func TestForeignKeyRecordRefused(t *testing.T) {
 // TestUnauthenticatedFloodNeverReachesHost: sessions nobody authenticates
 // never open a session on the host, whatever their number; failed
 // handshakes do not either; the first good handshake opens exactly one.
+// (The per-client cap is raised: this is about the host, not the cap.)
 func TestUnauthenticatedFloodNeverReachesHost(t *testing.T) {
-	w := newWorld(t, worldOptions{})
+	w := newWorld(t, worldOptions{config: func(c *a2efront.Config) { c.MaxSessionsPerClient = 500 }})
 	var ids []string
 	for range 200 {
 		resp, err := http.Post(w.base(0)+"session", "application/json", nil)

@@ -153,3 +153,20 @@ func FuzzReadEvents(f *testing.F) {
 		}
 	})
 }
+
+func TestClientKey(t *testing.T) {
+	for addr, want := range map[string]string{
+		"192.0.2.7:5123":                  "192.0.2.7",
+		"[::ffff:192.0.2.7]:5123":         "192.0.2.7",
+		"[2001:db8:1:2:aaaa::1]:443":      "2001:db8:1:2::/64",
+		"[2001:db8:1:2:bbbb::9%eth0]:443": "2001:db8:1:2::/64",
+		"[2001:db8:1:3::1]:443":           "2001:db8:1:3::/64",
+		"@":                               "unknown",
+		"":                                "unknown",
+		"192.0.2.7":                       "192.0.2.7",
+	} {
+		if got := clientKey(addr); got != want {
+			t.Errorf("clientKey(%q) = %q, want %q", addr, got, want)
+		}
+	}
+}

@@ -60,23 +60,35 @@ func (m *MemoryStore) remove(id string, e *memEntry) {
 }
 
 // Create implements SessionStore.
-func (m *MemoryStore) Create(_ context.Context, s Session, max int) error {
+func (m *MemoryStore) Create(_ context.Context, s Session, lim Limits) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
 		return fmt.Errorf("%w: store closed", ErrStoreUnavailable)
 	}
 	now := m.now()
+	anonymous, client := 0, 0
 	for id, e := range m.sessions {
-		if !e.s.ExpiresAt.After(now) {
+		switch {
+		case !e.s.ExpiresAt.After(now):
 			m.remove(id, e)
+		case e.s.Client != "" && e.s.Principal == "":
+			anonymous++
+			if e.s.Client == s.Client {
+				client++
+			}
 		}
 	}
 	if _, exists := m.sessions[s.ID]; exists {
 		return fmt.Errorf("%w: session id exists", ErrConflict)
 	}
-	if len(m.sessions) >= max {
+	switch {
+	case len(m.sessions) >= lim.Max:
 		return ErrSessionLimit
+	case s.Client != "" && anonymous >= lim.Anonymous:
+		return ErrAnonymousLimit
+	case s.Client != "" && client >= lim.PerClient:
+		return ErrClientLimit
 	}
 	s.Rev = 1
 	m.sessions[s.ID] = &memEntry{s: cloneSession(s), inflight: map[string]time.Time{},

@@ -5,27 +5,41 @@ import "github.com/redis/go-redis/v9"
 // The scripts touch only keys of one session (one hash tag, so one Cluster
 // slot), or only the session index.
 
-// indexAddScript admits a session id into the index of live sessions.
+// indexAddScript admits a session id into the index of live sessions and,
+// for an anonymous reservation, into the anonymous index and its client's.
 //
-//	KEYS[1] index
+//	KEYS[1] index   KEYS[2] anonymous index   KEYS[3] the client's index
 //	ARGV[1] now ms   ARGV[2] max   ARGV[3] id   ARGV[4] expiry ms
-//	returns 1 added, 0 full, -1 id exists
+//	ARGV[5] anonymous max   ARGV[6] per-client max   ARGV[7] "1" if anonymous
+//	returns 1 added, 0 full, -1 id exists, 2 anonymous share full,
+//	3 client's share full
 var indexAddScript = redis.NewScript(`
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 if redis.call('ZSCORE', KEYS[1], ARGV[3]) then return -1 end
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+if ARGV[7] == '1' then
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
+  if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then return 2 end
+  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[1])
+  if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[6]) then return 3 end
+  redis.call('ZADD', KEYS[2], ARGV[4], ARGV[3])
+  redis.call('ZADD', KEYS[3], ARGV[4], ARGV[3])
+  redis.call('PEXPIREAT', KEYS[3], ARGV[4])
+end
 redis.call('ZADD', KEYS[1], ARGV[4], ARGV[3])
 return 1
 `)
 
-// createScript stores a new session record.
+// createScript stores a new session record, with the client key of an
+// anonymous reservation beside it (for Delete to release it).
 //
 //	KEYS[1] session
-//	ARGV[1] data   ARGV[2] ttl ms
+//	ARGV[1] data   ARGV[2] ttl ms   ARGV[3] client key ("" if none)
 //	returns 1 created, 0 exists
 var createScript = redis.NewScript(`
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'rev', 1, 'data', ARGV[1])
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'client', ARGV[3]) end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
 `)

@@ -3,6 +3,7 @@ package a2efront
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strconv"
@@ -81,7 +82,9 @@ func (r *RedisStore) sessionKey(id string) string { return r.tag(id) + ":s" }
 func (r *RedisStore) flightKey(id string) string  { return r.tag(id) + ":q" }
 func (r *RedisStore) mboxKey(id string) string    { return r.tag(id) + ":m" }
 func (r *RedisStore) channel(id string) string    { return r.tag(id) + ":n" }
-func (r *RedisStore) indexKey() string            { return r.opts.Prefix + "sessions" }
+func (r *RedisStore) indexKey() string            { return r.opts.Prefix + "{sessions}" }
+func (r *RedisStore) anonKey() string             { return r.indexKey() + ":anon" }
+func (r *RedisStore) clientKey(c string) string   { return r.anonKey() + ":" + c }
 
 // redisCall runs fn bounded by Timeout, even if the client ignores context
 // deadlines; any error wraps ErrStoreUnavailable.
@@ -111,8 +114,9 @@ func redisCall[T any](ctx context.Context, r *RedisStore, op string, fn func(ctx
 
 func ms(t time.Time) int64 { return t.UnixMilli() }
 
-// Create implements SessionStore.
-func (r *RedisStore) Create(ctx context.Context, s Session, max int) error {
+// Create implements SessionStore. The indexes share one hash tag, so the
+// limits are checked in one script on one Cluster slot.
+func (r *RedisStore) Create(ctx context.Context, s Session, lim Limits) error {
 	if !validSessionID(s.ID) {
 		return fmt.Errorf("%w: invalid session id", ErrConflict)
 	}
@@ -126,36 +130,65 @@ func (r *RedisStore) Create(ctx context.Context, s Session, max int) error {
 	if err != nil {
 		return err
 	}
+	anonymous := "0"
+	if s.Client != "" {
+		anonymous = "1"
+	}
 	added, err := redisCall(ctx, r, "create", func(ctx context.Context) (int64, error) {
-		return indexAddScript.Run(ctx, r.client, []string{r.indexKey()}, ms(now), max, s.ID, ms(s.ExpiresAt)).Int64()
+		return indexAddScript.Run(ctx, r.client, []string{r.indexKey(), r.anonKey(), r.clientKey(s.Client)},
+			ms(now), lim.Max, s.ID, ms(s.ExpiresAt), lim.Anonymous, lim.PerClient, anonymous).Int64()
 	})
-	switch {
-	case err != nil:
+	if err == nil && added != 1 {
+		return indexRefusal(added)
+	}
+	if err != nil {
 		return err
-	case added == 0:
-		return ErrSessionLimit
-	case added < 0:
-		return fmt.Errorf("%w: session id exists", ErrConflict)
 	}
 	created, err := redisCall(ctx, r, "create", func(ctx context.Context) (int64, error) {
-		return createScript.Run(ctx, r.client, []string{r.sessionKey(s.ID)}, data, ttl).Int64()
+		return createScript.Run(ctx, r.client, []string{r.sessionKey(s.ID)}, data, ttl, s.Client).Int64()
 	})
 	if err == nil && created == 1 {
 		return nil
 	}
-	r.unindex(ctx, s.ID)
+	r.unindex(ctx, s.ID, s.Client)
 	if err != nil {
 		return err
 	}
 	return fmt.Errorf("%w: session id exists", ErrConflict)
 }
 
-// unindex removes id from the index, best effort.
-func (r *RedisStore) unindex(ctx context.Context, id string) {
-	if _, err := redisCall(ctx, r, "unindex", func(ctx context.Context) (int64, error) {
-		return r.client.ZRem(ctx, r.indexKey(), id).Result()
+// indexRefusal is the error for an indexAddScript result other than 1.
+func indexRefusal(res int64) error {
+	switch res {
+	case 0:
+		return ErrSessionLimit
+	case 2:
+		return ErrAnonymousLimit
+	case 3:
+		return ErrClientLimit
+	}
+	return fmt.Errorf("%w: session id exists", ErrConflict)
+}
+
+// unindex removes id from the indexes (and from client's, if any), best
+// effort.
+func (r *RedisStore) unindex(ctx context.Context, id, client string) {
+	if _, err := redisCall(ctx, r, "unindex", func(ctx context.Context) ([]redis.Cmder, error) {
+		return r.client.Pipelined(ctx, func(p redis.Pipeliner) error {
+			p.ZRem(ctx, r.indexKey(), id)
+			r.release(ctx, p, id, client)
+			return nil
+		})
 	}); err != nil {
 		r.opts.Logger.Warn("a2efront: removing a session from the index", "error", err)
+	}
+}
+
+// release queues the removal of id from the anonymous indexes.
+func (r *RedisStore) release(ctx context.Context, p redis.Pipeliner, id, client string) {
+	p.ZRem(ctx, r.anonKey(), id)
+	if client != "" {
+		p.ZRem(ctx, r.clientKey(client), id)
 	}
 }
 
@@ -212,8 +245,14 @@ func (r *RedisStore) Update(ctx context.Context, s Session) (Session, error) {
 	case res == 0:
 		return Session{}, ErrConflict
 	}
-	if _, err := redisCall(ctx, r, "update index", func(ctx context.Context) (int64, error) {
-		return r.client.ZAddXX(ctx, r.indexKey(), redis.Z{Score: float64(ms(s.ExpiresAt)), Member: s.ID}).Result()
+	if _, err := redisCall(ctx, r, "update index", func(ctx context.Context) ([]redis.Cmder, error) {
+		return r.client.Pipelined(ctx, func(p redis.Pipeliner) error {
+			p.ZAddXX(ctx, r.indexKey(), redis.Z{Score: float64(ms(s.ExpiresAt)), Member: s.ID})
+			if s.Client != "" && s.Principal != "" {
+				r.release(ctx, p, s.ID, s.Client) // authenticated: no longer anonymous
+			}
+			return nil
+		})
 	}); err != nil {
 		r.opts.Logger.Warn("a2efront: updating the session index", "error", err)
 	}
@@ -225,13 +264,23 @@ func (r *RedisStore) Delete(ctx context.Context, id string) error {
 	if !validSessionID(id) {
 		return nil
 	}
-	_, err := redisCall(ctx, r, "delete", func(ctx context.Context) (int64, error) {
-		return r.client.Del(ctx, r.sessionKey(id), r.flightKey(id), r.mboxKey(id)).Result()
+	client, err := redisCall(ctx, r, "delete", func(ctx context.Context) (string, error) {
+		var get *redis.StringCmd
+		var del *redis.IntCmd
+		_, _ = r.client.Pipelined(ctx, func(p redis.Pipeliner) error {
+			get = p.HGet(ctx, r.sessionKey(id), "client")
+			del = p.Del(ctx, r.sessionKey(id), r.flightKey(id), r.mboxKey(id))
+			return nil
+		}) // each command's error is inspected below
+		if err := get.Err(); err != nil && !errors.Is(err, redis.Nil) {
+			return "", err
+		}
+		return get.Val(), del.Err()
 	})
 	if err != nil {
 		return err
 	}
-	r.unindex(ctx, id)
+	r.unindex(ctx, id, client)
 	return nil
 }
 

@@ -62,12 +62,12 @@ func (st *sealedStore) seal(s Session) (Session, error) {
 }
 
 // Create implements SessionStore.
-func (st *sealedStore) Create(ctx context.Context, s Session, max int) error {
+func (st *sealedStore) Create(ctx context.Context, s Session, lim Limits) error {
 	s, err := st.seal(s)
 	if err != nil {
 		return err
 	}
-	return st.SessionStore.Create(ctx, s, max)
+	return st.SessionStore.Create(ctx, s, lim)
 }
 
 // Update implements SessionStore.

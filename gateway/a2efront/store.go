@@ -44,6 +44,12 @@ type Session struct {
 	ExpiresAt time.Time `json:"expires_at"`
 	// Attempts counts handshake/req messages received.
 	Attempts int `json:"attempts,omitempty"`
+	// Client is the client key (the remote address: an IPv4 address or an
+	// IPv6 /64) of a session reserved without credentials; empty when
+	// POST /session authenticated. Such a
+	// session counts against Limits.Anonymous and Limits.PerClient until
+	// it has a Principal.
+	Client string `json:"client,omitempty"`
 
 	// Principal is the authenticated principal id.
 	Principal string `json:"principal,omitempty"`
@@ -108,14 +114,18 @@ type Subscription interface {
 // concurrent use. Any failure to reach the backing store wraps
 // ErrStoreUnavailable, and callers must then refuse, never allow.
 type SessionStore interface {
-	// Create stores a new session (Rev 1) unless max live sessions exist
-	// (ErrSessionLimit).
-	Create(ctx context.Context, s Session, max int) error
+	// Create stores a new session (Rev 1) unless lim.Max live sessions
+	// exist (ErrSessionLimit). A session with a Client is also refused
+	// when lim.Anonymous anonymous reservations (live sessions with a
+	// Client and no Principal) exist (ErrAnonymousLimit), or lim.PerClient
+	// of its Client's (ErrClientLimit).
+	Create(ctx context.Context, s Session, lim Limits) error
 	// Get returns a live session, or ErrSessionNotFound.
 	Get(ctx context.Context, id string) (Session, error)
 	// Update replaces a live session when its stored Rev equals s.Rev
 	// (ErrConflict otherwise), and returns it with Rev incremented.
-	// s.ExpiresAt becomes the session's expiry.
+	// s.ExpiresAt becomes the session's expiry. A session that gains a
+	// Principal stops counting as an anonymous reservation.
 	Update(ctx context.Context, s Session) (Session, error)
 	// Delete removes a session with its in-flight requests and queued
 	// messages. Deleting an absent session is not an error.
@@ -138,6 +148,18 @@ type SessionStore interface {
 	Subscribe(ctx context.Context, id string) (Subscription, error)
 	// Close releases the store's resources.
 	Close() error
+}
+
+// Limits bound the sessions a SessionStore.Create may add. Anonymous
+// reservations get their own share so that callers who authenticate on
+// POST /session always find room, and each client a part of that share.
+type Limits struct {
+	// Max bounds the live sessions, anonymous or not.
+	Max int
+	// Anonymous bounds the live anonymous reservations.
+	Anonymous int
+	// PerClient bounds the live anonymous reservations of one Client.
+	PerClient int
 }
 
 // MailboxLimit bounds the gateway messages queued for one session.

@@ -24,7 +24,10 @@ type A2EHost struct {
 	// RequireCredentials makes every request for the host (/session,
 	// /send, /stream) carry the caller's bearer credential, authenticating
 	// as the session's principal, so a session id alone is not enough.
-	// Stock A2E clients send credentials only in the handshake.
+	// Stock A2E clients send credentials only in the handshake, which is
+	// why it is off by default; without it, sessions reserved without
+	// credentials are held to a small share of the pool and a few per
+	// client address.
 	RequireCredentials bool `yaml:"require_credentials,omitempty"`
 }
 

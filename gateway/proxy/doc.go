@@ -20,6 +20,11 @@
 //     The only capability context the upstream sees is that one, and a
 //     caller's Connection header cannot remove any of it.
 //
+// On the way back, the answer to a call scoped to a capability keeps only
+// the headers a caller needs, in shapes that carry no free text
+// (ScopedResponseHeaders), and no trailers (ScopeAnswer): the body is
+// mediated, so its headers must not carry what it may not.
+//
 // Upstream credentials are the gateway's own (an OAuth 2.0
 // client-credentials token when configured). Server-sent event responses
 // are streamed through, flushed event by event.

@@ -51,6 +51,8 @@ const wait = 10 * time.Second
 func Run(t *testing.T, newStores Factory) {
 	t.Run("create and get", func(t *testing.T) { testCreateGet(t, newStores) })
 	t.Run("session limit", func(t *testing.T) { testLimit(t, newStores) })
+	t.Run("anonymous share", func(t *testing.T) { testAnonymousShare(t, newStores) })
+	t.Run("anonymous share is released", func(t *testing.T) { testAnonymousRelease(t, newStores) })
 	t.Run("expiry", func(t *testing.T) { testExpiry(t, newStores) })
 	t.Run("update compares revisions", func(t *testing.T) { testUpdate(t, newStores) })
 	t.Run("concurrent updates", func(t *testing.T) { testConcurrentUpdates(t, newStores) })
@@ -76,9 +78,14 @@ func session(clock *Clock, ttl time.Duration) a2efront.Session {
 		CreatedAt: now, ExpiresAt: now.Add(ttl)}
 }
 
+// limits allows max sessions, all of them anonymous if need be.
+func limits(max int) a2efront.Limits {
+	return a2efront.Limits{Max: max, Anonymous: max, PerClient: max}
+}
+
 func mustCreate(t *testing.T, st a2efront.SessionStore, s a2efront.Session) {
 	t.Helper()
-	if err := st.Create(context.Background(), s, 1000); err != nil {
+	if err := st.Create(context.Background(), s, limits(1000)); err != nil {
 		t.Fatalf("Create: %v", err)
 	}
 }
@@ -105,7 +112,7 @@ func testCreateGet(t *testing.T, newStores Factory) {
 	if again, _ := a.Get(context.Background(), s.ID); again.Groups[0] != "finance" {
 		t.Error("a caller's change to a returned session reached the store")
 	}
-	if err := a.Create(context.Background(), s, 1000); !errors.Is(err, a2efront.ErrConflict) {
+	if err := a.Create(context.Background(), s, limits(1000)); !errors.Is(err, a2efront.ErrConflict) {
 		t.Errorf("Create with an existing id: %v, want ErrConflict", err)
 	}
 }
@@ -115,17 +122,17 @@ func testLimit(t *testing.T, newStores Factory) {
 	a, b := newStores(t, clock)
 	ctx := context.Background()
 	short := session(clock, time.Minute)
-	if err := a.Create(ctx, short, 2); err != nil {
+	if err := a.Create(ctx, short, limits(2)); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Create(ctx, session(clock, time.Hour), 2); err != nil {
+	if err := b.Create(ctx, session(clock, time.Hour), limits(2)); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.Create(ctx, session(clock, time.Hour), 2); !errors.Is(err, a2efront.ErrSessionLimit) {
+	if err := a.Create(ctx, session(clock, time.Hour), limits(2)); !errors.Is(err, a2efront.ErrSessionLimit) {
 		t.Fatalf("third session: %v, want ErrSessionLimit", err)
 	}
 	clock.Advance(2 * time.Minute)
-	if err := b.Create(ctx, session(clock, time.Hour), 2); err != nil {
+	if err := b.Create(ctx, session(clock, time.Hour), limits(2)); err != nil {
 		t.Errorf("after one expired: %v, want room", err)
 	}
 }
