@@ -61,7 +61,7 @@ func (f *Front) send(ctx context.Context, c *call) outcome {
 		return fail(c.req.ID, e)
 	}
 	if !delegated && x.Has(memberAttenuations) {
-		return fail(c.req.ID, capErr(jsonrpc.CodeInvalidParams, "attenuations without capabilities", nil))
+		return fail(c.req.ID, invalidMember(memberPath(x.Where[memberAttenuations], memberAttenuations), "attenuations without capabilities", nil))
 	}
 	if gated(c.agent) {
 		if e := f.gateSend(ctx, c, x, params); e != nil {
@@ -84,7 +84,7 @@ func (f *Front) send(ctx context.Context, c *call) outcome {
 	if !delegated {
 		return outcome{forward: encodeRequest(c.req.ID, c.req.Method, params), cc: callerContext(c)}
 	}
-	children, e := f.delegateAll(ctx, c, x.Members)
+	children, e := f.delegateAll(ctx, c, x)
 	if e != nil {
 		return fail(c.req.ID, e)
 	}
@@ -94,16 +94,17 @@ func (f *Front) send(ctx context.Context, c *call) outcome {
 
 // delegateAll mints one child per delegated capability, attenuated as
 // asked and held by the receiving agent. Either every child is minted or
-// nothing is forwarded. members are the extension's members of the send,
+// nothing is forwarded. x holds the extension's members of the send,
 // wherever the caller put them.
-func (f *Front) delegateAll(ctx context.Context, c *call, members map[string]json.RawMessage) ([]sep.Capability, *jsonrpc.Error) {
+func (f *Front) delegateAll(ctx context.Context, c *call, x extData) ([]sep.Capability, *jsonrpc.Error) {
 	var refs []delegatedRef
 	var atts map[string]sep.Constraints
-	if json.Unmarshal(members[memberCapabilities], &refs) != nil || len(refs) == 0 || len(refs) > sep.MaxDelegated {
-		return nil, capErr(jsonrpc.CodeInvalidParams, "capabilities must list 1 to 16 capability ids the caller holds", nil)
+	capsAt, attsAt := memberPath(x.Where[memberCapabilities], memberCapabilities), memberPath(x.Where[memberAttenuations], memberAttenuations)
+	if json.Unmarshal(x.Members[memberCapabilities], &refs) != nil || len(refs) == 0 || len(refs) > sep.MaxDelegated {
+		return nil, invalidMember(capsAt, "capabilities must list 1 to 16 capability ids the caller holds", nil)
 	}
-	if raw, ok := members[memberAttenuations]; ok && jsonrpc.UnmarshalParams(raw, &atts) != nil {
-		return nil, capErr(jsonrpc.CodeInvalidParams, "attenuations must map capability ids to operations, resourceHandles and expires", nil)
+	if raw, ok := x.Members[memberAttenuations]; ok && jsonrpc.UnmarshalParams(raw, &atts) != nil {
+		return nil, invalidMember(attsAt, "attenuations must map capability ids to operations, resourceHandles and expires", nil)
 	}
 	holder := c.agent.cfg.Principal
 	if holder == "" {
@@ -111,7 +112,7 @@ func (f *Front) delegateAll(ctx context.Context, c *call, members map[string]jso
 	}
 	for id := range atts {
 		if !containsRef(refs, id) {
-			return nil, capErr(jsonrpc.CodeInvalidParams, "attenuation for a capability that is not delegated: "+id, nil)
+			return nil, invalidMember(attsAt+"[\""+id+"\"]", "attenuation for a capability that is not delegated: "+id, nil)
 		}
 	}
 	if e := f.limit(ctx, c, ratelimit.Attenuate, len(refs)); e != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"strings"
 
 	"github.com/capgate/capgate/gateway/agentcard"
 	"github.com/capgate/capgate/gateway/jsonrpc"
@@ -89,8 +90,10 @@ func memberPath(where, name string) string {
 // refuseDelegation refuses delegation members on a call that is not a
 // send: capabilities are delegated with a send, nowhere else.
 func (x extData) refuseDelegation() *jsonrpc.Error {
-	if x.Has(memberCapabilities) || x.Has(memberAttenuations) {
-		return capErr(jsonrpc.CodeInvalidParams, "capabilities are delegated with a send, not with this call", nil)
+	for _, name := range []string{memberCapabilities, memberAttenuations} {
+		if x.Has(name) {
+			return invalidMember(memberPath(x.Where[name], name), "capabilities are delegated with a send, not with this call", nil)
+		}
 	}
 	return nil
 }
@@ -119,7 +122,8 @@ func extensionData(params map[string]json.RawMessage) (extData, *jsonrpc.Error) 
 		}{p.name, m})
 	}
 	for _, p := range places {
-		if e := refuseCaseVariants(p.members, p.name+" member", extensionMembers()...); e != nil {
+		at := strings.TrimSuffix(memberPath(p.name, ""), ".")
+		if e := refuseCaseVariants(p.members, at, p.name+" member", extensionMembers()...); e != nil {
 			return x, e
 		}
 		for _, name := range extensionMembers() {
@@ -158,7 +162,7 @@ func extensionObject(params map[string]json.RawMessage, path string) (map[string
 			return nil, nil
 		}
 	}
-	if e := refuseCaseVariants(holder, where+" member", "metadata"); e != nil {
+	if e := refuseCaseVariants(holder, where, where+" member", "metadata"); e != nil {
 		return nil, e
 	}
 	raw, ok := holder["metadata"]
@@ -169,7 +173,7 @@ func extensionObject(params map[string]json.RawMessage, path string) (map[string
 	if json.Unmarshal(raw, &md) != nil {
 		return nil, invalidMember(where+".metadata", where+".metadata must be an object", nil)
 	}
-	if e := refuseCaseVariants(md, where+".metadata key", agentcard.ExtensionURI); e != nil {
+	if e := refuseCaseVariants(md, where+".metadata", where+".metadata key", agentcard.ExtensionURI); e != nil {
 		return nil, e
 	}
 	ext, ok := md[agentcard.ExtensionURI]

@@ -42,12 +42,13 @@ func followUp(canonical string) bool {
 // skill performs (wherever it names it, skills.go), or the agent's
 // messaging operation when it names none.
 func messageOperation(a *agent, x extData, params map[string]json.RawMessage) (skill, op string, e *jsonrpc.Error) {
-	if skill, e = sendSkill(x, params); e != nil || skill == "" {
+	skill, member, e := sendSkill(x, params)
+	if e != nil || skill == "" {
 		return "", a.cfg.Messages.Operation, e
 	}
 	op, ok := a.cfg.Skills[skill]
 	if !ok {
-		return skill, "", capErr(jsonrpc.CodeInvalidParams, "unknown skill: "+skill, map[string]any{"detail": "unknown_skill"})
+		return skill, "", invalidMember(member, "unknown skill: "+skill, map[string]any{"detail": "unknown_skill"})
 	}
 	return skill, op, nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capgate/capgate/gateway/agentcard"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/sep"
 )
@@ -69,5 +70,37 @@ func TestParamsRefusalsNameTheMember(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestFrontRefusalsNameTheMember: the front's own -32602 refusals of a
+// send's extension members and of a follow-up's task name the member at
+// fault in data.member, wherever the caller put it.
+func TestFrontRefusalsNameTheMember(t *testing.T) {
+	msg := `"message":{"messageId":"m1","role":"user","parts":[{"kind":"text","text":"hi"}]}`
+	ext := `"metadata":{"` + agentcard.ExtensionURI + `":`
+	tests := []struct {
+		method, params, member string
+	}{
+		{"tasks/get", `{"id":7}`, "params.id"},
+		{"tasks/get", `{"name":"task-1"}`, "params.name"},
+		{"message/send", `{` + msg + `,"CapabilityId":"cap_x"}`, "params.CapabilityId"},
+		{"message/send", `{` + msg + `,` + ext + `{"attenuations":{}}}}`, `params.metadata["` + agentcard.ExtensionURI + `"].attenuations`},
+		{"message/send", `{` + msg + `,"capabilities":"cap_x"}`, "params.capabilities"},
+	}
+	fx := newFixture(t)
+	for _, tt := range tests {
+		t.Run(tt.method+" "+tt.params, func(t *testing.T) {
+			out := fx.front.decide(context.Background(), fx.call(t, aliceKey, "documents",
+				`{"jsonrpc":"2.0","id":1,"method":"`+tt.method+`","params":`+tt.params+`}`))
+			if out.resp == nil || out.resp.Error == nil {
+				t.Fatalf("accepted: %+v", out)
+			}
+			wire, _ := json.Marshal(out.resp.Error)
+			data, _ := out.resp.Error.Data.(map[string]any)
+			if out.resp.Error.Code != jsonrpc.CodeInvalidParams || data["member"] != tt.member {
+				t.Errorf("%s: want -32602 naming %s", wire, tt.member)
+			}
+		})
 	}
 }

@@ -22,33 +22,34 @@ type skillPlace struct {
 	where, skill string
 }
 
-// sendSkill returns the one skill a send names, "" when it names none, or
-// the refusal of two places that disagree or of a skill that is not a
-// string.
-func sendSkill(x extData, params map[string]json.RawMessage) (string, *jsonrpc.Error) {
-	skill, e := x.String(memberSkill)
+// sendSkill returns the one skill a send names and the path of the
+// member that names it (skill "" when it names none), or the refusal of
+// two places that disagree or of a skill that is not a string.
+func sendSkill(x extData, params map[string]json.RawMessage) (skill, member string, e *jsonrpc.Error) {
+	skill, e = x.String(memberSkill)
 	if e != nil {
-		return "", e
+		return "", "", e
 	}
 	first := skillPlace{where: x.Where[memberSkill], skill: skill}
+	member = memberPath(first.where, memberSkill)
 	if first.where != inParams {
 		first.where += "[extension]"
 	}
 	named, e := namedSkills(params)
 	if e != nil {
-		return "", e
+		return "", "", e
 	}
 	for _, p := range named {
 		switch {
 		case first.skill == "":
-			first = p
+			first, member = p, p.where+".skill"
 		case p.skill != first.skill:
-			return "", invalidMember(p.where+".skill",
+			return "", "", invalidMember(p.where+".skill",
 				fmt.Sprintf("the message names skill %q in %s and %q in %s", first.skill, first.where, p.skill, p.where),
 				map[string]any{"detail": "conflicting_skills"})
 		}
 	}
-	return first.skill, nil
+	return first.skill, member, nil
 }
 
 // namedSkills returns every non-empty skill a send's params name outside

@@ -23,8 +23,11 @@ func strs(vals []json.RawMessage) ([]string, bool) {
 	return out, true
 }
 
-func badTaskParams(msg string) *jsonrpc.Error {
-	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg, Data: map[string]any{"reason": jsonrpc.ReasonInvalidParams}}
+// badTaskParams is invalid_params naming in data.member the member at
+// fault.
+func badTaskParams(member, msg string) *jsonrpc.Error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg,
+		Data: map[string]any{"reason": jsonrpc.ReasonInvalidParams, "member": member}}
 }
 
 // followUpTasks returns every task a follow-up call names: its task id
@@ -34,7 +37,7 @@ func badTaskParams(msg string) *jsonrpc.Error {
 func followUpTasks(method, canonical string, params json.RawMessage) ([]string, *jsonrpc.Error) {
 	m, ok := jsonrpc.LenientMembers(params)
 	if !ok {
-		return nil, badTaskParams("params must be an object naming a task")
+		return nil, badTaskParams("params", "params must be an object naming a task")
 	}
 	names := []string{"taskid"}
 	if !isPushConfig(canonical) || strings.Contains(method, "/") {
@@ -42,21 +45,21 @@ func followUpTasks(method, canonical string, params json.RawMessage) ([]string, 
 	}
 	tasks, ok := strs(jsonrpc.LenientLookup(m, names...))
 	if !ok {
-		return nil, badTaskParams("a task id must be a string")
+		return nil, badTaskParams("params.id", "a task id must be a string")
 	}
 	paths, ok := strs(jsonrpc.LenientLookup(m, "name", "parent"))
 	if !ok {
-		return nil, badTaskParams("a task name must be a string")
+		return nil, badTaskParams("params.name", "a task name must be a string")
 	}
 	for _, p := range paths {
 		id, ok := taskPath(p)
 		if !ok {
-			return nil, badTaskParams("a task name must be tasks/{id}")
+			return nil, badTaskParams("params.name", "a task name must be tasks/{id}")
 		}
 		tasks = append(tasks, id)
 	}
 	if len(tasks) == 0 {
-		return nil, badTaskParams("the call must name a task")
+		return nil, badTaskParams("params.id", "the call must name a task")
 	}
 	return tasks, nil
 }
@@ -77,7 +80,7 @@ func sendTasks(method string, params json.RawMessage) (named, chosen []string, e
 	}
 	if strings.HasPrefix(method, "tasks/") {
 		if chosen, ok = strs(jsonrpc.LenientLookup(m, "id")); !ok {
-			return nil, nil, badTaskParams("a task id must be a string")
+			return nil, nil, badTaskParams("params.id", "a task id must be a string")
 		}
 	}
 	for _, raw := range jsonrpc.LenientLookup(m, "message", "request") {
@@ -87,17 +90,17 @@ func sendTasks(method string, params json.RawMessage) (named, chosen []string, e
 		}
 		ids, ok := strs(jsonrpc.LenientLookup(msg, "taskid"))
 		if !ok {
-			return nil, nil, badTaskParams("message.taskId must be a string")
+			return nil, nil, badTaskParams("params.message.taskId", "message.taskId must be a string")
 		}
 		named = append(named, ids...)
 		for _, refs := range jsonrpc.LenientLookup(msg, "referencetaskids") {
 			var list []json.RawMessage
 			if string(refs) != "null" && json.Unmarshal(refs, &list) != nil {
-				return nil, nil, badTaskParams("message.referenceTaskIds must list task ids")
+				return nil, nil, badTaskParams("params.message.referenceTaskIds", "message.referenceTaskIds must list task ids")
 			}
 			ids, ok := strs(list)
 			if !ok {
-				return nil, nil, badTaskParams("message.referenceTaskIds must list task ids")
+				return nil, nil, badTaskParams("params.message.referenceTaskIds", "message.referenceTaskIds must list task ids")
 			}
 			named = append(named, ids...)
 		}

@@ -97,19 +97,20 @@ func checkArgumentNames(in map[string]json.RawMessage) *Refusal {
 	if _, ok := in[ArgResourceIDs]; ok {
 		return namedByID()
 	}
-	return RefuseCaseVariants(in, "argument", ArgHandle, ArgHandles, ArgResourceID, ArgResourceIDs)
+	return RefuseCaseVariants(in, "params.arguments", "argument", ArgHandle, ArgHandles, ArgResourceID, ArgResourceIDs)
 }
 
 // RefuseCaseVariants refuses a member whose name differs from one of the
 // reserved names only in case. The gateway decides on exact names, but an
 // agent decoding with encoding/json matches names case-insensitively and
-// would act on the variant as if it were the real member. what names the
-// kind of member in the refusal's message.
-func RefuseCaseVariants(members map[string]json.RawMessage, what string, reserved ...string) *Refusal {
+// would act on the variant as if it were the real member. at is the path
+// of the object that holds members (the refusal's data.member is at.k);
+// what names the kind of member in its message.
+func RefuseCaseVariants(members map[string]json.RawMessage, at, what string, reserved ...string) *Refusal {
 	for k := range members {
 		for _, name := range reserved {
 			if k != name && strings.EqualFold(k, name) {
-				return refuse(InvalidParams, what+" "+k+" is a case variant of "+name, nil)
+				return refuse(InvalidParams, what+" "+k+" is a case variant of "+name, map[string]any{"member": at + "." + k})
 			}
 		}
 	}

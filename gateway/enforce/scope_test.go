@@ -46,6 +46,9 @@ func TestRewriteArguments(t *testing.T) {
 			if err := asErr(r); !errors.Is(err, tt.wantErr) || (tt.wantErr == nil && err != nil) {
 				t.Fatalf("RewriteArguments: %v, want %v", err, tt.wantErr)
 			}
+			if errors.Is(asErr(r), refused(enforce.InvalidParams)) && r.Members()["member"] != "params.arguments.ResourceId" {
+				t.Errorf("data.member = %v, want params.arguments.ResourceId", r.Members()["member"])
+			}
 			if tt.wantErr != nil {
 				return
 			}
