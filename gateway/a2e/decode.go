@@ -3,6 +3,7 @@ package a2e
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -87,29 +88,15 @@ func decodeObject(line []byte) (map[string]json.RawMessage, []byte, error) {
 }
 
 // depthExceeds reports whether the JSON text b nests arrays and objects
-// deeper than max. It is exact for well-formed text and never
-// under-reports for text the strict checker accepts.
+// deeper than max, as the codec's strict check finds it: the one walk of
+// JSON text the gateway has. A text the check refuses for another reason
+// is left to the decoding that follows, which refuses it too.
 func depthExceeds(b []byte, max int) bool {
-	depth, inString, escaped := 0, false, false
-	for _, c := range b {
-		switch {
-		case inString && escaped:
-			escaped = false
-		case inString && c == '\\':
-			escaped = true
-		case inString:
-			inString = c != '"'
-		case c == '"':
-			inString = true
-		case c == '{' || c == '[':
-			if depth++; depth > max {
-				return true
-			}
-		case c == '}' || c == ']':
-			depth--
-		}
+	s, err := jsonrpc.NewStrict(max, nil)
+	if err != nil {
+		panic("a2e: " + err.Error()) // MaxDepth is within the codec's ceiling
 	}
-	return false
+	return errors.Is(s.Check(b), jsonrpc.ErrTooDeep)
 }
 
 // decodeEnvelope reads type, id, ts and the version by exact name.
