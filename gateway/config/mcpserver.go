@@ -11,7 +11,8 @@ import (
 // MCPServer is one upstream MCP server, under mcp_servers, fronted at
 // /mcp/{name} over Streamable HTTP. It is a target like an agent: its
 // grants reach the policy's catalog under its name, and policy rules name
-// it as they name an agent.
+// it as they name an agent. The gateway sends it no credential of its own
+// yet (an agent's upstream_auth has no counterpart here).
 type MCPServer struct {
 	// Name is the path segment under /mcp/, and the target's name in the
 	// policy and in the capabilities issued for it.
@@ -29,8 +30,6 @@ type MCPServer struct {
 	// Catalog is the server's resource catalog: the real ids the answers
 	// are checked for beyond a capability's own.
 	Catalog []policy.Resource `yaml:"catalog,omitempty"`
-	// UpstreamAuth is the gateway's own credential for this server.
-	UpstreamAuth *UpstreamAuth `yaml:"upstream_auth,omitempty"`
 	// UnmappedIDs says what happens to a catalog id in an answer that maps
 	// to no handle the caller holds: UnmappedRedact (default) or
 	// UnmappedRefuse.
@@ -74,9 +73,6 @@ func (c *Config) validateMCPServers(add addFunc) {
 		case "", UnmappedRedact, UnmappedRefuse:
 		default:
 			add(p+".unmapped_ids", "%q must be %s or %s", s.UnmappedIDs, UnmappedRedact, UnmappedRefuse)
-		}
-		if s.UpstreamAuth != nil {
-			s.UpstreamAuth.validate(p+".upstream_auth", add)
 		}
 	}
 }

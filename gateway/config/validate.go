@@ -326,11 +326,6 @@ func (c *Config) resolvePaths(dir string) {
 			ua.ClientSecretFile = abs(ua.ClientSecretFile)
 		}
 	}
-	for i := range c.MCPServers {
-		if ua := c.MCPServers[i].UpstreamAuth; ua != nil {
-			ua.ClientSecretFile = abs(ua.ClientSecretFile)
-		}
-	}
 }
 
 func dirOf(path string) string { return filepath.Dir(path) }
