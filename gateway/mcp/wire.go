@@ -1,7 +1,5 @@
 package mcp
 
-import "encoding/json"
-
 // The protocol revisions the front speaks: the newest the official SDKs
 // implement, and the one before it. Older revisions the SDK still accepts
 // pass too; the front reads nothing that differs between them.
@@ -52,15 +50,4 @@ const MetaCapability = "dev.capgate/capability"
 type PresentedCapability struct {
 	CapabilityID    string `json:"capabilityId,omitempty"`
 	CapabilityToken string `json:"capabilityToken,omitempty"`
-}
-
-// ToolsCallParams are the members of tools/call's params the front reads
-// or passes on. The front decodes them strictly: a member it does not
-// know is refused, never forwarded unread.
-type ToolsCallParams struct {
-	Meta           map[string]json.RawMessage `json:"_meta,omitempty"`
-	Name           string                     `json:"name"`
-	Arguments      json.RawMessage            `json:"arguments,omitempty"`
-	InputResponses json.RawMessage            `json:"inputResponses,omitempty"`
-	RequestState   json.RawMessage            `json:"requestState,omitempty"`
 }
