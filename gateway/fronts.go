@@ -8,6 +8,7 @@ import (
 	"github.com/capgate/capgate/gateway/a2efront"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/mcpfront"
 )
 
 // Fronts are the protocol fronts the gateway mounts, each turning its
@@ -18,9 +19,12 @@ type Fronts struct {
 	// A2E is the A2E front, mounted at /a2e/{host}/; nil when no host is
 	// configured.
 	A2E *a2efront.Front
+	// MCP is the MCP front, mounted at /mcp/{server}; nil when no MCP
+	// server is configured.
+	MCP *mcpfront.Front
 }
 
-// fronts builds both fronts in one place and the same way: the front's
+// fronts builds the fronts in one place and the same way: the front's
 // part of the config, its deps (the runtime, the authenticator and the
 // capabilities it uses), then its constructor. Neither performs network
 // I/O: agent cards and OIDC discovery are fetched on first use. The A2E
@@ -44,5 +48,24 @@ func (b *Built) fronts(ctx context.Context, cfg *config.Config, opts BuildOption
 	if err != nil {
 		return Fronts{}, fmt.Errorf("gateway: %w", err)
 	}
-	return Fronts{A2A: a2a, A2E: a2e}, nil
+	mcp, err := mcpFront(cfg, opts, a, caps)
+	if err != nil {
+		return Fronts{}, err
+	}
+	return Fronts{A2A: a2a, A2E: a2e, MCP: mcp}, nil
+}
+
+// mcpFront builds the MCP front, or nil when no MCP server is configured.
+func mcpFront(cfg *config.Config, opts BuildOptions, a *authn.Authenticator, caps *Capabilities) (*mcpfront.Front, error) {
+	if len(cfg.MCPServers) == 0 {
+		return nil, nil
+	}
+	f, err := mcpfront.New(mcpfront.ConfigFrom(cfg), mcpfront.Deps{
+		Authenticator: a, Verifier: caps.Verifier, Index: caps.Index, Revocations: caps.Revocations,
+		Audit: caps.Audit, Runtime: opts.Runtime,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("gateway: mcp: %w", err)
+	}
+	return f, nil
 }

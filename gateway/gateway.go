@@ -19,6 +19,7 @@ import (
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/console"
+	"github.com/capgate/capgate/gateway/mcpfront"
 	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/gateway/ratelimit"
 	"github.com/capgate/capgate/gateway/taskindex"
@@ -87,6 +88,7 @@ type Gateway struct {
 	scrape   http.Handler
 	a2a      *a2afront.Front
 	a2e      *a2efront.Front
+	mcp      *mcpfront.Front
 	draining atomic.Bool
 	admin    http.Handler
 }
@@ -107,7 +109,7 @@ func New(ctx context.Context, opts Options) (*Gateway, error) {
 	opts.Runtime = opts.Runtime.WithDefaults()
 	g := &Gateway{
 		cfg: opts.Config, authn: opts.Authenticator, caps: opts.Capabilities,
-		ready: opts.Ready, scrape: opts.MetricsHandler, a2a: opts.Fronts.A2A, a2e: opts.Fronts.A2E,
+		ready: opts.Ready, scrape: opts.MetricsHandler, a2a: opts.Fronts.A2A, a2e: opts.Fronts.A2E, mcp: opts.Fronts.MCP,
 		logger: opts.Logger,
 	}
 	g.router = g.routes()

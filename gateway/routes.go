@@ -25,6 +25,9 @@ func (g *Gateway) routes() chi.Router {
 	if g.a2e != nil {
 		g.a2e.Mount(r)
 	}
+	if g.mcp != nil {
+		g.mcp.Mount(r)
+	}
 	r.NotFound(func(w http.ResponseWriter, _ *http.Request) {
 		writeJSONStatus(w, http.StatusNotFound, map[string]string{"error": "not found"})
 	})

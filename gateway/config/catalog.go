@@ -4,7 +4,9 @@ import "github.com/capgate/capgate/policy"
 
 // Catalog returns what the config says the gateway fronts, in the shape the
 // policy is validated against, so that a rule can only name agents,
-// grants, skills and A2E capabilities that exist.
+// grants, skills and A2E capabilities that exist. An MCP server is a
+// target like an agent: it is listed among the agents under its name,
+// its tools as the skills.
 func (c *Config) Catalog() policy.Catalog {
 	cat := policy.Catalog{Agents: map[string]policy.AgentCatalog{}, A2EHosts: map[string]policy.A2EHostCatalog{}}
 	for _, a := range c.Agents {
@@ -17,6 +19,7 @@ func (c *Config) Catalog() policy.Catalog {
 		}
 		cat.Agents[a.Name] = ac
 	}
+	c.mcpCatalog(cat)
 	for _, h := range c.A2EHosts {
 		cat.A2EHosts[h.Name] = policy.A2EHostCatalog{Capabilities: h.Capabilities}
 	}

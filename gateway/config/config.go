@@ -40,6 +40,8 @@ type Config struct {
 	Agents []Agent `yaml:"agents"`
 	// A2EHosts are the upstream A2E environment hosts.
 	A2EHosts []A2EHost `yaml:"a2e_hosts,omitempty"`
+	// MCPServers are the upstream MCP servers, fronted at /mcp/{name}.
+	MCPServers []MCPServer `yaml:"mcp_servers,omitempty"`
 	// OIDC lists the trusted OIDC issuers; authn validates them.
 	OIDC []authn.IssuerConfig `yaml:"oidc,omitempty"`
 	// DevKeys are the dev API keys of the quickstart, stored as hashes;

@@ -113,6 +113,7 @@ func (c *Config) validate() []error {
 	ps = append(ps, c.partProblems()...)
 	c.validateAgents(add)
 	c.validateA2EHosts(add)
+	c.validateMCPServers(add)
 	c.validateRedis(add)
 	if c.Admin != nil && len(c.AdminAccess.Principals) == 0 && len(c.AdminAccess.Groups) == 0 {
 		add("admin_access", "an admin listener needs admin principals or groups")

@@ -1,0 +1,79 @@
+package config
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// mcpDoc is a minimal config with one agent and the MCP server server.
+func mcpDoc(server string) string {
+	return `
+listen: {addr: "127.0.0.1:0"}
+public_url: http://127.0.0.1:8080
+agents: [{name: a, url: "http://127.0.0.1:1/"}]
+dev_keys: [{hash: "sha256:2ca8cf9905b6838481900ae48c8e6ee72226b226cc6c43e24a5f11f63ac067c1", principal: "user:a@example.com"}]
+policy: {file: p.yaml}
+mcp_servers:
+  - ` + server + "\n"
+}
+
+const filesServer = `{name: files, url: "http://127.0.0.1:3/mcp", principal: "agent:files",
+     grants: [{id: "files:read", operations: [read], attenuable: true}],
+     tools: {read_file: {operation: read, resources: [/path]}, search_files: {operation: read}},
+     catalog: [{id: "corpus/a.md", display_name: A, collection: files}]}`
+
+func TestParseMCPServers(t *testing.T) {
+	tests := []struct {
+		name    string
+		server  string
+		wantErr error
+		want    string
+	}{
+		{"minimal", filesServer, nil, ""},
+		{"unknown key", strings.Replace(filesServer, "principal:", "principle:", 1), ErrInvalid, "mcp_servers[0].principle: unknown key"},
+		{"unknown tool key", strings.Replace(filesServer, "resources: [/path]", "resource: [/path]", 1), ErrInvalid, "mcp_servers[0].tools.read_file.resource: unknown key"},
+		{"name of an agent", strings.Replace(filesServer, "name: files", "name: a", 1), ErrInvalid, `mcp_servers[0].name: "a" is already the name`},
+		{"bad url", strings.Replace(filesServer, `"http://127.0.0.1:3/mcp"`, "ftp://x", 1), ErrInvalid, "mcp_servers[0].url"},
+		{"bad pointer", strings.Replace(filesServer, "[/path]", "[path]", 1), ErrInvalid, "mcp_servers[0].tools.read_file.resources[0]: mcp: invalid JSON pointer"},
+		{"operation in no grant", strings.Replace(filesServer, "search_files: {operation: read}", "search_files: {operation: write}", 1), ErrInvalid, `tools.search_files.operation: operation "write" is in no grant`},
+		{"no tools", strings.Replace(filesServer, "tools: {read_file: {operation: read, resources: [/path]}, search_files: {operation: read}},", "", 1), ErrInvalid, "mcp_servers[0].tools: at least one tool"},
+		{"bad principal", strings.Replace(filesServer, `"agent:files"`, "files", 1), ErrInvalid, "mcp_servers[0].principal"},
+		{"bad grant id", strings.Replace(filesServer, `"files:read"`, "files", 1), ErrInvalid, "mcp_servers[0].grants[0].id"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := Parse([]byte(mcpDoc(tt.server)), "t.yaml")
+			if !errors.Is(err, tt.wantErr) {
+				t.Fatalf("err = %v, want %v", err, tt.wantErr)
+			}
+			if err != nil {
+				if !strings.Contains(err.Error(), tt.want) {
+					t.Errorf("err = %v, want it to mention %q", err, tt.want)
+				}
+				return
+			}
+			s := cfg.MCPServers[0]
+			if s.Tools["read_file"].Resources[0] != "/path" || s.Catalog[0].ID != "corpus/a.md" {
+				t.Errorf("server not decoded: %+v", s)
+			}
+		})
+	}
+}
+
+// TestCatalogListsMCPServers: an MCP server reaches the policy's catalog
+// as a target, its tools as the skills of their operations.
+func TestCatalogListsMCPServers(t *testing.T) {
+	cfg, err := Parse([]byte(mcpDoc(filesServer)), "t.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := cfg.Catalog()
+	files, ok := cat.Agents["files"]
+	if !ok {
+		t.Fatalf("catalog targets: %v", cat.Agents)
+	}
+	if _, ok := files.Grants["files:read"]; !ok || files.Skills["read_file"] != "read" {
+		t.Errorf("files in the catalog: %+v", files)
+	}
+}

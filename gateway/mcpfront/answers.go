@@ -1,0 +1,106 @@
+package mcpfront
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/capgate/capgate/gateway/answer"
+	"github.com/capgate/capgate/gateway/mcp"
+)
+
+// Every answer of a forwarded call comes back through the server's proxy,
+// whose response hook runs it through the answer pipeline (package
+// answer) before the caller sees a byte of it: a unary answer whole, a
+// stream event by event. The processors, in order: mapIDs (a tools/call's
+// real ids become the caller's handles, in every string, server requests
+// and notifications on the stream included) and listTools (a tools/list
+// shows only the tools the caller could call).
+
+// modifyAnswer is the servers' proxy hook.
+func (f *Front) modifyAnswer(resp *http.Response) error {
+	u, ok := outboundFrom(resp.Request.Context())
+	if !ok {
+		return nil
+	}
+	c := u.c
+	c.stream = strings.Contains(strings.ToLower(resp.Header.Get("Content-Type")), "event-stream")
+	ac := answer.Call[*call]{Value: c, ID: c.req.ID, Target: c.server.cfg.Name}
+	if c.scope != nil {
+		ac.Lines = func() answer.LineFilter { return answer.Lines(c.scope.IDMap(c.server.known)) }
+	}
+	return f.answers.Modify(resp, ac)
+}
+
+// mapIDs is the id rule of a tools/call's answer. On a stream, each event
+// first re-checks that the capability is live, so a revocation ends the
+// stream at its next event.
+func (f *Front) mapIDs(ctx context.Context, c *call, resp json.RawMessage) (json.RawMessage, error) {
+	if c.scope == nil {
+		return resp, nil
+	}
+	if c.stream {
+		if r := f.checks.Live(ctx, c.scope.Claims); r != nil {
+			return nil, wireError(r)
+		}
+	}
+	return answer.MapIDs(resp, c.scope, c.server.known)
+}
+
+// listTools keeps, in a tools/list answer, the tools the caller could
+// call: those the config names and, when the call presented a
+// capability, whose operation it covers. Anything else in the answer
+// passes as it came.
+func (f *Front) listTools(_ context.Context, c *call, resp json.RawMessage) (json.RawMessage, error) {
+	if c.req.Method != mcp.MethodToolsList {
+		return resp, nil
+	}
+	var env map[string]json.RawMessage
+	if json.Unmarshal(resp, &env) != nil || env["result"] == nil {
+		return resp, nil
+	}
+	var result map[string]json.RawMessage
+	if json.Unmarshal(env["result"], &result) != nil {
+		return resp, nil
+	}
+	for k, v := range result {
+		// "Tools" is the list to a client that matches names as
+		// encoding/json does: every spelling is filtered.
+		if strings.EqualFold(k, "tools") {
+			result[k] = f.callableTools(c, v)
+		}
+	}
+	env["result"] = encode(result)
+	return encode(env), nil
+}
+
+// callableTools is the list tools with only the tools the caller could
+// call; what is not a list becomes an empty one.
+func (f *Front) callableTools(c *call, tools json.RawMessage) json.RawMessage {
+	var all []json.RawMessage
+	_ = json.Unmarshal(tools, &all)
+	kept := make([]json.RawMessage, 0, len(all))
+	for _, t := range all {
+		if f.callable(c, t) {
+			kept = append(kept, t)
+		}
+	}
+	return encode(kept)
+}
+
+// callable reports whether the tool t of a tools/list answer is one the
+// caller could call.
+func (f *Front) callable(c *call, t json.RawMessage) bool {
+	var named struct {
+		Name string `json:"name"`
+	}
+	if json.Unmarshal(t, &named) != nil {
+		return false
+	}
+	tc, ok := c.server.tools[named.Name]
+	if !ok {
+		return false
+	}
+	return c.listed == nil || c.listed.Claims.HasOperation(tc.operation)
+}

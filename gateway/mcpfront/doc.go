@@ -1,0 +1,74 @@
+// Package mcpfront is the MCP front: capgate in front of Model Context
+// Protocol servers, at /mcp/{server}, over Streamable HTTP. It exists so
+// that a capability bounds what an agent does with its tools, as it
+// bounds what an agent may ask another agent over A2A.
+//
+// It speaks the revisions the official Go SDK (v1.8.0) implements: the
+// stateless 2026-07-28 (server/discover, Mcp-Method and Mcp-Name headers)
+// and the session-based 2025-11-25 before it (initialize, Mcp-Session-Id).
+// It has the shape of the other fronts (Config, Deps, New, Mount) and
+// their split: it translates its wire into "principal, presented
+// capability, target, operation, resources", the decision core
+// (package enforce) decides, and the answer pipeline (package answer)
+// processes what comes back.
+//
+// # What it guarantees
+//
+//   - Every request is authenticated (dev keys or OIDC, package authn)
+//     before anything else. A request without valid credentials gets 401
+//     with WWW-Authenticate: Bearer resource_metadata="…", and the
+//     server's Protected Resource Metadata (RFC 9728) is served at
+//     /.well-known/oauth-protected-resource/mcp/{server}, naming the
+//     configured OIDC issuers. The caller's credentials and capability
+//     headers never reach the server (package proxy).
+//   - Bodies are read by the strict codec (package jsonrpc): a duplicate
+//     or case-variant member anywhere refuses the body, and a batch is
+//     refused.
+//   - tools/call must present a capability, in
+//     params._meta["dev.capgate/capability"] ({capabilityId} or
+//     {capabilityToken}) or as a token in the A2A-Capability header, for
+//     this server, held by the caller, live, and covering the operation
+//     the config gives the tool. Each argument the config names as a
+//     resource (a JSON pointer) must hold a handle of the capability (or
+//     a list of them) and is rewritten to the real id; no real id the
+//     gateway knows may appear anywhere in the arguments. A tool the
+//     config does not name is refused. Every refusal is a JSON-RPC error
+//     with capgate's stable code and data.reason (-32040 without a
+//     capability), and the server sees nothing of the call. The
+//     capability is taken out of the _meta the server receives.
+//   - A tools/call's answer, unary or streamed, passes the answer
+//     pipeline: each real id of the capability becomes the caller's
+//     handle in every string (content, structuredContent, resource
+//     links, server notifications on the stream), other catalog ids are
+//     redacted or refuse the answer, and a stream re-checks revocation at
+//     each event.
+//   - tools/list lists only the tools the config names, and, when a
+//     capability is presented, those whose operation it covers.
+//   - initialize, server/discover, ping and the client's notifications
+//     are forwarded on authentication alone; every other method is
+//     refused (-32601), never forwarded.
+//
+// # Not built yet
+//
+//   - Issuance at the MCP front: a2a/capabilities/request sent to
+//     /mcp/{server} is refused. The A2A front's issuance is bound to its
+//     agents (cards, resolution, approvals) and is not reused yet;
+//     capabilities for an MCP server's grants cannot be requested through
+//     the gateway today.
+//   - Delegation across protocols: the A2A front does not front MCP
+//     servers, so it cannot attenuate or delegate their capabilities.
+//   - tools/list filtered by what the policy could ever grant a caller
+//     who presents no capability; resources/list, resources/read,
+//     prompts and completion (refused); server-to-client requests and the
+//     standalone GET stream (405); session termination by DELETE (405).
+//   - MCP sessions bound to the principal that opened them: a session id
+//     is forwarded as it came (a tools/call still needs the caller's own
+//     capability).
+//   - The audience of OIDC tokens checked per server resource (RFC 8707):
+//     the issuers' configured audience applies.
+//   - upstream_auth (a gateway credential for the server), tools whose
+//     schema mirrors arguments into Mcp-Param-* headers (the front drops
+//     those headers, so such a server refuses the call), and the
+//     input-required retries of 2026-07-28 (inputResponses, requestState
+//     pass unread).
+package mcpfront

@@ -1,0 +1,201 @@
+package mcpfront
+
+import (
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/answer"
+	"github.com/capgate/capgate/gateway/authn"
+	"github.com/capgate/capgate/gateway/capindex"
+	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/enforce"
+	"github.com/capgate/capgate/gateway/jsonrpc"
+	"github.com/capgate/capgate/gateway/mcp"
+	"github.com/capgate/capgate/gateway/platform"
+	"github.com/capgate/capgate/gateway/proxy"
+	"github.com/capgate/capgate/revocation"
+)
+
+// Defaults of Config.
+const (
+	DefaultUpstreamTimeout = 30 * time.Second
+	DefaultStreamTimeout   = time.Hour
+)
+
+// Config is what the front serves: the MCP servers, where callers reach
+// them, and the bounds of every call.
+type Config struct {
+	// Servers are the upstream MCP servers, fronted at /mcp/{name}.
+	Servers []config.MCPServer
+	// PublicURL is the gateway's own base URL: each server's resource is
+	// PublicURL + "/mcp/" + name.
+	PublicURL string
+	// Limits bound one JSON-RPC body; zero means jsonrpc's defaults.
+	Limits jsonrpc.Limits
+	// UpstreamTimeout bounds a call other than tools/call; zero means
+	// DefaultUpstreamTimeout.
+	UpstreamTimeout time.Duration
+	// StreamTimeout bounds a tools/call, whose answer may be a stream;
+	// zero means DefaultStreamTimeout.
+	StreamTimeout time.Duration
+	// OIDCIssuers are the trusted issuers, named in each server's
+	// Protected Resource Metadata as its authorization servers.
+	OIDCIssuers []string
+}
+
+// Deps are the front's collaborators.
+type Deps struct {
+	// Authenticator turns the caller's bearer credential into a
+	// principal. Required.
+	Authenticator *authn.Authenticator
+	// Verifier verifies presented capabilities. Required.
+	Verifier *captoken.Verifier
+	// Index finds an issued capability by id. Required.
+	Index capindex.Index
+	// Revocations says whether a capability or an ancestor is revoked.
+	// Required.
+	Revocations revocation.Store
+	// Audit receives one event per tools/call decision; nil records
+	// nothing.
+	Audit *slog.Logger
+	// Runtime is the clock (nil means time.Now), the operational logger
+	// (nil discards) and the tracer (nil records nothing).
+	platform.Runtime
+}
+
+// Front is the MCP front: it authenticates every request to a fronted MCP
+// server, decides each tools/call on the capability it presents, and
+// forwards only what it allowed.
+type Front struct {
+	cfg     Config
+	deps    Deps
+	servers map[string]*server
+	checks  *enforce.Checker
+	answers *answer.Pipeline[*call]
+	decoder *jsonrpc.Decoder
+}
+
+// server is one fronted MCP server.
+type server struct {
+	cfg   config.MCPServer
+	proxy *proxy.Proxy
+	tools map[string]tool
+	// resource is the server's resource URI, the gateway's URL for it.
+	resource string
+	// known is what answers are checked for beyond a capability's own ids.
+	known enforce.Known
+}
+
+// tool is what the front knows of one tool of a server.
+type tool struct {
+	operation string
+	resources []mcp.Pointer
+}
+
+// New builds the front. It performs no network I/O.
+func New(cfg Config, deps Deps) (*Front, error) {
+	if deps.Authenticator == nil || deps.Verifier == nil || deps.Index == nil || deps.Revocations == nil {
+		return nil, fmt.Errorf("%w: authenticator, verifier, index and revocation store are required", ErrInvalidConfig)
+	}
+	cfg = cfg.withDefaults()
+	deps.Runtime = deps.WithDefaults()
+	if deps.Audit == nil {
+		deps.Audit = slog.New(slog.DiscardHandler)
+	}
+	decoder, err := jsonrpc.NewDecoder(cfg.Limits)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidConfig, err)
+	}
+	f := &Front{cfg: cfg, deps: deps, servers: map[string]*server{}, decoder: decoder}
+	for _, sc := range cfg.Servers {
+		s, err := f.newServer(sc)
+		if err != nil {
+			return nil, err
+		}
+		f.servers[sc.Name] = s
+	}
+	f.checks, err = enforce.New(enforce.Deps{
+		Index: deps.Index, Verifier: deps.Verifier, Revocations: deps.Revocations,
+		Fronted: f.fronts, Logger: deps.Logger, Tracer: deps.Tracer,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("mcpfront: %w", err)
+	}
+	f.answers, err = answer.New(answer.Options{Logger: deps.Logger}, f.mapIDs, f.listTools)
+	if err != nil {
+		return nil, fmt.Errorf("mcpfront: %w", err)
+	}
+	return f, nil
+}
+
+func (c Config) withDefaults() Config {
+	c.Limits = c.Limits.WithDefaults()
+	if c.UpstreamTimeout <= 0 {
+		c.UpstreamTimeout = DefaultUpstreamTimeout
+	}
+	if c.StreamTimeout <= 0 {
+		c.StreamTimeout = DefaultStreamTimeout
+	}
+	c.PublicURL = strings.TrimSuffix(c.PublicURL, "/")
+	return c
+}
+
+// newServer builds one server from its config: its tools' pointers
+// parsed, its proxy, its resource URI and its known ids.
+func (f *Front) newServer(sc config.MCPServer) (*server, error) {
+	u, err := url.Parse(sc.URL)
+	if err != nil || u.Host == "" {
+		return nil, fmt.Errorf("%w: server %s: url %q", ErrInvalidConfig, sc.Name, sc.URL)
+	}
+	s := &server{cfg: sc, tools: map[string]tool{}, resource: f.cfg.PublicURL + "/mcp/" + sc.Name}
+	for name, tc := range sc.Tools {
+		t := tool{operation: tc.Operation}
+		for _, raw := range tc.Resources {
+			p, err := mcp.ParsePointer(raw)
+			if err != nil {
+				return nil, fmt.Errorf("%w: server %s: tool %s: %w", ErrInvalidConfig, sc.Name, name, err)
+			}
+			t.resources = append(t.resources, p)
+		}
+		s.tools[name] = t
+	}
+	s.known = enforce.Known{Placeholder: config.UnmappedPlaceholder, Refuse: sc.UnmappedIDs == config.UnmappedRefuse}
+	for _, r := range sc.Catalog {
+		if r.ID != "" {
+			s.known.IDs = append(s.known.IDs, r.ID)
+		}
+	}
+	s.proxy = proxy.New(u, proxy.Options{
+		Transport: proxy.NewTransport(), ErrorHandler: f.upstreamError, ModifyResponse: f.modifyAnswer, Logger: f.deps.Logger,
+	})
+	return s, nil
+}
+
+// fronts reports whether name is a server this front serves: a
+// capability for anything else is invalid here.
+func (f *Front) fronts(name string) bool {
+	_, ok := f.servers[name]
+	return ok
+}
+
+// Mount adds the front's routes to r:
+//
+//	GET    /.well-known/oauth-protected-resource/mcp/{server}   RFC 9728 metadata
+//	POST   /mcp/{server}                                        Streamable HTTP, authenticated
+//	GET    /mcp/{server}                                        405: no server-initiated stream
+//	DELETE /mcp/{server}                                        405: sessions end on their own
+func (f *Front) Mount(r chi.Router) {
+	r.Get(MetadataPrefix+"/mcp/{server}", f.serveMetadata)
+	r.Route("/mcp/{server}", func(r chi.Router) {
+		r.Use(f.authenticate)
+		r.Post("/", f.serve)
+		r.Get("/", methodNotAllowed)
+		r.Delete("/", methodNotAllowed)
+	})
+}

@@ -1,0 +1,100 @@
+package mcpfront
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/enforce"
+	"github.com/capgate/capgate/gateway/jsonrpc"
+	"github.com/capgate/capgate/gateway/mcp"
+)
+
+// FuzzTakeCapability: whatever params a caller sends, once the strict
+// codec accepted them, the params the front forwards never hold a
+// presented capability, under any spelling of _meta or of its key.
+func FuzzTakeCapability(f *testing.F) {
+	f.Add(`{"name":"read_file","_meta":{"dev.capgate/capability":{"capabilityToken":"SECRET"},"x":1}}`)
+	f.Add(`{"_meta":{"Dev.Capgate/Capability":{"capabilityToken":"SECRET"}}}`)
+	f.Add(`{"_Meta":{"dev.capgate/capability":{"capabilityToken":"SECRET"}}}`)
+	f.Add(`{"_meta":{"dev.capgate/capability":{"capabilityToken":"SECRET","other":1}}}`)
+	f.Fuzz(func(t *testing.T, params string) {
+		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":` + params + `}`
+		reqs, _, err := jsonrpc.Decode([]byte(body), jsonrpc.DefaultLimits())
+		if err != nil || reqs[0].Err != nil {
+			return
+		}
+		m, _, e := takeCapability(reqs[0].Params)
+		if e != nil {
+			return
+		}
+		out := encodeRequest(reqs[0], m)
+		var fwd struct {
+			Params map[string]json.RawMessage `json:"params"`
+		}
+		if err := json.Unmarshal(out, &fwd); err != nil {
+			t.Fatalf("forwarded body %s: %v", out, err)
+		}
+		for k, v := range fwd.Params {
+			if !strings.EqualFold(k, "_meta") {
+				continue
+			}
+			var meta map[string]json.RawMessage
+			_ = json.Unmarshal(v, &meta)
+			for mk := range meta {
+				if strings.EqualFold(mk, mcp.MetaCapability) {
+					t.Fatalf("the capability is forwarded in %s", out)
+				}
+			}
+		}
+	})
+}
+
+// FuzzRewriteArguments: whatever arguments a caller sends, a rewrite that
+// passes names only resources of the capability, and the caller's
+// handles never reach the server at the pointer.
+func FuzzRewriteArguments(f *testing.F) {
+	f.Add(`{"path":"rh_a"}`)
+	f.Add(`{"path":["rh_a","rh_b"]}`)
+	f.Add(`{"path":"corpus/x"}`)
+	f.Add(`{"Path":"rh_a"}`)
+	f.Add(`{"path":1}`)
+	s := &enforce.Scope{
+		Claims:    &captoken.Claims{Handles: []string{"rh_a", "rh_b"}},
+		Resources: enforce.ResourceMap{{Handle: "rh_a", ID: "corpus/a"}, {Handle: "rh_b", ID: "corpus/b"}},
+	}
+	known := s.IDMap(enforce.Known{IDs: []string{"corpus/secret"}})
+	ptr, _ := mcp.ParsePointer("/path")
+	f.Fuzz(func(t *testing.T, args string) {
+		if !json.Valid([]byte(args)) {
+			return
+		}
+		out, r := rewriteArguments(s, known, []mcp.Pointer{ptr}, json.RawMessage(args))
+		if r != nil {
+			return
+		}
+		var got map[string]any
+		if err := json.Unmarshal(out, &got); err != nil {
+			t.Fatalf("rewritten arguments %s: %v", out, err)
+		}
+		if bytes.Contains(out, []byte("corpus/secret")) {
+			t.Fatalf("a known id passed: %s", out)
+		}
+		switch v := got["path"].(type) {
+		case string:
+			if v != "corpus/a" && v != "corpus/b" {
+				t.Fatalf("path %q is not a resource of the capability", v)
+			}
+		case []any:
+			for _, e := range v {
+				if e != "corpus/a" && e != "corpus/b" {
+					t.Fatalf("path %v is not a resource of the capability", e)
+				}
+			}
+		default:
+			t.Fatalf("path %v passed", got["path"])
+		}
+	})
+}

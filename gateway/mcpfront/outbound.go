@@ -1,0 +1,76 @@
+package mcpfront
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/capgate/capgate/gateway/mcp"
+	"github.com/capgate/capgate/gateway/proxy"
+)
+
+// outbound is one request the front sends a server, as the proxy and the
+// answer hook see it (proxy.Outbound). The proxy strips the caller's
+// credentials and capability headers from its copy of the request first;
+// Prepare then sets the body the front decided and the MCP headers that
+// mirror it.
+type outbound struct {
+	c       *call
+	body    []byte
+	vouched *proxy.Context
+}
+
+var _ proxy.Outbound = (*outbound)(nil)
+
+// Vouched implements proxy.Outbound.
+func (u *outbound) Vouched() (proxy.Context, bool) {
+	if u.vouched == nil {
+		return proxy.Context{}, false
+	}
+	return *u.vouched, true
+}
+
+// Prepare implements proxy.Outbound: the decided body as a JSON POST,
+// without the caller's encodings (the answer pipeline reads the answer),
+// and the MCP headers that mirror the body set from what was decided.
+func (u *outbound) Prepare(out *http.Request) {
+	out.Method = http.MethodPost
+	proxy.SetBody(out, u.body)
+	out.Header.Set("Content-Type", "application/json")
+	out.Header.Del("Accept-Encoding")
+	mirrorHeaders(out.Header, u.c)
+}
+
+// mirrorHeaders replaces the caller's Mcp-Method, Mcp-Name and
+// Mcp-Param-* headers (2026-07-28), in any spelling an upstream stack
+// might fold to them, by the gateway's own: the method and the tool's name
+// as decided, and no argument headers at all, since an argument the
+// gateway rewrote would no longer match its header. A caller that sent no
+// Mcp-Method speaks an older revision and gets none.
+func mirrorHeaders(h http.Header, c *call) {
+	sent := false
+	for k := range h {
+		n := strings.ReplaceAll(strings.ToLower(k), "_", "-")
+		if n == "mcp-method" || n == "mcp-name" || strings.HasPrefix(n, "mcp-param-") {
+			sent = sent || n == "mcp-method"
+			delete(h, k)
+		}
+	}
+	if !sent {
+		return
+	}
+	h.Set(mcp.HeaderMethod, c.req.Method)
+	if c.tool != "" {
+		h.Set(mcp.HeaderName, c.tool)
+	}
+}
+
+// outboundFrom is the outbound a request or answer context carries.
+func outboundFrom(ctx context.Context) (*outbound, bool) {
+	o, ok := proxy.OutboundFrom(ctx)
+	if !ok {
+		return nil, false
+	}
+	u, ok := o.(*outbound)
+	return u, ok
+}

@@ -1,0 +1,161 @@
+package mcpfront
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/capgate/capgate/gateway/authn"
+	"github.com/capgate/capgate/gateway/enforce"
+	"github.com/capgate/capgate/gateway/jsonrpc"
+	"github.com/capgate/capgate/gateway/mcp"
+	"github.com/capgate/capgate/gateway/proxy"
+)
+
+// call is one decoded JSON-RPC message on its way through the front.
+type call struct {
+	server    *server
+	principal *authn.Principal
+	req       jsonrpc.Request
+	http      *http.Request
+	// scope is the capability a tools/call was allowed under; its answer
+	// is mapped back to the caller's handles. nil for every other call.
+	scope *enforce.Scope
+	// listed is the capability a tools/list presented, whose operations
+	// bound the tools listed; nil lists every tool the config names.
+	listed *enforce.Scope
+	// tool is the tool a tools/call calls.
+	tool string
+	// stream is set when the answer is an event stream.
+	stream bool
+}
+
+// outcome is what the front decided for one call: a response of its own,
+// or a body to forward under the capability context it vouches for.
+type outcome struct {
+	resp    *jsonrpc.Response
+	forward []byte
+	vouched *proxy.Context
+}
+
+func fail(id json.RawMessage, e *jsonrpc.Error) outcome {
+	resp := jsonrpc.NewError(id, e)
+	return outcome{resp: &resp}
+}
+
+// forwardAs forwards the caller's own checked bytes, vouching for who the
+// caller is.
+func forwardAs(c *call) outcome {
+	return outcome{forward: c.req.Raw, vouched: &proxy.Context{Principal: c.principal.ID, Holder: c.principal.ID}}
+}
+
+// serve is POST /mcp/{server}: read and decode the message, decide it,
+// answer what was refused, forward what was allowed.
+func (f *Front) serve(w http.ResponseWriter, r *http.Request) {
+	s := f.servers[chi.URLParam(r, "server")] // authenticate found it
+	p, ok := authn.PrincipalFrom(r.Context())
+	if !ok {
+		http.Error(w, "unauthenticated", http.StatusUnauthorized)
+		return
+	}
+	req, e, status := f.readMessage(w, r)
+	if e != nil {
+		jsonrpc.WriteResponse(w, status, jsonrpc.NewError(req.ID, e))
+		return
+	}
+	c := &call{server: s, principal: p, req: req, http: r}
+	out := f.decide(r.Context(), c)
+	if out.resp != nil {
+		status := http.StatusOK
+		if c.req.IsNotification() {
+			// A notification gets no response; a refused one is an HTTP
+			// error, as the transport asks.
+			status = http.StatusBadRequest
+		}
+		jsonrpc.WriteResponse(w, status, *out.resp)
+		return
+	}
+	timeout := f.cfg.UpstreamTimeout
+	if req.Method == mcp.MethodToolsCall {
+		timeout = f.cfg.StreamTimeout
+		_ = http.NewResponseController(w).SetWriteDeadline(f.deps.Now().Add(timeout))
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), timeout)
+	defer cancel()
+	u := &outbound{c: c, body: out.forward, vouched: out.vouched}
+	s.proxy.ServeHTTP(w, r.WithContext(proxy.WithOutbound(ctx, u)))
+}
+
+// readMessage reads and decodes one JSON-RPC message under the front's
+// limits. A batch is refused: Streamable HTTP carries one message per
+// POST since the 2025-06-18 revision.
+func (f *Front) readMessage(w http.ResponseWriter, r *http.Request) (jsonrpc.Request, *jsonrpc.Error, int) {
+	lim := f.cfg.Limits
+	body, err := jsonrpc.ReadBodyLen(http.MaxBytesReader(w, r.Body, lim.MaxBodyBytes+1), r.ContentLength, lim)
+	if err != nil {
+		status := http.StatusBadRequest
+		if errors.Is(err, jsonrpc.ErrBodyTooLarge) {
+			status = http.StatusRequestEntityTooLarge
+		}
+		return jsonrpc.Request{}, jsonrpc.ErrorFor(err), status
+	}
+	reqs, batch, err := f.decoder.Decode(body)
+	switch {
+	case err != nil:
+		return jsonrpc.Request{}, jsonrpc.ErrorFor(err), http.StatusBadRequest
+	case batch:
+		return jsonrpc.Request{}, jsonrpc.NewCodeError(jsonrpc.CodeInvalidRequest, "one JSON-RPC message per request: batches are not served"), http.StatusBadRequest
+	case reqs[0].Err != nil:
+		// Among these, a client's answer to a server's request: the front
+		// opens no server-initiated exchange, so there is none to answer.
+		return reqs[0], jsonrpc.ErrorFor(reqs[0].Err), http.StatusBadRequest
+	}
+	return reqs[0], nil, 0
+}
+
+// forwarded are the methods forwarded on authentication alone: the
+// session's life, liveness, and the client's own notifications.
+var forwarded = map[string]bool{
+	mcp.MethodInitialize: true, mcp.MethodDiscover: true, mcp.MethodPing: true,
+	mcp.NotificationInitialized: true, mcp.NotificationCancelled: true,
+	mcp.NotificationProgress: true, mcp.NotificationRootsListChanged: true,
+}
+
+// decide routes one call by its method. A method the front does not know
+// is refused, never forwarded: resources, prompts, completion and the
+// rest are not scoped to capabilities yet, and a resource read or a
+// prompt could carry what a tool call may not.
+func (f *Front) decide(ctx context.Context, c *call) outcome {
+	switch m := c.req.Method; {
+	case m == mcp.MethodToolsCall:
+		return f.toolsCall(ctx, c)
+	case m == mcp.MethodToolsList:
+		return f.toolsList(ctx, c)
+	case forwarded[m]:
+		if e := noCapabilityIn(c.req); e != nil {
+			return fail(c.req.ID, e)
+		}
+		return forwardAs(c)
+	}
+	return fail(c.req.ID, &jsonrpc.Error{
+		Code: jsonrpc.CodeMethodNotFound, Message: "method not served through capgate: " + c.req.Method,
+		Data: map[string]any{"reason": jsonrpc.ReasonMethodNotFound},
+	})
+}
+
+// upstreamError answers a failed upstream hop with a JSON-RPC error for
+// the call's own id.
+func (f *Front) upstreamError(w http.ResponseWriter, r *http.Request, err error) {
+	var id json.RawMessage
+	if u, ok := outboundFrom(r.Context()); ok {
+		id = u.c.req.ID
+	}
+	f.deps.Logger.WarnContext(r.Context(), "mcp upstream call failed", "path", r.URL.Path, "error", err)
+	jsonrpc.WriteResponse(w, http.StatusBadGateway, jsonrpc.NewError(id, &jsonrpc.Error{
+		Code: jsonrpc.CodeInternal, Message: "upstream MCP server unavailable",
+		Data: map[string]string{"reason": "upstream_unavailable"},
+	}))
+}

@@ -1,0 +1,123 @@
+package mcpfront
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+
+	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/enforce"
+	"github.com/capgate/capgate/gateway/jsonrpc"
+	"github.com/capgate/capgate/gateway/mcp"
+	"github.com/capgate/capgate/gateway/proxy"
+)
+
+// EventToolCall is the audit event of every tools/call decision.
+const EventToolCall = "mcp.tools.call"
+
+// toolsCall decides a tools/call, in order: the tool is one the config
+// names; the capability presented is found, verified, held by the
+// caller, live and for this server, and covers the tool's operation;
+// every resource argument is one of its handles. Only then is the call
+// forwarded, its handles rewritten to real ids and the capability taken
+// out of its _meta; its answer is mapped back to handles.
+func (f *Front) toolsCall(ctx context.Context, c *call) outcome {
+	if c.req.IsNotification() {
+		return fail(nil, jsonrpc.NewCodeError(jsonrpc.CodeInvalidRequest, "tools/call must be a request, with an id"))
+	}
+	m, pc, e := takeCapability(c.req.Params)
+	if e != nil {
+		return fail(c.req.ID, e)
+	}
+	var name string
+	if json.Unmarshal(m["name"], &name) != nil || name == "" {
+		return fail(c.req.ID, invalidParams("params.name must name the tool"))
+	}
+	t, ok := c.server.tools[name]
+	if !ok {
+		return fail(c.req.ID, invalidParams("tool "+name+" is not served through capgate"))
+	}
+	c.tool = name
+	id, token, e := presented(c.http, pc)
+	if e != nil {
+		return fail(c.req.ID, e)
+	}
+	claims, scope, r := f.checks.Decide(ctx, enforce.Request{
+		Holder: c.principal.ID, Audience: c.server.cfg.Name, CapabilityID: id, Token: token, Operation: t.operation,
+	})
+	if r == nil {
+		var args json.RawMessage
+		if args, r = rewriteArguments(scope, scope.IDMap(c.server.known), t.resources, m["arguments"]); r == nil && args != nil {
+			m["arguments"] = args
+		}
+	}
+	f.auditCall(ctx, c, claims, r)
+	if r != nil {
+		return fail(c.req.ID, wireError(r))
+	}
+	c.scope = scope
+	return outcome{forward: encodeRequest(c.req, m), vouched: vouchedFor(claims)}
+}
+
+// toolsList forwards a tools/list. With a capability presented, the
+// capability must be usable by the caller for this server, and the
+// answer lists only the tools whose operation it covers; without one, it
+// lists the tools the config names. A tool the config does not name is
+// never listed: it could never be called through the gateway.
+func (f *Front) toolsList(ctx context.Context, c *call) outcome {
+	m, pc, e := takeCapability(c.req.Params)
+	if e != nil {
+		return fail(c.req.ID, e)
+	}
+	id, token, e := presented(c.http, pc)
+	if e != nil {
+		return fail(c.req.ID, e)
+	}
+	if id == "" && token == "" {
+		return forwardAs(c)
+	}
+	claims, scope, r := f.checks.Decide(ctx, enforce.Request{
+		Holder: c.principal.ID, Audience: c.server.cfg.Name, CapabilityID: id, Token: token,
+	})
+	if r != nil {
+		return fail(c.req.ID, wireError(r))
+	}
+	c.listed = scope
+	return outcome{forward: encodeRequest(c.req, m), vouched: vouchedFor(claims)}
+}
+
+// vouchedFor is the capability context the gateway vouches for on a call
+// allowed under claims.
+func vouchedFor(claims *captoken.Claims) *proxy.Context {
+	return &proxy.Context{CapabilityID: claims.CapabilityID, Principal: claims.Principal,
+		Holder: claims.Holder, Operations: claims.Operations}
+}
+
+// encodeRequest is req with its params replaced by m.
+func encodeRequest(req jsonrpc.Request, m members) []byte {
+	out := struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id,omitempty"`
+		Method  string          `json:"method"`
+		Params  members         `json:"params"`
+	}{jsonrpc.Version, req.ID, req.Method, m}
+	return encode(out)
+}
+
+// auditCall records one tools/call decision: who, which server and tool,
+// under which capability, and the reason of a refusal.
+func (f *Front) auditCall(ctx context.Context, c *call, claims *captoken.Claims, r *enforce.Refusal) {
+	attrs := []slog.Attr{
+		slog.String("principal", c.principal.ID), slog.String("server", c.server.cfg.Name),
+		slog.String("tool", c.tool), slog.String("method", mcp.MethodToolsCall),
+	}
+	if claims != nil {
+		attrs = append(attrs, slog.String("capability_id", claims.CapabilityID), slog.String("grant", claims.Grant))
+	}
+	outcome, level := "allowed", slog.LevelInfo
+	if r != nil {
+		outcome, level = string(r.Reason), slog.LevelWarn
+	}
+	attrs = append(attrs, slog.String("outcome", outcome))
+	f.deps.Audit.LogAttrs(ctx, level, EventToolCall, attrs...)
+}
