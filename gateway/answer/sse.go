@@ -110,6 +110,12 @@ func (s *eventStream) writeEvent(kept, data [][]byte) []byte {
 	}
 	if data != nil {
 		joined := bytes.Join(data, []byte("\n"))
+		if len(joined) == 0 {
+			// An event with empty data (a server's priming event, which
+			// carries only an id to resume from) holds nothing to check.
+			b.WriteString("data:\n\n")
+			return b.Bytes()
+		}
 		if err := s.check(s.ctx, joined); err != nil {
 			return s.refuse(err)
 		}
