@@ -60,7 +60,7 @@ func (f *Front) scopeTo(ctx context.Context, c *call, q enforce.Request) (*capto
 
 // refuseCaseVariants is enforce.RefuseCaseVariants on the wire.
 func refuseCaseVariants(members map[string]json.RawMessage, at, what string, reserved ...string) *jsonrpc.Error {
-	return wireError(enforce.RefuseCaseVariants(members, at, what, reserved...))
+	return wireError(enforce.RefuseCaseVariants(members, at, what, reserved))
 }
 
 // conflictingTokens is presentedToken's refusal: the caller sent two

@@ -97,7 +97,7 @@ func checkArgumentNames(in map[string]json.RawMessage) *Refusal {
 	if _, ok := in[ArgResourceIDs]; ok {
 		return namedByID()
 	}
-	return RefuseCaseVariants(in, "params.arguments", "argument", ArgHandle, ArgHandles, ArgResourceID, ArgResourceIDs)
+	return RefuseCaseVariants(in, "params.arguments", "argument", []string{ArgHandle, ArgHandles, ArgResourceID, ArgResourceIDs})
 }
 
 // RefuseCaseVariants refuses a member whose name differs from one of the
@@ -106,7 +106,7 @@ func checkArgumentNames(in map[string]json.RawMessage) *Refusal {
 // would act on the variant as if it were the real member. at is the path
 // of the object that holds members (the refusal's data.member is at.k);
 // what names the kind of member in its message.
-func RefuseCaseVariants(members map[string]json.RawMessage, at, what string, reserved ...string) *Refusal {
+func RefuseCaseVariants(members map[string]json.RawMessage, at, what string, reserved []string) *Refusal {
 	for k := range members {
 		for _, name := range reserved {
 			if k != name && strings.EqualFold(k, name) {

@@ -34,7 +34,7 @@ func takeCapability(params json.RawMessage) (members, mcp.PresentedCapability, *
 	if params[0] != '{' || json.Unmarshal(params, &m) != nil {
 		return nil, none, invalidParams("params must be an object")
 	}
-	if e := wireError(enforce.RefuseCaseVariants(m, "params member", "_meta", "name", "arguments")); e != nil {
+	if e := wireError(enforce.RefuseCaseVariants(m, "params", "params member", []string{"_meta", "name", "arguments"})); e != nil {
 		return nil, none, e
 	}
 	raw, ok := m["_meta"]
@@ -45,7 +45,7 @@ func takeCapability(params json.RawMessage) (members, mcp.PresentedCapability, *
 	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &meta) != nil {
 		return nil, none, invalidParams("params._meta must be an object")
 	}
-	if e := wireError(enforce.RefuseCaseVariants(meta, "_meta key", mcp.MetaCapability)); e != nil {
+	if e := wireError(enforce.RefuseCaseVariants(meta, "params._meta", "_meta key", []string{mcp.MetaCapability})); e != nil {
 		return nil, none, e
 	}
 	pcRaw, ok := meta[mcp.MetaCapability]
