@@ -1,0 +1,42 @@
+package a2afront
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/capgate/capgate/gateway/agentcard"
+	"github.com/capgate/capgate/gateway/jsonrpc"
+)
+
+// What the gateway answers itself reaches each caller in the shapes its
+// generation of A2A reads. A call that speaks A2A v1.0 (its A2A-Version
+// header, or its method name's own generation) gets error.data as v1.0's
+// list of typed details (jsonrpc.Error.Detailed), with capgate's code,
+// reason, detail and member in an ErrorInfo's metadata; any other call
+// gets capgate's data object as it is.
+
+// speaksV1 reports whether an A2A version, as a call speaks it, is v1.0.
+func speaksV1(version string) bool {
+	return version == agentcard.TranslatedVersion || version == "1" || strings.HasPrefix(version, "1.0.")
+}
+
+// callerShape returns resp with its error in the shape of the generation
+// a call of method under h speaks. A response without error is returned
+// as it is.
+func callerShape(method string, h http.Header, resp jsonrpc.Response) jsonrpc.Response {
+	if resp.Error != nil && speaksV1(agentcard.SpokenVersion(method, h.Get("A2A-Version"))) {
+		resp.Error = resp.Error.Detailed()
+	}
+	return resp
+}
+
+// shaped is callerShape for a decoded call.
+func (c *call) shaped(resp jsonrpc.Response) jsonrpc.Response {
+	return callerShape(c.req.Method, c.http.Header, resp)
+}
+
+// writeAnswered writes the answer the front gave c itself, before anything
+// was forwarded, in the caller's generation's shape.
+func writeAnswered(w http.ResponseWriter, c *call, resp jsonrpc.Response) {
+	_ = jsonrpc.WriteResponse(w, http.StatusOK, c.shaped(resp))
+}
