@@ -41,11 +41,12 @@ type ErrorInfo struct {
 
 // Detailed returns a copy of e whose data is in A2A v1.0's shape: a list
 // holding one ErrorInfo that carries e's code and every member of e's
-// data. An error whose data names no reason gets its code's reason word,
-// or server_error for a code this package does not know. It never
-// changes e, and a Detailed error is returned as it is.
+// data. Data that names no reason gets its code's reason word, or
+// server_error for a code this package does not know. It never changes
+// e. An error without data, which both generations read alike, and a
+// Detailed error are returned as they are.
 func (e *Error) Detailed() *Error {
-	if _, ok := e.Data.([]ErrorInfo); ok {
+	if _, ok := e.Data.([]ErrorInfo); ok || e.Data == nil {
 		return e
 	}
 	meta := dataMembers(e.Data)

@@ -31,10 +31,10 @@ func TestDetailed(t *testing.T) {
 			wantMeta:   map[string]string{"reason": ReasonRateLimited, "code": "-32050", "retryAfter": "30", "rules": `["deny a"]`},
 		},
 		{
-			name:       "no data: the code's own reason",
-			in:         &Error{Code: CodeMethodNotFound, Message: "method not found: x"},
+			name:       "no reason: the code's own",
+			in:         &Error{Code: CodeMethodNotFound, Message: "method not found: x", Data: map[string]any{"method": "x"}},
 			wantReason: "METHOD_NOT_FOUND",
-			wantMeta:   map[string]string{"reason": ReasonMethodNotFound, "code": "-32601"},
+			wantMeta:   map[string]string{"reason": ReasonMethodNotFound, "code": "-32601", "method": "x"},
 		},
 		{
 			name:       "map of strings",
@@ -72,6 +72,15 @@ func TestDetailed(t *testing.T) {
 				t.Error("a Detailed error was detailed again")
 			}
 		})
+	}
+}
+
+// TestDetailedWithoutData: an error without data is the same in both
+// generations, and stays as it is.
+func TestDetailedWithoutData(t *testing.T) {
+	e := &Error{Code: -32001, Message: "Task not found"}
+	if got := e.Detailed(); got != e {
+		t.Errorf("Detailed() = %#v, want the error as it is", got)
 	}
 }
 
