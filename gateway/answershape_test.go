@@ -1,6 +1,7 @@
 package gateway_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 
@@ -37,3 +38,12 @@ func (d *errorData) UnmarshalJSON(b []byte) error {
 	return errors.New("error.data holds no ErrorInfo")
 }
 
+// oneEvent is the data of an answer sent as a stream of one event, as the
+// gateway sends the refusal of a call whose caller asked for a stream;
+// any other answer is returned as it is.
+func oneEvent(b []byte) []byte {
+	if data, ok := bytes.CutPrefix(b, []byte("data: ")); ok {
+		return bytes.TrimSuffix(data, []byte("\n\n"))
+	}
+	return b
+}

@@ -1,7 +1,9 @@
 package a2afront
 
 import (
+	"mime"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/capgate/capgate/gateway/agentcard"
@@ -13,7 +15,11 @@ import (
 // header, or its method name's own generation) gets error.data as v1.0's
 // list of typed details (jsonrpc.Error.Detailed), with capgate's code,
 // reason, detail and member in an ErrorInfo's metadata; any other call
-// gets capgate's data object as it is.
+// gets capgate's data object as it is. A caller that asked for a stream
+// gets the answer as a stream of one event (jsonrpc.WriteEventStream): a
+// stream reader looks for events only, and would lose a plain JSON
+// answer; a refusal mid-stream already ends the stream with such an
+// event (package answer).
 
 // speaksV1 reports whether an A2A version, as a call speaks it, is v1.0.
 func speaksV1(version string) bool {
@@ -35,8 +41,40 @@ func (c *call) shaped(resp jsonrpc.Response) jsonrpc.Response {
 	return callerShape(c.req.Method, c.http.Header, resp)
 }
 
+// wantsStream reports whether the caller of c asked for a stream: the
+// method streams, or the request accepts text/event-stream.
+func (c *call) wantsStream() bool {
+	if c.req.Err == nil && jsonrpc.IsStreaming(c.req.Method) {
+		return true
+	}
+	return acceptsEventStream(c.http.Header.Values("Accept"))
+}
+
+// acceptsEventStream reports whether Accept headers name text/event-stream
+// with a quality above zero.
+func acceptsEventStream(accept []string) bool {
+	for _, v := range accept {
+		for _, part := range strings.Split(v, ",") {
+			mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
+			if err != nil || mt != "text/event-stream" {
+				continue
+			}
+			if q, err := strconv.ParseFloat(params["q"], 64); err != nil || q > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // writeAnswered writes the answer the front gave c itself, before anything
-// was forwarded, in the caller's generation's shape.
+// was forwarded: in the caller's generation's shape, as a stream of one
+// event when the caller asked for a stream, else as plain JSON.
 func writeAnswered(w http.ResponseWriter, c *call, resp jsonrpc.Response) {
-	_ = jsonrpc.WriteResponse(w, http.StatusOK, c.shaped(resp))
+	resp = c.shaped(resp)
+	if c.wantsStream() {
+		_ = jsonrpc.WriteEventStream(w, resp)
+		return
+	}
+	_ = jsonrpc.WriteResponse(w, http.StatusOK, resp)
 }

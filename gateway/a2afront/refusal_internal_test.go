@@ -1,8 +1,14 @@
 package a2afront
 
 import (
+	"bytes"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
+
+	"github.com/go-chi/chi/v5"
 
 	"github.com/capgate/capgate/gateway/jsonrpc"
 )
@@ -90,4 +96,48 @@ func TestRefusalShapes(t *testing.T) {
 		code, data := refusalData(t, []byte(body))
 		checkShape(t, data, true, code, "unknown_agent")
 	})
+}
+
+// TestStreamingRefusals: a refusal of a call whose caller asked for a
+// stream (the method streams, or Accept names text/event-stream) is a
+// stream of one error event, in the caller's generation's shape; any
+// other refusal is plain JSON.
+func TestStreamingRefusals(t *testing.T) {
+	tests := []struct {
+		name, method, accept string
+		stream, v1           bool
+	}{
+		{"v0.3 streaming method", "message/stream", "", true, false},
+		{"v1.0 streaming method", "SendStreamingMessage", "", true, true},
+		{"unary method, stream accepted", "message/send", "application/json, text/event-stream", true, false},
+		{"unary method, stream refused by q=0", "SendMessage", "text/event-stream;q=0, application/json", false, true},
+		{"unary method", "SendMessage", "application/json", false, true},
+	}
+	fx := newGatedFixture(t)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := chi.NewRouter()
+			fx.front.Mount(r)
+			req := httptest.NewRequest(http.MethodPost, "/a2a/notes", strings.NewReader(sendBody(tt.method, "read my notes", "")))
+			req.Header.Set("Authorization", "Bearer "+aliceKey)
+			req.Header.Set("Accept", tt.accept)
+			w := httptest.NewRecorder()
+			r.ServeHTTP(w, req)
+			body := w.Body.Bytes()
+			if ct := w.Header().Get("Content-Type"); w.Code != http.StatusOK || (ct == "text/event-stream") != tt.stream {
+				t.Fatalf("status %d, Content-Type %q; want a stream: %v", w.Code, ct, tt.stream)
+			}
+			if tt.stream {
+				if !bytes.HasPrefix(body, []byte("data: ")) || !bytes.HasSuffix(body, []byte("\n\n")) || bytes.Count(body, []byte("\n")) != 2 {
+					t.Fatalf("want one event, got %q", body)
+				}
+				body = body[len("data: "):]
+			}
+			code, data := refusalData(t, body)
+			if code != jsonrpc.CodeCapabilityRequired {
+				t.Fatalf("code %d, want -32040: %s", code, body)
+			}
+			checkShape(t, data, tt.v1, code, jsonrpc.ReasonCapabilityRequired)
+		})
+	}
 }
