@@ -215,9 +215,9 @@ type rpcResponse struct {
 	ID     json.RawMessage `json:"id"`
 	Result json.RawMessage `json:"result"`
 	Error  *struct {
-		Code    int            `json:"code"`
-		Message string         `json:"message"`
-		Data    map[string]any `json:"data"`
+		Code    int       `json:"code"`
+		Message string    `json:"message"`
+		Data    errorData `json:"data"`
 	} `json:"error"`
 }
 

@@ -136,7 +136,7 @@ func TestHopRefusedWithoutCard(t *testing.T) {
 	h := newHarness(t, rawUpstream{up}, func(c *config.Config) { c.Agents[1].TaskOwnership = config.TaskOwnershipOff })
 	for _, method := range []string{"message/send", "message/stream", "tasks/pushNotificationConfig/set"} {
 		_, b := h.post("extra", "alice-dev-key", strings.Replace(sendBody, "message/send", method, 1))
-		r := decodeRPC(t, b)
+		r := decodeRPC(t, oneEvent(b))
 		if r.Error == nil || r.Error.Data["reason"] != "card_unavailable" {
 			t.Fatalf("%s: want card_unavailable, got %s", method, b)
 		}

@@ -120,7 +120,7 @@ func TestNotesAgentBehindGatedMessaging(t *testing.T) {
 		t.Helper()
 		before := agent.n.Load()
 		body := call()
-		if r := decodeRPC(t, body); r.Error == nil || r.Error.Code != code {
+		if r := decodeRPC(t, oneEvent(body)); r.Error == nil || r.Error.Code != code {
 			t.Errorf("%s: got %s, want code %d", name, body, code)
 		}
 		if agent.n.Load() != before {

@@ -33,7 +33,7 @@ func (f *Front) serveBatch(w http.ResponseWriter, r *http.Request, a *agent, p *
 		out := f.decideBatched(ctx, c)
 		f.observeDecision(c, out, start)
 		if out.resp != nil {
-			results[i] = marshalResponse(*out.resp)
+			results[i] = marshalResponse(c.shaped(*out.resp))
 			continue
 		}
 		wg.Go(func() { results[i] = f.forwardRecovered(ctx, c, out) })
@@ -73,7 +73,7 @@ func (f *Front) forwardRecovered(ctx context.Context, c *call, out outcome) (ans
 		if v := recover(); v != nil {
 			f.deps.Logger.ErrorContext(ctx, "panic forwarding a batch element", "agent", c.agent.cfg.Name,
 				"method", c.req.Method, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
-			answer = marshalResponse(jsonrpc.NewError(c.req.ID, jsonrpc.NewCodeError(jsonrpc.CodeInternal, "")))
+			answer = marshalResponse(c.shaped(jsonrpc.NewError(c.req.ID, jsonrpc.NewCodeError(jsonrpc.CodeInternal, ""))))
 		}
 	}()
 	return f.forwardElement(ctx, c, out)
@@ -99,7 +99,7 @@ func (f *Front) forwardElement(ctx context.Context, c *call, out outcome) json.R
 	}
 	if bad != nil {
 		f.deps.Logger.WarnContext(ctx, "upstream call failed", "agent", c.agent.cfg.Name, "error", bad)
-		failed, body = true, marshalResponse(answer.UpstreamUnavailable(c.req.ID))
+		failed, body = true, marshalResponse(c.shaped(answer.UpstreamUnavailable(c.req.ID)))
 	}
 	f.observeForwarded(c, start, failed)
 	return body

@@ -224,11 +224,15 @@ func (f *Front) fronts(name string) bool {
 // the request's own id, and marks the hop as failed for the metrics.
 func (f *Front) upstreamError(w http.ResponseWriter, r *http.Request, err error) {
 	var id json.RawMessage
+	method := ""
 	if u, ok := upstreamFrom(r.Context()); ok {
 		u.failed, id = true, u.id
+		if u.c != nil {
+			method = u.c.req.Method
+		}
 	}
 	f.deps.Logger.WarnContext(r.Context(), "upstream call failed", "path", r.URL.Path, "error", err)
-	jsonrpc.WriteResponse(w, http.StatusBadGateway, answer.UpstreamUnavailable(id))
+	jsonrpc.WriteResponse(w, http.StatusBadGateway, callerShape(method, r.Header, answer.UpstreamUnavailable(id)))
 }
 
 // ConfigFrom is the part of the gateway's config the front serves: the

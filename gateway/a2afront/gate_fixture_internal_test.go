@@ -181,8 +181,12 @@ func (fx *fixture) request(tb testing.TB, key, agent, grants, query string) ([]s
 }
 
 // errorCode returns the JSON-RPC error code of an answer, 0 for a result.
+// An answer sent as a stream of one event is read from its event.
 func errorCode(tb testing.TB, body string) int {
 	tb.Helper()
+	if event, ok := strings.CutPrefix(body, "data: "); ok {
+		body = event
+	}
 	var env struct {
 		Error *jsonrpc.Error `json:"error"`
 	}

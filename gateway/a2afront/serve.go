@@ -56,10 +56,10 @@ func forwardAs(c *call) outcome {
 func (f *Front) serveA2A(w http.ResponseWriter, r *http.Request) {
 	a, ok := f.agents[chi.URLParam(r, "agent")]
 	if !ok {
-		jsonrpc.WriteResponse(w, http.StatusNotFound, jsonrpc.NewError(nil, &jsonrpc.Error{
+		jsonrpc.WriteResponse(w, http.StatusNotFound, callerShape("", r.Header, jsonrpc.NewError(nil, &jsonrpc.Error{
 			Code: jsonrpc.CodeInvalidRequest, Message: "unknown agent",
 			Data: map[string]string{"reason": "unknown_agent"},
-		}))
+		})))
 		return
 	}
 	p, ok := authn.PrincipalFrom(r.Context())
@@ -75,12 +75,12 @@ func (f *Front) serveA2A(w http.ResponseWriter, r *http.Request) {
 		if errors.Is(err, jsonrpc.ErrBodyTooLarge) {
 			status = http.StatusRequestEntityTooLarge
 		}
-		jsonrpc.WriteResponse(w, status, jsonrpc.NewError(nil, jsonrpc.ErrorFor(err)))
+		jsonrpc.WriteResponse(w, status, callerShape("", r.Header, jsonrpc.NewError(nil, jsonrpc.ErrorFor(err))))
 		return
 	}
 	reqs, batch, err := f.decoder.Decode(body)
 	if err != nil {
-		jsonrpc.WriteResponse(w, http.StatusBadRequest, jsonrpc.NewError(nil, jsonrpc.ErrorFor(err)))
+		jsonrpc.WriteResponse(w, http.StatusBadRequest, callerShape("", r.Header, jsonrpc.NewError(nil, jsonrpc.ErrorFor(err))))
 		return
 	}
 	if !batch {
@@ -107,7 +107,7 @@ func (f *Front) serveOne(w http.ResponseWriter, r *http.Request, c *call) {
 			w.WriteHeader(http.StatusNoContent)
 			return
 		}
-		jsonrpc.WriteResponse(w, http.StatusOK, *out.resp)
+		writeAnswered(w, c, *out.resp)
 		return
 	}
 	ctx := r.Context()

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"strings"
 
 	"github.com/capgate/capgate/gateway/a2agen"
 	"github.com/capgate/capgate/gateway/agentcard"
@@ -41,7 +40,7 @@ func translation(card map[string]any, method, header string) (string, bool) {
 	if card == nil || !agentcard.Translated(card) {
 		return "", false
 	}
-	if v := agentcard.SpokenVersion(method, header); v != agentcard.TranslatedVersion && v != "1" && !strings.HasPrefix(v, "1.0.") {
+	if !speaksV1(agentcard.SpokenVersion(method, header)) {
 		return "", false
 	}
 	v03, ok := a2agen.Translatable(method)

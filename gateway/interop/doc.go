@@ -10,7 +10,8 @@
 // to 1.0; behind a face that rewrites its card it also stands for a
 // v0.3-only and a v1.0-only agent that serves the extension. Clients are
 // the @a2a-js/sdk client (driven through the scripts in js/, run with
-// node) and the a2a-go client.
+// node), the a2a-go client (A2A v0.3) and the a2a-go/v2 client (A2A v1.0,
+// whose default card resolver needs the parser in gov1_test.go).
 //
 // The JavaScript dependencies are pinned by js/package-lock.json and are
 // installed with

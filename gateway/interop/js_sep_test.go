@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/capgate/capgate/deploy/examples/quickstart"
+	"github.com/capgate/capgate/gateway/jsonrpc"
 )
 
 // aliceRequest is alice's capability request for the quarterly reports.
@@ -58,7 +59,21 @@ func stepError(step map[string]any) map[string]any {
 	return e
 }
 
+// reasonOf is capgate's reason word in a refusal's data: in the ErrorInfo
+// of A2A v1.0's typed details (a v1.0 caller's), or in capgate's own
+// object (a v0.3 caller's).
 func reasonOf(e map[string]any) string {
+	if details, ok := e["data"].([]any); ok {
+		for _, d := range details {
+			info, _ := d.(map[string]any)
+			if info["@type"] == jsonrpc.TypeErrorInfo {
+				meta, _ := info["metadata"].(map[string]any)
+				r, _ := meta["reason"].(string)
+				return r
+			}
+		}
+		return ""
+	}
 	d, _ := e["data"].(map[string]any)
 	r, _ := d["reason"].(string)
 	return r

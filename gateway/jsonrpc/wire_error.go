@@ -84,11 +84,17 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("jsonrpc: %d %s", e.Code, e.Message)
 }
 
-// Reason returns data.reason, or "" when there is none.
+// Reason returns data.reason, or "" when there is none. Of a Detailed
+// error it returns the reason its ErrorInfo carries.
 func (e *Error) Reason() string {
-	if m, ok := e.Data.(map[string]any); ok {
-		r, _ := m["reason"].(string)
+	switch d := e.Data.(type) {
+	case map[string]any:
+		r, _ := d["reason"].(string)
 		return r
+	case []ErrorInfo:
+		if len(d) > 0 {
+			return d[0].Metadata["reason"]
+		}
 	}
 	return ""
 }

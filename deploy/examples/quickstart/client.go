@@ -32,13 +32,26 @@ type rpcError struct {
 	Data    json.RawMessage `json:"data,omitempty"`
 }
 
-// Reason returns error.data.reason, the stable machine-readable word.
+// Reason returns capgate's stable machine-readable word: error.data.reason
+// as a v0.3 caller gets it, or, in the list of typed details a v1.0 caller
+// gets, the reason in the ErrorInfo's metadata.
 func (e *rpcError) Reason() string {
 	var d struct {
 		Reason string `json:"reason"`
 	}
-	_ = json.Unmarshal(e.Data, &d)
-	return d.Reason
+	if json.Unmarshal(e.Data, &d) == nil {
+		return d.Reason
+	}
+	var details []struct {
+		Metadata map[string]string `json:"metadata"`
+	}
+	_ = json.Unmarshal(e.Data, &details)
+	for _, info := range details {
+		if r := info.Metadata["reason"]; r != "" {
+			return r
+		}
+	}
+	return ""
 }
 
 // call posts a JSON-RPC request to /a2a/{agent} with an optional bearer.
@@ -84,6 +97,10 @@ func (c *rpcClient) do(req *http.Request) (*rpcResult, error) {
 	var env struct {
 		Result json.RawMessage `json:"result"`
 		Error  *rpcError       `json:"error"`
+	}
+	// A refusal of a streaming call is a stream of one event: its answer.
+	if event, ok := bytes.CutPrefix(b, []byte("data: ")); ok {
+		b = event
 	}
 	if json.Unmarshal(b, &env) == nil {
 		res.Result, res.Error = env.Result, env.Error

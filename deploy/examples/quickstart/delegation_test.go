@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -14,6 +16,30 @@ import (
 type rpcErr struct {
 	Code int            `json:"code"`
 	Data map[string]any `json:"data"`
+}
+
+// UnmarshalJSON reads error.data in either generation's shape: capgate's
+// object, or the metadata of the ErrorInfo in A2A v1.0's typed details.
+func (e *rpcErr) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		Code int             `json:"code"`
+		Data json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	e.Code = raw.Code
+	if len(raw.Data) == 0 || json.Unmarshal(raw.Data, &e.Data) == nil {
+		return nil
+	}
+	var details []struct {
+		Metadata map[string]any `json:"metadata"`
+	}
+	if err := json.Unmarshal(raw.Data, &details); err != nil || len(details) == 0 {
+		return fmt.Errorf("error.data is neither an object nor typed details: %s", raw.Data)
+	}
+	e.Data = details[0].Metadata
+	return nil
 }
 
 type rpcOut struct {
@@ -45,7 +71,10 @@ func rpc(t *testing.T, w *quickstart.World, agent, key, method string, params an
 	}
 	defer resp.Body.Close()
 	var out rpcOut
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+	body, _ := io.ReadAll(resp.Body)
+	// A refusal of a streaming call is a stream of one event: its answer.
+	body, _ = bytes.CutPrefix(body, []byte("data: "))
+	if err := json.Unmarshal(body, &out); err != nil {
 		t.Fatalf("%s: not JSON-RPC: %v", method, err)
 	}
 	return out

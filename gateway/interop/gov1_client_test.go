@@ -1,0 +1,182 @@
+package interop_test
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	a2av03 "github.com/a2aproject/a2a-go/a2a"
+	a2av1 "github.com/a2aproject/a2a-go/v2/a2a"
+
+	"github.com/capgate/capgate/deploy/examples/quickstart"
+	capagentcard "github.com/capgate/capgate/gateway/agentcard"
+	"github.com/capgate/capgate/gateway/client"
+	"github.com/capgate/capgate/gateway/jsonrpc"
+)
+
+// v1Send is a SendMessage request whose message carries text and, when ext
+// is not nil, ext under the capability extension's URI in its metadata.
+func v1Send(text string, ext map[string]any) *a2av1.SendMessageRequest {
+	msg := a2av1.NewMessage(a2av1.MessageRoleUser, a2av1.NewTextPart(text))
+	if ext != nil {
+		msg.Metadata = map[string]any{capagentcard.ExtensionURI: ext}
+	}
+	return &a2av1.SendMessageRequest{Message: msg}
+}
+
+// v1Refusal is what an a2a-go/v2 application reads of a refusal: the
+// SDK's *a2a.Error, whose ErrorInfo metadata carries capgate's code and
+// reason (the SDK itself maps a code it does not know to an internal
+// error).
+func v1Refusal(t *testing.T, err error) (code int, reason string) {
+	t.Helper()
+	var ae *a2av1.Error
+	if !errors.As(err, &ae) {
+		t.Fatalf("want an *a2a.Error, got %T: %v", err, err)
+	}
+	meta, _ := ae.ErrorInfo().Value["metadata"].(map[string]string)
+	code, _ = strconv.Atoi(meta["code"])
+	return code, meta["reason"]
+}
+
+// TestGoV1Client drives a stock a2a-go/v2 client (A2A v1.0) through the
+// gateway to the v0.3-only a2a-go agent, which the gateway serves to v1.0
+// callers by translation: SendMessage, SendStreamingMessage and GetTask.
+func TestGoV1Client(t *testing.T) {
+	w := startWorld(t, false)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, ctx := goV1ClientFor(ctx, t, w, v03Agent)
+
+	res, err := c.SendMessage(ctx, v1Send("hello", nil))
+	if err != nil {
+		t.Fatalf("SendMessage: %v", err)
+	}
+	task, ok := res.(*a2av1.Task)
+	if !ok || task.Status.State != a2av1.TaskStateCompleted {
+		t.Fatalf("SendMessage: want a completed task, got %#v", res)
+	}
+	var kinds []string
+	for ev, err := range c.SendStreamingMessage(ctx, v1Send("stream me", nil)) {
+		if err != nil {
+			t.Fatalf("SendStreamingMessage: %v", err)
+		}
+		kinds = append(kinds, v1EventKind(ev))
+	}
+	if want := "task status artifact status"; strings.Join(kinds, " ") != want {
+		t.Errorf("SendStreamingMessage events %q, want %q", strings.Join(kinds, " "), want)
+	}
+	got, err := c.GetTask(ctx, &a2av1.GetTaskRequest{ID: task.ID})
+	if err != nil {
+		t.Fatalf("GetTask: %v", err)
+	}
+	if got.ID != task.ID || got.Status.State != a2av1.TaskStateCompleted {
+		t.Fatalf("GetTask: got %s in %s, want %s completed", got.ID, got.Status.State, task.ID)
+	}
+}
+
+// sends counts the messages the notes agent received, in either method.
+func sends(w *world) int {
+	return w.Notes.Recorder.CountRPC("message/send") + w.Notes.Recorder.CountRPC("message/stream")
+}
+
+func v1EventKind(ev a2av1.Event) string {
+	switch ev.(type) {
+	case *a2av1.Task:
+		return "task"
+	case *a2av1.TaskStatusUpdateEvent:
+		return "status"
+	case *a2av1.TaskArtifactUpdateEvent:
+		return "artifact"
+	case *a2av1.Message:
+		return "message"
+	}
+	return "unknown"
+}
+
+// TestGoV1Refusals: each capability refusal reaches an a2a-go/v2
+// application with capgate's code and reason, for a unary call and for a
+// stream, and the agent receives nothing.
+func TestGoV1Refusals(t *testing.T) {
+	w := startWorld(t, false)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	gc, err := client.New(w.URL, "notes", client.Options{Credential: quickstart.AliceKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	issue := func() client.Capability {
+		caps, err := gc.Request(ctx, client.RequestParams{Grants: []string{"notes:read"}, ResourceQuery: &client.ResourceQuery{Collection: "personal"}})
+		if err != nil || len(caps) == 0 {
+			t.Fatalf("capability request: %v", err)
+		}
+		return caps[0]
+	}
+	readOnly, revoked := issue(), issue()
+	if err := gc.Revoke(ctx, revoked); err != nil {
+		t.Fatalf("revoke: %v", err)
+	}
+	notes, nctx := goV1ClientFor(ctx, t, w, "notes")
+	tests := []struct {
+		name   string
+		ext    map[string]any
+		code   int
+		reason string
+	}{
+		{"no capability", nil, jsonrpc.CodeCapabilityRequired, jsonrpc.ReasonCapabilityRequired},
+		{"revoked capability", map[string]any{"capabilityId": revoked.ID, "skill": "notes.read"}, jsonrpc.CodeCapabilityRevoked, jsonrpc.ReasonCapabilityRevoked},
+		{"operation outside the capability", map[string]any{"capabilityId": readOnly.ID, "skill": "notes.write"}, jsonrpc.CodeOperationNotPermitted, jsonrpc.ReasonOperationNotPermitted},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := sends(w)
+			_, err := notes.SendMessage(nctx, v1Send("read my notes", tt.ext))
+			if code, reason := v1Refusal(t, err); code != tt.code || reason != tt.reason {
+				t.Errorf("SendMessage: the application read %d %s, want %d %s (%v)", code, reason, tt.code, tt.reason, err)
+			}
+			var streamErr error
+			for _, err := range notes.SendStreamingMessage(nctx, v1Send("read my notes", tt.ext)) {
+				if err != nil {
+					streamErr = err
+					break
+				}
+			}
+			if streamErr == nil {
+				t.Fatal("SendStreamingMessage: the stream ended without the refusal")
+			}
+			if code, reason := v1Refusal(t, streamErr); code != tt.code || reason != tt.reason {
+				t.Errorf("SendStreamingMessage: the application read %d %s, want %d %s (%v)", code, reason, tt.code, tt.reason, streamErr)
+			}
+			if n := sends(w); n != before {
+				t.Errorf("the notes agent received %d refused call(s)", n-before)
+			}
+		})
+	}
+}
+
+// TestGoV03StreamRefusal: a stock a2a-go v0.3 client sees a refused
+// message/stream as an error carrying capgate's reason in the a2a.Error's
+// details, where the stream used to end as if nothing had happened.
+func TestGoV03StreamRefusal(t *testing.T) {
+	w := startWorld(t, false)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	notes, nctx := goClientFor(ctx, t, w, "notes")
+	var streamErr error
+	for _, err := range notes.SendStreamingMessage(nctx, &a2av03.MessageSendParams{Message: a2av03.NewMessage(a2av03.MessageRoleUser, a2av03.TextPart{Text: "read my notes"})}) {
+		if err != nil {
+			streamErr = err
+			break
+		}
+	}
+	var ae *a2av03.Error
+	if !errors.As(streamErr, &ae) || ae.Details["reason"] != jsonrpc.ReasonCapabilityRequired {
+		t.Fatalf("message/stream: want an a2a.Error with reason capability_required, got %T %v", streamErr, streamErr)
+	}
+	if n := sends(w); n != 0 {
+		t.Errorf("the notes agent received %d refused call(s)", n)
+	}
+}
