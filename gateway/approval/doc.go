@@ -33,7 +33,8 @@
 //   - Redeem is for the requesting principal only (anyone else gets
 //     ErrNotFound). It returns the approved request and marks it redeemed,
 //     atomically, so an approval is used at most once even across
-//     replicas; a second Redeem is ErrRedeemed. A pending request is
+//     replicas, and even if its record is rolled back (below); a second
+//     Redeem is ErrRedeemed. A pending request is
 //     ErrPending, a denied one ErrDenied (the returned Request carries the
 //     reason), an expired one ErrExpired.
 //   - Every transition is an audit event (approval.requested, .approved,
@@ -56,11 +57,35 @@
 // Partial), which the admin API and the console show. A Redis record
 // that does not decode at all, or holds another id than its key, is
 // ErrUnavailable, and fails the whole listing; Memory holds no encoded
-// records.
-// The MAC does not stop a replay: writing back an earlier sealed record
-// of the same request (its approved state, after it was redeemed) lets
-// it be redeemed again. Guard write access to the store like the keys.
-// Both keep a decided or
-// expired request for Retention after its deadline, so that the console
-// and the audit can still show it.
+// records. Both keep a decided or expired request for Retention after its
+// deadline, so that the console and the audit can still show it.
+//
+// # What someone who can write the Redis can still do
+//
+// The MAC alone does not stop a replay: an earlier sealed record of the
+// same request (its approved state, saved before it was redeemed) still
+// verifies. So Redeem first records the request's id in a Ledger, one
+// way, and refuses an id already there (ErrRedeemed, audited as
+// approval.replayed); only then does it mark the record redeemed. The
+// gateway's ledger is its revocation store: the id is revoked, which
+// every Synced replica holds in memory until the last moment any copy of
+// the record could be redeemed (CreatedAt + 2×Wait), and writes back to
+// Redis if Redis loses it. Writing a saved record back, even together
+// with deleting the ledger's key, therefore redeems nothing while a
+// replica that saw the redemption runs. A Redis writer can still:
+//
+//   - replay a redemption if it deletes the ledger key and no running
+//     replica holds the id (every replica restarted since, or replicas
+//     without a Synced revocation store), within the request's 2×Wait;
+//   - bring back an earlier pending state: the request waits again, a
+//     denial included, so another approver may approve what one denied
+//     (a request redeemed before stays unredeemable);
+//   - deny service: delete or garble records (ErrNotFound,
+//     ErrUnavailable), or mark ids used;
+//   - read every record: the MAC authenticates, it does not encrypt, so
+//     principals, purposes and real resource ids are readable.
+//
+// It cannot approve a request, change what one holds, or extend its
+// deadline. A ledger that cannot answer refuses the redemption
+// (ErrUnavailable); the approval stays usable once it answers again.
 package approval

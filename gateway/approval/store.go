@@ -79,6 +79,11 @@ type Options struct {
 	// only by the rule the request was held under: an approver the policy
 	// no longer names cannot decide a request that still waits.
 	Approvers func() policy.Approvers
+	// Ledger, when set, records every redemption one way before the
+	// record does, and Redeem refuses a request it holds: on a shared
+	// store, a record rolled back to its approved state is not redeemed
+	// again. Open sets it to the gateway's revocation store.
+	Ledger Ledger
 }
 
 // Desk enforces the rules of approval on top of a Backend.
@@ -184,32 +189,57 @@ func (d *Desk) decide(ctx context.Context, id string, approver policy.Principal,
 
 // Redeem uses the approval of principal's request id, asked at agent,
 // once. Who asked and where are checked in the same atomic update that
-// marks it redeemed, so no store error can let it be used elsewhere.
+// marks it redeemed, so no store error can let it be used elsewhere. A
+// request that may be redeemed is first marked used in the Ledger, which
+// a rollback of its record cannot undo.
 func (d *Desk) Redeem(ctx context.Context, id, principal, agent string) (Request, error) {
 	now := d.opts.Now()
+	check := func(r *Request) (bool, error) { return redeemable(r, principal, agent, now) }
+	if d.opts.Ledger != nil {
+		r, err := d.b.Get(ctx, id)
+		if err != nil {
+			return Request{}, err
+		}
+		if _, err := check(&r); err == nil {
+			if err := d.spend(ctx, &r); err != nil {
+				return Request{}, err
+			}
+		} // Otherwise the update below refuses it, and audits an expiry.
+	}
 	r, err := d.b.Update(ctx, id, func(r *Request) (bool, error) {
-		if r.Principal != principal || r.Agent != agent {
-			return false, ErrNotFound
+		write, err := check(r)
+		if err == nil {
+			r.Status, r.RedeemedAt = StatusRedeemed, now
+			write = true
 		}
-		if expired := expire(r, now); expired != nil {
-			return expired == errExpiring, expired
-		}
-		switch r.Status {
-		case StatusPending:
-			return false, ErrPending
-		case StatusDenied:
-			return false, ErrDenied
-		case StatusRedeemed:
-			return false, ErrRedeemed
-		}
-		r.Status, r.RedeemedAt = StatusRedeemed, now
-		return true, nil
+		return write, err
 	})
 	if errors.Is(err, ErrNotFound) {
 		return Request{}, err
 	}
 	d.after(ctx, &r, err, EventRedeemed, "")
 	return r, err
+}
+
+// redeemable reports whether principal may redeem r at agent now: nil
+// when r is approved and unexpired. It writes (true) only the transition
+// to expired.
+func redeemable(r *Request, principal, agent string, now time.Time) (bool, error) {
+	if r.Principal != principal || r.Agent != agent {
+		return false, ErrNotFound
+	}
+	if expired := expire(r, now); expired != nil {
+		return expired == errExpiring, expired
+	}
+	switch r.Status {
+	case StatusPending:
+		return false, ErrPending
+	case StatusDenied:
+		return false, ErrDenied
+	case StatusRedeemed:
+		return false, ErrRedeemed
+	}
+	return false, nil
 }
 
 // expire turns a request past its deadline into an expired one. It returns
