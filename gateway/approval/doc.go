@@ -22,9 +22,16 @@
 //   - Create records a pending request, gives it its id ("apr_" and 128
 //     random bits) and its deadline (now + Request.Wait), emits the
 //     approval.requested audit event and notifies approvers (if a Notifier
-//     is set). The caller fills everything else.
+//     is set). The caller fills everything else. A principal has at most
+//     MaxPending requests waiting (config max_pending_per_principal,
+//     default 20; a *PendingLimitError past it): asking again exactly
+//     what a waiting request asks returns that request, not a new one.
+//     Replicas count on the shared store, so concurrent creates on n
+//     replicas can exceed the bound by at most n-1.
 //   - Get and List read; a pending or approved request past its deadline
-//     reads as StatusExpired. List returns newest first.
+//     reads as StatusExpired. List returns newest first, the newest
+//     Filter.Limit of those its filter keeps (Filter.Keep included): a
+//     caller showing a subset filters before the limit, not after.
 //   - Approve and Deny need a pending, unexpired request and an approver
 //     that every grant's Approvers admit (ErrNotApprover) and that is not
 //     the requesting principal (ErrSelfApproval). A request is decided

@@ -41,6 +41,9 @@ func Open(cfg *Config, o OpenOptions) (d *Desk, close func() error, err error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if err := cfg.Validate(); err != nil {
+		return nil, nil, err
+	}
 	var backend Backend = NewMemory(o.Now)
 	if o.Redis != nil {
 		if o.Keys == nil || o.Ledger == nil || o.Redis.Timeout <= 0 {
@@ -55,6 +58,9 @@ func Open(cfg *Config, o OpenOptions) (d *Desk, close func() error, err error) {
 		}
 	}
 	opts, close := Options{Now: o.Now, Audit: o.Audit, Approvers: o.Approvers, Ledger: o.Ledger}, func() error { return nil }
+	if cfg != nil {
+		opts.MaxPending = cfg.MaxPendingPerPrincipal
+	}
 	if cfg != nil && cfg.Webhook != nil {
 		hook, err := NewWebhook(*cfg.Webhook, WebhookOptions{Runtime: o.Runtime})
 		if err != nil {

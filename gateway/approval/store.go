@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/capgate/capgate/captoken"
@@ -84,12 +85,19 @@ type Options struct {
 	// store, a record rolled back to its approved state is not redeemed
 	// again. Open sets it to the gateway's revocation store.
 	Ledger Ledger
+	// MaxPending bounds the requests one principal may have waiting at
+	// once; 0 means DefaultMaxPending.
+	MaxPending int
 }
 
 // Desk enforces the rules of approval on top of a Backend.
 type Desk struct {
 	b    Backend
 	opts Options
+	// creating serializes Create on this replica, so that the bound on a
+	// principal's pending requests is exceeded, under concurrent creates,
+	// by at most one request per other replica.
+	creating sync.Mutex
 }
 
 var _ Store = (*Desk)(nil)
@@ -106,10 +114,18 @@ func NewDesk(b Backend, opts Options) *Desk {
 	return &Desk{b: b, opts: opts}
 }
 
-// Create records r as pending.
+// Create records r as pending. When the principal already has a pending
+// request asking exactly what r asks, it returns that one instead; when
+// it has MaxPending requests waiting, it refuses with a
+// *PendingLimitError.
 func (d *Desk) Create(ctx context.Context, r Request) (Request, error) {
 	if r.Principal == "" || r.Agent == "" || len(r.Grants) == 0 || r.Wait <= 0 || len(r.Approvers()) == 0 {
 		return Request{}, fmt.Errorf("%w: principal, agent, grants, wait and approvers are required", ErrInvalid)
+	}
+	d.creating.Lock()
+	defer d.creating.Unlock()
+	if same, found, err := d.waiting(ctx, &r); found || err != nil {
+		return same, err
 	}
 	id, err := captoken.NewID(nil, IDPrefix)
 	if err != nil {

@@ -77,6 +77,8 @@ policy: {file: p.yaml}
 		{"no audience", base + "oidc: [{issuer: 'https://idp.example'}]\n", ErrInvalid, "audience: is required"},
 		{"bad duration", strings.Replace(base, `addr: "127.0.0.1:0"`, `addr: "127.0.0.1:0", idle_timeout: forever`, 1), ErrInvalid, `"forever" is not a duration`},
 		{"cors origins", base + "cors: {allowed_origins: ['https://app.example'], allow_credentials: true, max_age: 10m}\n", nil, ""},
+		{"pending bound", base + "approvals: {max_pending_per_principal: 5}\n", nil, ""},
+		{"negative pending bound", base + "approvals: {max_pending_per_principal: -1}\n", ErrInvalid, "approvals.max_pending_per_principal: must be 0 (the default, 20) to 1000"},
 		{"rate limits", base + "rate_limits: {issue: {events: 10, period: 30s, burst: 5}, max_live_capabilities: 50, per_agent: true}\n", nil, ""},
 		{"rate period too short", base + "rate_limits: {invoke: {events: 10, period: 10ms}}\n", ErrInvalid, "rate_limits.invoke.period: 10ms is shorter than 1s"},
 		{"cors star without credentials", base + "cors: {allowed_origins: ['*']}\n", nil, ""},

@@ -3,6 +3,7 @@ package console_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -11,9 +12,12 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/approval"
 	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/policy"
 	"github.com/capgate/capgate/revocation"
 )
 
@@ -309,5 +313,32 @@ func TestAuditPageShowsBrokenChain(t *testing.T) {
 	b.signIn(adminKey)
 	if _, page := b.get("/console/audit"); !strings.Contains(page, "0 events verified, then broken at line 1") {
 		t.Errorf("audit page:\n%s", page)
+	}
+}
+
+// TestApprovalsPageFiltersBeforeLimit: a flood of newer requests that an
+// approver may not decide never pushes carol's request off their page;
+// an admin, who sees them all, is told that more wait than the page
+// shows.
+func TestApprovalsPageFiltersBeforeLimit(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	for i := range 210 {
+		if _, err := f.approvals.Create(context.Background(), approval.Request{
+			Principal: fmt.Sprintf("user:flood%d@example.com", i%11), Agent: "documents", Purpose: fmt.Sprint("flood ", i),
+			Wait: time.Hour, Grants: []approval.Grant{{Grant: "documents:read", Operations: []string{"read"}, TTL: time.Minute,
+				Approvers: &policy.Approvers{Groups: []string{"finance"}}}},
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, page := newBrowser(t, f).signIn(approverKey)
+	if code != http.StatusOK || !strings.Contains(page, `id="`+f.pending+`"`) || strings.Contains(page, "flood") || strings.Contains(page, `id="truncated"`) {
+		t.Fatalf("approver's page after the flood: %d\n%s", code, page)
+	}
+	b := newBrowser(t, f)
+	b.signIn(adminKey)
+	code, page = b.get("/console/approvals")
+	if code != http.StatusOK || !strings.Contains(page, `id="truncated"`) || strings.Count(page, `class="card approval"`) != 200 {
+		t.Fatalf("admin's page: %d, %d requests shown\n%.2000s", code, strings.Count(page, `class="card approval"`), page)
 	}
 }

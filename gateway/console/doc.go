@@ -10,7 +10,8 @@
 //     approve or deny with a reason. Decisions go to the approval store as
 //     the signed-in principal (id and groups), which refuses anyone the
 //     request's rule does not name as an approver, and the requester.
-//     Admins see the ids of stored requests that fail their MAC (tampered
+//     The page shows the newest 200 requests the operator may see,
+//     filtered before that limit, and says so when more wait. Admins see the ids of stored requests that fail their MAC (tampered
 //     with, or written without the gateway's key) named in a warning,
 //     whatever status they claim; such a request is never decided or
 //     redeemed, and never hidden.
