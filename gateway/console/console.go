@@ -69,7 +69,9 @@ type PolicySource interface {
 
 // Deps are the console's collaborators. Approvals may be nil: the page
 // then says that no approval store is configured. Policy also names the
-// approvers who may enter.
+// approvers who may enter. Revocations, besides answering for
+// capabilities, records signed-out sessions, so that every replica
+// sharing it refuses their cookies.
 type Deps struct {
 	Authenticator *authn.Authenticator
 	Index         capindex.Index
@@ -105,8 +107,8 @@ func New(cfg Config, deps Deps) (*Console, error) {
 	if err != nil {
 		return nil, err
 	}
-	if deps.Logger == nil || deps.Now == nil || deps.Authenticator == nil {
-		return nil, errors.New("console: Logger, Now and Authenticator are required")
+	if deps.Logger == nil || deps.Now == nil || deps.Authenticator == nil || deps.Revocations == nil {
+		return nil, errors.New("console: Logger, Now, Authenticator and Revocations are required")
 	}
 	pages, err := parsePages()
 	if err != nil {
@@ -205,7 +207,17 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request, op operator)
 func (c *Console) signedIn(min role, next handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var s session
-		if err := c.seal.open(r, sessionCookie, &s); err != nil || c.deps.Now().Unix() >= s.Expires {
+		if err := c.seal.open(r, sessionCookie, &s); err != nil || c.deps.Now().Unix() >= s.Expires || s.SID == "" {
+			http.Redirect(w, r, "/console/login", http.StatusSeeOther)
+			return
+		}
+		switch ended, err := c.sessionEnded(r.Context(), s); {
+		case err != nil:
+			c.deps.Logger.ErrorContext(r.Context(), "console: cannot tell whether the session was signed out", "error", err)
+			c.fail(w, http.StatusServiceUnavailable, "The console cannot check the session right now; nothing was done. Try again.")
+			return
+		case ended:
+			clearCookie(w, r, sessionCookie)
 			http.Redirect(w, r, "/console/login", http.StatusSeeOther)
 			return
 		}

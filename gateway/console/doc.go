@@ -42,7 +42,13 @@
 // Secure unless the console is reached on a loopback address) under a key
 // derived from the session key. Every state-changing form carries a CSRF
 // token bound to the session (or, for the login form, to the sign-in
-// cookie); a post without it is refused before anything is done. Every
+// cookie); a post without it is refused before anything is done. Signing
+// out ends the session on every replica: its id joins the gateway's
+// revocation store (Redis when configured, memory otherwise, kept until
+// the cookie would have expired), and every page checks it, so a copy of
+// the cookie kept from before opens nothing. When the store cannot
+// answer, no page opens (503), and a sign-out that cannot be recorded
+// says so and leaves the session valid. Every
 // response carries a Content-Security-Policy that allows no script and no
 // inline style. Pages never render a capability token or a real resource
 // id: resources appear by display name only.

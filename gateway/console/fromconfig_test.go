@@ -13,6 +13,7 @@ import (
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/console"
 	"github.com/capgate/capgate/gateway/platform"
+	"github.com/capgate/capgate/revocation"
 )
 
 // TestFromConfig: no console section, no console; a session key shorter
@@ -27,7 +28,8 @@ func TestFromConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deps := console.Deps{Authenticator: au, Runtime: platform.Runtime{Logger: slog.New(slog.DiscardHandler), Now: time.Now}}
+	revs := revocation.NewMemory(revocation.MemoryOptions{})
+	deps := console.Deps{Authenticator: au, Revocations: revs, Runtime: platform.Runtime{Logger: slog.New(slog.DiscardHandler), Now: time.Now}}
 	cfg := &config.Config{AdminAccess: config.AdminAccess{Groups: []string{"capgate-admins"}},
 		DevKeys: []authn.DevKey{{Principal: "user:admin@example.com"}}}
 	if c, err := console.FromConfig(cfg, deps); c != nil || err != nil {

@@ -90,7 +90,16 @@ func (c *Console) enter(w http.ResponseWriter, r *http.Request, pr *authn.Princi
 	http.Redirect(w, r, "/console/", http.StatusSeeOther)
 }
 
-func (c *Console) logout(w http.ResponseWriter, r *http.Request, _ operator) {
+// logout ends the session on every replica before it clears the cookie:
+// a copy of the cookie kept elsewhere opens no page afterwards. If the end
+// cannot be recorded, the operator is told and stays signed in.
+func (c *Console) logout(w http.ResponseWriter, r *http.Request, op operator) {
+	if err := c.endSession(r.Context(), op.session); err != nil {
+		c.deps.Logger.ErrorContext(r.Context(), "console: sign-out not recorded", "principal", op.Principal, "error", err)
+		c.fail(w, http.StatusServiceUnavailable, "The sign-out could not be recorded, so the session is still valid. Try again.")
+		return
+	}
+	c.deps.Logger.InfoContext(r.Context(), "console: signed out", "principal", op.Principal)
 	clearCookie(w, r, sessionCookie)
 	http.Redirect(w, r, "/console/login", http.StatusSeeOther)
 }
