@@ -52,6 +52,10 @@ type Config struct {
 	// AuditFile is the audit trail the audit page reads; empty when the
 	// trail goes to standard output.
 	AuditFile string
+	// InsecureCookies leaves the Secure flag off the cookies. Set it only
+	// for a console that browsers reach over plain http on a loopback
+	// address; FromConfig decides it (see CookiesSecure).
+	InsecureCookies bool
 }
 
 // Revoker revokes a capability and its descendants for an operator; the
@@ -217,7 +221,7 @@ func (c *Console) signedIn(min role, next handlerFunc) http.Handler {
 			c.fail(w, http.StatusServiceUnavailable, "The console cannot check the session right now; nothing was done. Try again.")
 			return
 		case ended:
-			clearCookie(w, r, sessionCookie)
+			c.clearCookie(w, sessionCookie)
 			http.Redirect(w, r, "/console/login", http.StatusSeeOther)
 			return
 		}

@@ -38,9 +38,12 @@
 // policy in force names. Approvers see the approvals page only. The role
 // is re-read from the configuration and the policy on every request.
 //
-// The session is an AES-256-GCM sealed cookie (HttpOnly, SameSite=Lax,
-// Secure unless the console is reached on a loopback address) under a key
-// derived from the session key. Every state-changing form carries a CSRF
+// The session is an AES-256-GCM sealed cookie (HttpOnly, SameSite=Lax)
+// under a key derived from the session key. It is Secure unless the
+// config says browsers reach the console over plain http on loopback
+// (CookiesSecure): console.public_url's scheme, else the OIDC redirect
+// URL's, else a loopback-only admin listener; never the request's Host
+// header, which a TLS-terminating proxy may set to a loopback name. Every state-changing form carries a CSRF
 // token bound to the session (or, for the login form, to the sign-in
 // cookie); a post without it is refused before anything is done. Signing
 // out ends the session on every replica: its id joins the gateway's

@@ -150,19 +150,21 @@ func (s *sealer) checkToken(purpose, bound, got string) bool {
 
 // setCookie writes a sealed cookie for the console's path: HttpOnly,
 // SameSite=Lax (the OIDC callback is a cross-site top-level navigation that
-// must carry the login cookie), Secure unless the console is reached on a
-// loopback address.
-func setCookie(w http.ResponseWriter, r *http.Request, name, value string, maxAge time.Duration) {
+// must carry the login cookie), and Secure unless the config says that
+// browsers reach the console over plain http on loopback
+// (Config.InsecureCookies). The request's Host header plays no part: a
+// TLS-terminating proxy may forward any.
+func (c *Console) setCookie(w http.ResponseWriter, name, value string, maxAge time.Duration) {
 	http.SetCookie(w, &http.Cookie{
 		Name: name, Value: value, Path: "/console/", MaxAge: int(maxAge.Seconds()),
-		HttpOnly: true, Secure: !loopback(r.Host), SameSite: http.SameSiteLaxMode,
+		HttpOnly: true, Secure: !c.cfg.InsecureCookies, SameSite: http.SameSiteLaxMode,
 	})
 }
 
-func clearCookie(w http.ResponseWriter, r *http.Request, name string) {
+func (c *Console) clearCookie(w http.ResponseWriter, name string) {
 	http.SetCookie(w, &http.Cookie{
 		Name: name, Value: "", Path: "/console/", MaxAge: -1,
-		HttpOnly: true, Secure: !loopback(r.Host), SameSite: http.SameSiteLaxMode,
+		HttpOnly: true, Secure: !c.cfg.InsecureCookies, SameSite: http.SameSiteLaxMode,
 	})
 }
 
