@@ -125,7 +125,8 @@ func New(cfg Config, deps Deps) (*Console, error) {
 	return c, nil
 }
 
-// Handler serves the console under /console/.
+// Handler serves the console under /console/, and redirects the root
+// ("/") there.
 func (c *Console) Handler() http.Handler {
 	mux := http.NewServeMux()
 	static, _ := fs.Sub(staticFS, "static")
@@ -135,6 +136,7 @@ func (c *Console) Handler() http.Handler {
 	mux.HandleFunc("GET /console/login/oidc", c.oidcStart)
 	mux.HandleFunc("GET /console/callback", c.oidcCallback)
 	mux.Handle("POST /console/logout", c.signedIn(roleApprover, c.logout))
+	mux.HandleFunc("GET /{$}", toConsole)
 	mux.Handle("GET /console/{$}", c.signedIn(roleApprover, c.home))
 	mux.Handle("GET /console/approvals", c.signedIn(roleApprover, c.approvalsPage))
 	mux.Handle("POST /console/approvals", c.signedIn(roleApprover, c.decide))
@@ -239,6 +241,12 @@ func (c *Console) signedIn(min role, next handlerFunc) http.Handler {
 		}
 		next(w, r, op)
 	})
+}
+
+// toConsole sends a browser that opens the admin listener's root to the
+// console; mount the console's handler at "GET /{$}" for it.
+func toConsole(w http.ResponseWriter, r *http.Request) {
+	http.Redirect(w, r, "/console/", http.StatusSeeOther)
 }
 
 func (c *Console) home(w http.ResponseWriter, r *http.Request, op operator) {

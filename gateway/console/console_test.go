@@ -342,3 +342,38 @@ func TestApprovalsPageFiltersBeforeLimit(t *testing.T) {
 		t.Fatalf("admin's page: %d, %d requests shown\n%.2000s", code, strings.Count(page, `class="card approval"`), page)
 	}
 }
+
+// TestRootRedirectsToConsole: a browser that opens the admin listener's
+// root lands on the console, not on an API error.
+func TestRootRedirectsToConsole(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Get(f.srv.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/console/" {
+		t.Fatalf("GET /: %d %q, want a redirect to /console/", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	if code, page := newBrowser(t, f).get("/"); code != http.StatusOK || !strings.Contains(page, "Sign in") {
+		t.Fatalf("following it: %d\n%s", code, page)
+	}
+	// The gateway's admin listener mounts it; the API keeps its routes.
+	w := startWorld(t)
+	resp, err = client.Get(w.AdminURL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/console/" {
+		t.Fatalf("GET / on the admin listener: %d %q, want a redirect to /console/", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	if resp, err = client.Get(w.AdminURL + "/admin/policy"); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("GET /admin/policy without credentials: %d, want 401", resp.StatusCode)
+	}
+}

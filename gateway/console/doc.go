@@ -1,5 +1,6 @@
 // Package console is capgate's operator console, served on the admin
-// listener under /console/: server-rendered HTML (html/template) with its
+// listener under /console/ (a browser opening the listener's root is
+// redirected there): server-rendered HTML (html/template) with its
 // one stylesheet embedded in the binary, no script, no CDN and no build
 // step.
 //
@@ -25,7 +26,8 @@
 //   - Policy: the revision in force, the last reload and its error, and an
 //     explain form.
 //   - Audit: the newest events of the audit file and the chain status,
-//     verified on every view.
+//     verified on every view. Without audit.file the page says that it
+//     has nothing to read.
 //
 // # Sign-in and protection
 //
