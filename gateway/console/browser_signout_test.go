@@ -36,6 +36,9 @@ func TestSignOutInBrowser(t *testing.T) {
 	ctx := newChromium(t)
 	base := f.srv.URL
 	signIn(t, ctx, base, adminKey)
+	// The page is long: load it whole (Navigate waits for its load event)
+	// before reading it, so that no node read goes away under the parser.
+	run(t, ctx, "approvals page", chromedp.Navigate(base+"/console/approvals"), chromedp.WaitVisible(chromedp.CSS("#truncated")))
 	if text := textOf(t, ctx, "#truncated"); !strings.Contains(text, "these are the newest 200") {
 		t.Errorf("truncation notice: %q", text)
 	}
