@@ -224,7 +224,7 @@ func (b *Built) guards(cfg *config.Config, opts BuildOptions, caps *Capabilities
 		return fmt.Errorf("gateway: rate limits: %w", err)
 	}
 	desk, closeHook, err := approval.Open(cfg.Approvals, approval.OpenOptions{
-		Runtime: opts.Runtime, Keys: caps.Keys, Audit: caps.Audit,
+		Runtime: opts.Runtime, Keys: caps.Keys, Audit: caps.Audit, Ledger: caps.Revocations,
 		Approvers: func() policy.Approvers { return caps.Policy.Current().Approvers() }})
 	if err != nil {
 		return fmt.Errorf("gateway: approvals: %w", err)

@@ -151,6 +151,7 @@ func (g *Gateway) adminHandler(opts Options) (http.Handler, error) {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/console/", c.Handler())
+	mux.Handle("GET /{$}", c.Handler()) // a browser at the root lands on the console
 	mux.Handle("/", api.Handler())
 	return mux, nil
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"log/slog"
 	"os"
+	"path/filepath"
 
 	"github.com/capgate/capgate/deploy/examples/quickstart"
 )
@@ -47,14 +48,12 @@ func runDemo(ctx context.Context, args []string, e env) error {
 		logger = slog.New(slog.NewTextHandler(e.stderr, nil))
 	}
 	opts := f.options(logger)
-	if f.auditOut != "" {
-		out, err := os.OpenFile(f.auditOut, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-		if err != nil {
-			return err
-		}
-		defer out.Close()
-		opts.AuditWriter = out
+	cleanup, err := f.auditFile()
+	if err != nil {
+		return err
 	}
+	defer cleanup()
+	opts.AuditFile = f.auditOut
 	w, err := quickstart.Start(ctx, opts)
 	if err != nil {
 		return portTaken(err, []demoListener{
@@ -83,4 +82,20 @@ func (f demoFlags) options(logger *slog.Logger) quickstart.Options {
 		opts.AdminAddr = f.adminAddr
 	}
 	return opts
+}
+
+// auditFile makes sure a served world keeps its audit trail in a file,
+// which the console's audit page reads: --audit FILE, or else a file in a
+// temporary directory that cleanup removes. The walkthrough keeps one
+// only when asked.
+func (f *demoFlags) auditFile() (cleanup func(), err error) {
+	if !f.serve || f.auditOut != "" {
+		return func() {}, nil
+	}
+	dir, err := os.MkdirTemp("", "capgate-demo-")
+	if err != nil {
+		return nil, err
+	}
+	f.auditOut = filepath.Join(dir, "audit.jsonl")
+	return func() { os.RemoveAll(dir) }, nil
 }

@@ -83,6 +83,9 @@ func writeBanner(w io.Writer, world *quickstart.World) {
 	tw.Flush()
 	fmt.Fprintf(w, "\ndev keys: %s, %s, %s, %s, %s (approver)\n", quickstart.AliceKey, quickstart.BobKey,
 		quickstart.CarolKey, quickstart.SummarizerKey, quickstart.DaveKey)
+	if f := world.Config.Audit.File; f != "" {
+		fmt.Fprintf(w, "audit trail: %s (the console's Audit page; capgate audit verify checks it; --audit FILE keeps it)\n", f)
+	}
 	fmt.Fprintf(w, "other ports: --addr HOST:PORT moves A2A, A2E and metrics; --admin-addr HOST:PORT the admin API and console\n")
 	if world.AdminURL != "http://"+defaultAdminAddr {
 		fmt.Fprintf(w, "the admin API is not where capgate revoke and approvals look by default: pass them --admin %s\n", world.AdminURL)

@@ -46,6 +46,11 @@ func (f *Front) holdForApproval(ctx context.Context, c *call, p sep.RequestParam
 		req.Grants = append(req.Grants, g)
 	}
 	r, err := f.deps.Approvals.Create(ctx, req)
+	if le, ok := errors.AsType[*approval.PendingLimitError](err); ok {
+		f.auditIssue(ctx, c, p, d, nil, "rate_limited")
+		return fail(c.req.ID, capErr(jsonrpc.CodeRateLimited, "rate limited: too many pending approval requests; wait for a decision",
+			map[string]any{"limit": "pending_approvals", "max": le.Limit}))
+	}
 	if err != nil {
 		f.deps.Logger.ErrorContext(ctx, "approval store unavailable", "error", err)
 		f.auditIssue(ctx, c, p, d, nil, "approval_unavailable")

@@ -263,3 +263,29 @@ func TestApprovalRedeemedOnlyAtItsAgent(t *testing.T) {
 	}
 	issued(t, fx.redeem(t, pr.ApprovalID))
 }
+
+// TestApprovalPendingBound: a repeat of the same ask answers the waiting
+// request; a principal past the bound on waiting requests is rate
+// limited, naming the limit, and nothing is recorded.
+func TestApprovalPendingBound(t *testing.T) {
+	fx := newApprovalFixture(t)
+	clock := func() time.Time { return fx.now }
+	fx.desk = approval.NewDesk(approval.NewMemory(clock), approval.Options{Now: clock, MaxPending: 2})
+	fx.front.deps.Approvals = fx.desk
+	ask := func(purpose string) string {
+		return `{"grants":["documents:read"],"resourceQuery":{"collection":"reports"},"purpose":"` + purpose + `"}`
+	}
+	first := fx.pending(t, ask("q1"))
+	if again := fx.pending(t, ask("q1")); again.ApprovalID != first.ApprovalID {
+		t.Fatalf("the same ask made a new request %s, want %s", again.ApprovalID, first.ApprovalID)
+	}
+	fx.pending(t, ask("q2"))
+	resp := fx.request(t, ask("q3"))
+	data, _ := resp.Error.Data.(map[string]any)
+	if resp.Error == nil || resp.Error.Code != jsonrpc.CodeRateLimited || data["limit"] != "pending_approvals" || data["max"] != 2 {
+		t.Fatalf("want rate_limited naming pending_approvals, got %+v", resp.Error)
+	}
+	if list, _ := fx.desk.List(context.Background(), approval.Filter{}); len(list) != 2 {
+		t.Fatalf("%d requests recorded, want 2", len(list))
+	}
+}

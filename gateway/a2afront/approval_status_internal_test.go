@@ -42,9 +42,11 @@ func statusResult(t *testing.T, resp *jsonrpc.Response) sep.ApprovalStatusResult
 // agent.
 func TestApprovalStatusFollowsTheRequest(t *testing.T) {
 	fx := newApprovalFixture(t)
-	params := `{"grants":["documents:read"],"resourceQuery":{"collection":"reports"}}`
+	params := func(purpose string) string {
+		return `{"grants":["documents:read"],"resourceQuery":{"collection":"reports"},"purpose":"` + purpose + `"}`
+	}
 	dave := policy.Principal{ID: "user:dave@example.com", Groups: []string{"security"}}
-	redeemed, denied, expired := fx.pending(t, params), fx.pending(t, params), fx.pending(t, params)
+	redeemed, denied, expired := fx.pending(t, params("a")), fx.pending(t, params("b")), fx.pending(t, params("c"))
 	calls := len(fx.upstream.calls(""))
 	ask := func(id string) sep.ApprovalStatusResult {
 		return statusResult(t, fx.status(t, aliceKey, "documents", `{"approvalId":"`+id+`"}`))

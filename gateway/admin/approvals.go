@@ -19,6 +19,12 @@ import (
 // maxReason bounds an approver's reason.
 const maxReason = 1024
 
+// defaultListed and maxListed bound a listing of approvals.
+const (
+	defaultListed = 100
+	maxListed     = 500
+)
+
 func (a *API) approvalRoutes(r chi.Router) {
 	r.Get("/admin/approvals", a.listApprovals)
 	r.Get("/admin/approvals/{id}", a.getApproval)
@@ -44,8 +50,9 @@ func sees(r *approval.Request, who policy.Principal, isAdmin bool) bool {
 	return isAdmin || !errors.Is(r.MayDecide(who), approval.ErrNotApprover)
 }
 
-// listApprovals answers {"approvals", "forged"}: the requests the caller
-// may see, and, to admins, the ids of stored requests that fail their MAC
+// listApprovals answers {"approvals", "more", "forged"}: the newest
+// requests the caller may see that match the filter (limit, default 100,
+// at most 500), whether more of them exist, and, to admins, the ids of stored requests that fail their MAC
 // (tampered with, or written without the key), whatever the filter, empty
 // when none. Such a request is never decided or redeemed; it is named, and
 // logged at warn, never hidden, and the answer stays 200. Anyone else gets
@@ -59,8 +66,15 @@ func (a *API) listApprovals(w http.ResponseWriter, r *http.Request) {
 	who, isAdmin := a.caller(r)
 	q := r.URL.Query()
 	limit, _ := strconv.Atoi(q.Get("limit"))
+	if limit = min(limit, maxListed); limit <= 0 {
+		limit = defaultListed
+	}
+	// The caller's view is filtered before the limit (one more than asked
+	// tells whether more exist), so that no request the caller may see
+	// gives way to newer ones it may not.
 	list, err := a.deps.Approvals.List(r.Context(), approval.Filter{
-		Status: approval.Status(q.Get("status")), Principal: q.Get("principal"), Limit: min(max(limit, 0), 500)})
+		Status: approval.Status(q.Get("status")), Principal: q.Get("principal"), Limit: limit + 1,
+		Keep: func(req *approval.Request) bool { return sees(req, who, isAdmin) }})
 	forged, partial := approval.Partial(err)
 	switch {
 	case err != nil && !partial:
@@ -74,13 +88,12 @@ func (a *API) listApprovals(w http.ResponseWriter, r *http.Request) {
 	if !isAdmin {
 		forged = nil
 	}
+	more := len(list) > limit
 	out := []approval.Request{}
-	for _, req := range list {
-		if sees(&req, who, isAdmin) {
-			out = append(out, req.Public())
-		}
+	for _, req := range list[:min(len(list), limit)] {
+		out = append(out, req.Public())
 	}
-	writeJSONStatus(w, http.StatusOK, map[string]any{"approvals": out, "forged": append([]string{}, forged...)})
+	writeJSONStatus(w, http.StatusOK, map[string]any{"approvals": out, "more": more, "forged": append([]string{}, forged...)})
 }
 
 func (a *API) getApproval(w http.ResponseWriter, r *http.Request) {

@@ -3,6 +3,7 @@ package admin_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -22,6 +23,12 @@ import (
 // approvalsAPI serves the admin API over a memory approval desk holding
 // one pending request of carol's, decidable by group security.
 func approvalsAPI(t *testing.T) (*httptest.Server, approval.Request) {
+	srv, req, _ := approvalsDesk(t)
+	return srv, req
+}
+
+// approvalsDesk is approvalsAPI with its desk.
+func approvalsDesk(t *testing.T) (*httptest.Server, approval.Request, *approval.Desk) {
 	t.Helper()
 	keys := []authn.DevKey{
 		{Hash: authn.HashKey("carol"), Principal: "user:carol@example.com", Groups: []string{"hr", "security"}},
@@ -48,7 +55,7 @@ func approvalsAPI(t *testing.T) (*httptest.Server, approval.Request) {
 	})
 	srv := httptest.NewServer(api.Handler())
 	t.Cleanup(srv.Close)
-	return srv, req
+	return srv, req, desk
 }
 
 func send(t *testing.T, srv *httptest.Server, key, method, path, body string) (int, string) {
@@ -73,7 +80,7 @@ func TestApprovalRoutes(t *testing.T) {
 		contains                      string
 	}{
 		{"anonymous", "", http.MethodGet, "/admin/approvals", "", http.StatusUnauthorized, ""},
-		{"outsider lists nothing", "bob", http.MethodGet, "/admin/approvals", "", http.StatusOK, `{"approvals":[],"forged":[]}`},
+		{"outsider lists nothing", "bob", http.MethodGet, "/admin/approvals", "", http.StatusOK, `{"approvals":[],"forged":[],"more":false}`},
 		{"outsider cannot read", "bob", http.MethodGet, path, "", http.StatusNotFound, ""},
 		{"admin lists all", "admin", http.MethodGet, "/admin/approvals?status=pending", "", http.StatusOK, "Employee handbook"},
 		{"approver lists", "dave", http.MethodGet, "/admin/approvals", "", http.StatusOK, req.ID},
@@ -110,5 +117,47 @@ func TestAdminRoutesStillAdminOnly(t *testing.T) {
 	srv, _ := approvalsAPI(t)
 	if status, _ := send(t, srv, "dave", http.MethodGet, "/admin/policy", ""); status != http.StatusForbidden {
 		t.Fatalf("an approver reached /admin/policy: %d", status)
+	}
+}
+
+// TestApprovalListingFiltersBeforeLimit: newer requests an approver may
+// not see never push out the one it may; the answer says when more
+// requests match than it holds.
+func TestApprovalListingFiltersBeforeLimit(t *testing.T) {
+	srv, req, desk := approvalsDesk(t)
+	for i := range 5 {
+		time.Sleep(time.Millisecond) // newer than carol's
+		if _, err := desk.Create(context.Background(), approval.Request{
+			Principal: "user:mallory@example.com", Agent: "documents", Purpose: fmt.Sprint("flood ", i), Wait: time.Hour,
+			Grants: []approval.Grant{{Grant: "documents:read", Operations: []string{"read"}, TTL: time.Minute,
+				Approvers: &policy.Approvers{Groups: []string{"finance"}}}},
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name, key, query string
+		wantIDs          int
+		wantFirst        string
+		wantMore         bool
+	}{
+		{"approver sees carol's past the flood", "dave", "?status=pending&limit=1", 1, req.ID, false},
+		{"admin is told there is more", "admin", "?status=pending&limit=2", 2, "", true},
+		{"admin sees all", "admin", "?status=pending", 6, "", false},
+		{"a limit past the maximum is capped", "admin", "?limit=100000", 6, "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, body := send(t, srv, tc.key, http.MethodGet, "/admin/approvals"+tc.query, "")
+			var got struct {
+				Approvals []approval.Request
+				More      bool
+			}
+			if status != http.StatusOK || json.Unmarshal([]byte(body), &got) != nil {
+				t.Fatalf("%d %s", status, body)
+			}
+			if len(got.Approvals) != tc.wantIDs || got.More != tc.wantMore || (tc.wantFirst != "" && got.Approvals[0].ID != tc.wantFirst) {
+				t.Fatalf("got %d requests (more %v): %s", len(got.Approvals), got.More, body)
+			}
+		})
 	}
 }

@@ -11,14 +11,18 @@
 // caller may use them; the approval store admits only the approvers that
 // the request's policy rules name, never the requester.
 //
-//	GET  /admin/approvals[?status=pending&principal=ID]
+//	GET  /admin/approvals[?status=pending&principal=ID&limit=N]
 //	GET  /admin/approvals/{id}
 //	POST /admin/approvals/{id}/approve   {"reason": "..."}
 //	POST /admin/approvals/{id}/deny      {"reason": "..."}
 //
 // Admins list every request; anyone else lists the requests they may
 // decide. Answers never carry real resource ids, only display names. The
-// list answers {"approvals", "forged"}: "forged" names, to admins only,
+// list answers {"approvals", "more", "forged"}: the newest N (default 100,
+// at most 500) requests the caller may see and the filter keeps (what the
+// caller may see is filtered before the limit, so newer requests it may
+// not see never push one out), "more" when further ones match, and
+// "forged", which names, to admins only,
 // the stored requests that fail their MAC (tampered with, or written
 // without the key), whatever the filter, empty when none. Such a request
 // is never decided or redeemed; it is named, and logged at warn, never

@@ -59,7 +59,7 @@ func forgedAPI(t *testing.T, tamper bool, fail error, logger *slog.Logger) (*htt
 	var ids [2]string
 	for i := range ids {
 		r, err := desk.Create(ctx, approval.Request{
-			Principal: "user:carol@example.com", Agent: "documents", Wait: time.Hour,
+			Principal: "user:carol@example.com", Agent: "documents", Purpose: fmt.Sprint("task ", i), Wait: time.Hour,
 			Grants: []approval.Grant{{Grant: "documents:write", Operations: []string{"update"}, TTL: time.Minute,
 				Approvers: &policy.Approvers{Groups: []string{"security"}}}},
 		})

@@ -56,12 +56,12 @@ type world struct {
 	a, b  approval.Store
 }
 
-func newWorld(t *testing.T, backend func(now func() time.Time) approval.Backend) *world {
+func newWorld(t *testing.T, opts approval.Options, backend func(now func() time.Time) approval.Backend) *world {
 	clk := &clock{t: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
 	w := &world{clk: clk, audit: &bytes.Buffer{}}
-	log := slog.New(slog.NewJSONHandler(w.audit, nil))
-	w.a = approval.NewDesk(backend(clk.Now), approval.Options{Now: clk.Now, Audit: log})
-	w.b = approval.NewDesk(backend(clk.Now), approval.Options{Now: clk.Now, Audit: log})
+	opts.Now, opts.Audit = clk.Now, slog.New(slog.NewJSONHandler(w.audit, nil))
+	w.a = approval.NewDesk(backend(clk.Now), opts)
+	w.b = approval.NewDesk(backend(clk.Now), opts)
 	return w
 }
 
@@ -70,9 +70,14 @@ var recordKey = []byte("0123456789abcdef0123456789abcdef")
 // run runs f against memory (both desks on one Memory) and against Redis
 // (two desks, two clients, one server: two replicas).
 func run(t *testing.T, f func(t *testing.T, w *world)) {
+	runWith(t, approval.Options{}, f)
+}
+
+// runWith is run with the desks' options (clock and audit aside).
+func runWith(t *testing.T, opts approval.Options, f func(t *testing.T, w *world)) {
 	t.Run("memory", func(t *testing.T) {
 		var m *approval.Memory
-		f(t, newWorld(t, func(now func() time.Time) approval.Backend {
+		f(t, newWorld(t, opts, func(now func() time.Time) approval.Backend {
 			if m == nil {
 				m = approval.NewMemory(now)
 			}
@@ -81,7 +86,7 @@ func run(t *testing.T, f func(t *testing.T, w *world)) {
 	})
 	t.Run("redis", func(t *testing.T) {
 		srv := redistest.Start(t)
-		f(t, newWorld(t, func(now func() time.Time) approval.Backend {
+		f(t, newWorld(t, opts, func(now func() time.Time) approval.Backend {
 			b, err := approval.Sealed(approval.NewRedis(srv.NewClient(nil), "capgate:", time.Second, now), recordKey)
 			if err != nil {
 				t.Fatal(err)
@@ -170,7 +175,9 @@ func TestExpiry(t *testing.T) {
 		ctx := context.Background()
 		pending, _ := w.a.Create(ctx, sample())
 		w.clk.add(time.Minute)
-		approved, _ := w.a.Create(ctx, sample())
+		other := sample()
+		other.Purpose = "fix the hr handbook again"
+		approved, _ := w.a.Create(ctx, other)
 		w.clk.add(29 * time.Minute)
 		if _, err := w.a.Approve(ctx, approved.ID, dave, "ok"); err != nil {
 			t.Fatal(err)

@@ -22,9 +22,16 @@
 //   - Create records a pending request, gives it its id ("apr_" and 128
 //     random bits) and its deadline (now + Request.Wait), emits the
 //     approval.requested audit event and notifies approvers (if a Notifier
-//     is set). The caller fills everything else.
+//     is set). The caller fills everything else. A principal has at most
+//     MaxPending requests waiting (config max_pending_per_principal,
+//     default 20; a *PendingLimitError past it): asking again exactly
+//     what a waiting request asks returns that request, not a new one.
+//     Replicas count on the shared store, so concurrent creates on n
+//     replicas can exceed the bound by at most n-1.
 //   - Get and List read; a pending or approved request past its deadline
-//     reads as StatusExpired. List returns newest first.
+//     reads as StatusExpired. List returns newest first, the newest
+//     Filter.Limit of those its filter keeps (Filter.Keep included): a
+//     caller showing a subset filters before the limit, not after.
 //   - Approve and Deny need a pending, unexpired request and an approver
 //     that every grant's Approvers admit (ErrNotApprover) and that is not
 //     the requesting principal (ErrSelfApproval). A request is decided
@@ -33,7 +40,8 @@
 //   - Redeem is for the requesting principal only (anyone else gets
 //     ErrNotFound). It returns the approved request and marks it redeemed,
 //     atomically, so an approval is used at most once even across
-//     replicas; a second Redeem is ErrRedeemed. A pending request is
+//     replicas, and even if its record is rolled back (below); a second
+//     Redeem is ErrRedeemed. A pending request is
 //     ErrPending, a denied one ErrDenied (the returned Request carries the
 //     reason), an expired one ErrExpired.
 //   - Every transition is an audit event (approval.requested, .approved,
@@ -56,11 +64,35 @@
 // Partial), which the admin API and the console show. A Redis record
 // that does not decode at all, or holds another id than its key, is
 // ErrUnavailable, and fails the whole listing; Memory holds no encoded
-// records.
-// The MAC does not stop a replay: writing back an earlier sealed record
-// of the same request (its approved state, after it was redeemed) lets
-// it be redeemed again. Guard write access to the store like the keys.
-// Both keep a decided or
-// expired request for Retention after its deadline, so that the console
-// and the audit can still show it.
+// records. Both keep a decided or expired request for Retention after its
+// deadline, so that the console and the audit can still show it.
+//
+// # What someone who can write the Redis can still do
+//
+// The MAC alone does not stop a replay: an earlier sealed record of the
+// same request (its approved state, saved before it was redeemed) still
+// verifies. So Redeem first records the request's id in a Ledger, one
+// way, and refuses an id already there (ErrRedeemed, audited as
+// approval.replayed); only then does it mark the record redeemed. The
+// gateway's ledger is its revocation store: the id is revoked, which
+// every Synced replica holds in memory until the last moment any copy of
+// the record could be redeemed (CreatedAt + 2×Wait), and writes back to
+// Redis if Redis loses it. Writing a saved record back, even together
+// with deleting the ledger's key, therefore redeems nothing while a
+// replica that saw the redemption runs. A Redis writer can still:
+//
+//   - replay a redemption if it deletes the ledger key and no running
+//     replica holds the id (every replica restarted since, or replicas
+//     without a Synced revocation store), within the request's 2×Wait;
+//   - bring back an earlier pending state: the request waits again, a
+//     denial included, so another approver may approve what one denied
+//     (a request redeemed before stays unredeemable);
+//   - deny service: delete or garble records (ErrNotFound,
+//     ErrUnavailable), or mark ids used;
+//   - read every record: the MAC authenticates, it does not encrypt, so
+//     principals, purposes and real resource ids are readable.
+//
+// It cannot approve a request, change what one holds, or extend its
+// deadline. A ledger that cannot answer refuses the redemption
+// (ErrUnavailable); the approval stays usable once it answers again.
 package approval

@@ -98,9 +98,15 @@ func TestListNamesForgedRecords(t *testing.T) {
 				t.Fatal(err)
 			}
 			d := approval.NewDesk(sealed, approval.Options{Now: clk.Now})
+			up, err := approval.Sealed(raw, recordKey)
+			if err != nil {
+				t.Fatal(err)
+			}
 			var ids []string
-			for range 3 {
-				r, err := d.Create(ctx, sample())
+			for i := range 3 {
+				s := sample()
+				s.Purpose = fmt.Sprintf("%s, part %d", s.Purpose, i)
+				r, err := approval.NewDesk(up, approval.Options{Now: clk.Now}).Create(ctx, s)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -27,6 +27,10 @@ type OpenOptions struct {
 	// Approvers returns the approvers the policy in force names (see
 	// Options.Approvers).
 	Approvers func() policy.Approvers
+	// Ledger records every redemption where a rollback of the record
+	// cannot undo it (see Options.Ledger): the gateway's revocation store.
+	// Required with Redis.
+	Ledger Ledger
 }
 
 // Open returns the Store the gateway runs on: a Desk over Redis (each
@@ -37,10 +41,13 @@ func Open(cfg *Config, o OpenOptions) (d *Desk, close func() error, err error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if err := cfg.Validate(); err != nil {
+		return nil, nil, err
+	}
 	var backend Backend = NewMemory(o.Now)
 	if o.Redis != nil {
-		if o.Keys == nil || o.Redis.Timeout <= 0 {
-			return nil, nil, fmt.Errorf("%w: approvals on Redis need the key set and a positive timeout", ErrInvalid)
+		if o.Keys == nil || o.Ledger == nil || o.Redis.Timeout <= 0 {
+			return nil, nil, fmt.Errorf("%w: approvals on Redis need the key set, a ledger and a positive timeout", ErrInvalid)
 		}
 		key, err := o.Keys.DeriveKey(RecordKeyInfo)
 		if err != nil {
@@ -50,7 +57,10 @@ func Open(cfg *Config, o OpenOptions) (d *Desk, close func() error, err error) {
 			return nil, nil, err
 		}
 	}
-	opts, close := Options{Now: o.Now, Audit: o.Audit, Approvers: o.Approvers}, func() error { return nil }
+	opts, close := Options{Now: o.Now, Audit: o.Audit, Approvers: o.Approvers, Ledger: o.Ledger}, func() error { return nil }
+	if cfg != nil {
+		opts.MaxPending = cfg.MaxPendingPerPrincipal
+	}
 	if cfg != nil && cfg.Webhook != nil {
 		hook, err := NewWebhook(*cfg.Webhook, WebhookOptions{Runtime: o.Runtime})
 		if err != nil {

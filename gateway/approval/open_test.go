@@ -11,6 +11,7 @@ import (
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/approval"
 	"github.com/capgate/capgate/gateway/platform"
+	"github.com/capgate/capgate/revocation"
 	"github.com/capgate/capgate/revocation/redistest"
 )
 
@@ -39,8 +40,9 @@ func TestOpen(t *testing.T) {
 
 	srv := redistest.Start(t)
 	ks := keySet(t)
+	ledger := revocation.NewMemory(revocation.MemoryOptions{})
 	open := func(keys *captoken.KeySet) *approval.Desk {
-		d, closeDesk, err := approval.Open(&approval.Config{}, approval.OpenOptions{Keys: keys,
+		d, closeDesk, err := approval.Open(&approval.Config{}, approval.OpenOptions{Keys: keys, Ledger: ledger,
 			Runtime: platform.Runtime{Redis: &platform.Redis{Client: srv.Client, Prefix: "t:", Timeout: 2 * time.Second}}})
 		if err != nil {
 			t.Fatal(err)
@@ -65,8 +67,9 @@ func TestOpen(t *testing.T) {
 		o       approval.OpenOptions
 		wantErr error
 	}{
-		"redis without keys":      {nil, approval.OpenOptions{Runtime: platform.Runtime{Redis: &platform.Redis{Client: srv.Client, Timeout: time.Second}}}, approval.ErrInvalid},
-		"redis without a timeout": {nil, approval.OpenOptions{Runtime: platform.Runtime{Redis: &platform.Redis{Client: srv.Client}}, Keys: ks}, approval.ErrInvalid},
+		"redis without keys":      {nil, approval.OpenOptions{Runtime: platform.Runtime{Redis: &platform.Redis{Client: srv.Client, Timeout: time.Second}}, Ledger: ledger}, approval.ErrInvalid},
+		"redis without a timeout": {nil, approval.OpenOptions{Runtime: platform.Runtime{Redis: &platform.Redis{Client: srv.Client}}, Keys: ks, Ledger: ledger}, approval.ErrInvalid},
+		"redis without a ledger":  {nil, approval.OpenOptions{Runtime: platform.Runtime{Redis: &platform.Redis{Client: srv.Client, Timeout: time.Second}}, Keys: ks}, approval.ErrInvalid},
 		"webhook without its secret": {&approval.Config{Webhook: &approval.WebhookConfig{URL: "https://hooks.example/a", SecretEnv: "NOPE"}},
 			approval.OpenOptions{Runtime: platform.Runtime{Getenv: func(string) string { return "" }}}, approval.ErrWebhookConfig},
 	} {

@@ -17,6 +17,9 @@ import (
 // contention.
 const maxUpdateRetries = 8
 
+// listBatch is how many records List reads in one round trip.
+const listBatch = 64
+
 // Redis is the Backend shared by several replicas. A request lives under
 // PREFIX apr:{id} until its deadline plus Retention; the sorted set PREFIX
 // aprs, scored by creation time, lists them. Update is an optimistic
@@ -69,7 +72,12 @@ func (r *Redis) Get(ctx context.Context, id string) (Request, error) {
 }
 
 func (r *Redis) read(ctx context.Context, c redis.Cmdable, id string) (Request, error) {
-	b, err := c.Get(ctx, r.key(id)).Bytes()
+	return decode(id, c.Get(ctx, r.key(id)))
+}
+
+// decode returns the request a GET of id's key answered.
+func decode(id string, get *redis.StringCmd) (Request, error) {
+	b, err := get.Bytes()
 	switch {
 	case errors.Is(err, redis.Nil):
 		return Request{}, ErrNotFound
@@ -84,8 +92,9 @@ func (r *Redis) read(ctx context.Context, c redis.Cmdable, id string) (Request, 
 	return req, nil
 }
 
-// List returns the stored requests keep accepts, newest first. Ids whose
-// record is gone are trimmed from the list.
+// List returns the stored requests keep accepts, newest first, reading
+// listBatch records per round trip. Ids whose record is gone are trimmed
+// from the list.
 func (r *Redis) List(ctx context.Context, keep func(*Request) bool, limit int) ([]Request, error) {
 	ctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
@@ -96,19 +105,30 @@ func (r *Redis) List(ctx context.Context, keep func(*Request) bool, limit int) (
 		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	var out []Request
-	for _, id := range ids {
-		req, err := r.read(ctx, r.c, id)
-		switch {
-		case errors.Is(err, ErrNotFound):
-			r.c.ZRem(ctx, r.listKey(), id)
-			continue
-		case err != nil:
-			return nil, err
-		}
-		if keep(&req) {
-			out = append(out, req)
-			if len(out) == limit {
-				break
+	for len(ids) > 0 && len(out) < limit {
+		batch := ids[:min(listBatch, len(ids))]
+		ids = ids[len(batch):]
+		gets := make([]*redis.StringCmd, len(batch))
+		// Each GET's own error is read below; the pipeline's is the first.
+		_, _ = r.c.Pipelined(ctx, func(p redis.Pipeliner) error {
+			for i, id := range batch {
+				gets[i] = p.Get(ctx, r.key(id))
+			}
+			return nil
+		})
+		for i, id := range batch {
+			req, err := decode(id, gets[i])
+			switch {
+			case errors.Is(err, ErrNotFound):
+				r.c.ZRem(ctx, r.listKey(), id)
+				continue
+			case err != nil:
+				return nil, err
+			}
+			if keep(&req) {
+				if out = append(out, req); len(out) == limit {
+					break
+				}
 			}
 		}
 	}

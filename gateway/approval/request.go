@@ -150,12 +150,18 @@ type Filter struct {
 	Status Status
 	// Principal keeps only this principal's requests; empty keeps all.
 	Principal string
+	// Keep, when set, keeps only the requests it accepts (say, those a
+	// viewer may see). Like every field, it applies before Limit, so the
+	// answer is the newest Limit requests of what it keeps; it sees only
+	// records that verify, as of now.
+	Keep func(*Request) bool
 	// Limit bounds the answer; 0 means 100.
 	Limit int
 }
 
 func (f Filter) keeps(r *Request) bool {
-	return (f.Status == "" || r.Status == f.Status) && (f.Principal == "" || r.Principal == f.Principal)
+	return (f.Status == "" || r.Status == f.Status) && (f.Principal == "" || r.Principal == f.Principal) &&
+		(f.Keep == nil || f.Keep(r))
 }
 
 func (f Filter) limit() int {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/capgate/capgate/captoken"
@@ -79,12 +80,24 @@ type Options struct {
 	// only by the rule the request was held under: an approver the policy
 	// no longer names cannot decide a request that still waits.
 	Approvers func() policy.Approvers
+	// Ledger, when set, records every redemption one way before the
+	// record does, and Redeem refuses a request it holds: on a shared
+	// store, a record rolled back to its approved state is not redeemed
+	// again. Open sets it to the gateway's revocation store.
+	Ledger Ledger
+	// MaxPending bounds the requests one principal may have waiting at
+	// once; 0 means DefaultMaxPending.
+	MaxPending int
 }
 
 // Desk enforces the rules of approval on top of a Backend.
 type Desk struct {
 	b    Backend
 	opts Options
+	// creating serializes Create on this replica, so that the bound on a
+	// principal's pending requests is exceeded, under concurrent creates,
+	// by at most one request per other replica.
+	creating sync.Mutex
 }
 
 var _ Store = (*Desk)(nil)
@@ -101,10 +114,18 @@ func NewDesk(b Backend, opts Options) *Desk {
 	return &Desk{b: b, opts: opts}
 }
 
-// Create records r as pending.
+// Create records r as pending. When the principal already has a pending
+// request asking exactly what r asks, it returns that one instead; when
+// it has MaxPending requests waiting, it refuses with a
+// *PendingLimitError.
 func (d *Desk) Create(ctx context.Context, r Request) (Request, error) {
 	if r.Principal == "" || r.Agent == "" || len(r.Grants) == 0 || r.Wait <= 0 || len(r.Approvers()) == 0 {
 		return Request{}, fmt.Errorf("%w: principal, agent, grants, wait and approvers are required", ErrInvalid)
+	}
+	d.creating.Lock()
+	defer d.creating.Unlock()
+	if same, found, err := d.waiting(ctx, &r); found || err != nil {
+		return same, err
 	}
 	id, err := captoken.NewID(nil, IDPrefix)
 	if err != nil {
@@ -184,32 +205,57 @@ func (d *Desk) decide(ctx context.Context, id string, approver policy.Principal,
 
 // Redeem uses the approval of principal's request id, asked at agent,
 // once. Who asked and where are checked in the same atomic update that
-// marks it redeemed, so no store error can let it be used elsewhere.
+// marks it redeemed, so no store error can let it be used elsewhere. A
+// request that may be redeemed is first marked used in the Ledger, which
+// a rollback of its record cannot undo.
 func (d *Desk) Redeem(ctx context.Context, id, principal, agent string) (Request, error) {
 	now := d.opts.Now()
+	check := func(r *Request) (bool, error) { return redeemable(r, principal, agent, now) }
+	if d.opts.Ledger != nil {
+		r, err := d.b.Get(ctx, id)
+		if err != nil {
+			return Request{}, err
+		}
+		if _, err := check(&r); err == nil {
+			if err := d.spend(ctx, &r); err != nil {
+				return Request{}, err
+			}
+		} // Otherwise the update below refuses it, and audits an expiry.
+	}
 	r, err := d.b.Update(ctx, id, func(r *Request) (bool, error) {
-		if r.Principal != principal || r.Agent != agent {
-			return false, ErrNotFound
+		write, err := check(r)
+		if err == nil {
+			r.Status, r.RedeemedAt = StatusRedeemed, now
+			write = true
 		}
-		if expired := expire(r, now); expired != nil {
-			return expired == errExpiring, expired
-		}
-		switch r.Status {
-		case StatusPending:
-			return false, ErrPending
-		case StatusDenied:
-			return false, ErrDenied
-		case StatusRedeemed:
-			return false, ErrRedeemed
-		}
-		r.Status, r.RedeemedAt = StatusRedeemed, now
-		return true, nil
+		return write, err
 	})
 	if errors.Is(err, ErrNotFound) {
 		return Request{}, err
 	}
 	d.after(ctx, &r, err, EventRedeemed, "")
 	return r, err
+}
+
+// redeemable reports whether principal may redeem r at agent now: nil
+// when r is approved and unexpired. It writes (true) only the transition
+// to expired.
+func redeemable(r *Request, principal, agent string, now time.Time) (bool, error) {
+	if r.Principal != principal || r.Agent != agent {
+		return false, ErrNotFound
+	}
+	if expired := expire(r, now); expired != nil {
+		return expired == errExpiring, expired
+	}
+	switch r.Status {
+	case StatusPending:
+		return false, ErrPending
+	case StatusDenied:
+		return false, ErrDenied
+	case StatusRedeemed:
+		return false, ErrRedeemed
+	}
+	return false, nil
 }
 
 // expire turns a request past its deadline into an expired one. It returns

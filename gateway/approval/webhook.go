@@ -48,6 +48,9 @@ var ErrWebhookConfig = errors.New("approval: invalid webhook configuration")
 type Config struct {
 	// Webhook, when set, is told of every new request.
 	Webhook *WebhookConfig `yaml:"webhook,omitempty" json:"webhook,omitempty"`
+	// MaxPendingPerPrincipal bounds the requests one principal may have
+	// waiting at once; 0 means DefaultMaxPending.
+	MaxPendingPerPrincipal int `yaml:"max_pending_per_principal,omitempty" json:"max_pending_per_principal,omitempty"`
 }
 
 // WebhookConfig says where to notify approvers.

@@ -2,7 +2,10 @@ package config
 
 import (
 	"fmt"
+	"net"
+	"net/url"
 	"slices"
+	"strings"
 
 	"github.com/capgate/capgate/gateway/authn"
 )
@@ -23,6 +26,12 @@ type Console struct {
 	// (at least 32 bytes), shared by replicas behind one address. Empty
 	// means a random key per process: sessions end when it restarts.
 	SessionKeyEnv string `yaml:"session_key_env,omitempty"`
+	// PublicURL is the console's address as browsers reach it, say
+	// https://capgate-admin.example.com behind a TLS-terminating proxy:
+	// https, or http on a loopback host only. Its scheme decides whether
+	// the session cookies are Secure. Empty means the OIDC redirect URL's,
+	// or else Secure unless the admin listener binds loopback only.
+	PublicURL string `yaml:"public_url,omitempty"`
 }
 
 // ConsoleOIDC is the console's OIDC client.
@@ -48,6 +57,11 @@ func (c *Config) validateConsole(add addFunc) {
 	if c.Admin == nil {
 		add("console", "needs the admin listener it is served on")
 	}
+	if cs.PublicURL != "" {
+		if err := checkConsoleURL(cs.PublicURL); err != nil {
+			add("console.public_url", "%v", err)
+		}
+	}
 	for i, p := range cs.Approvers.Principals {
 		if !validPrincipal(p) {
 			add(fmt.Sprintf("console.approvers.principals[%d]", i), "%q must start with user: or agent:", p)
@@ -66,7 +80,31 @@ func (c *Config) validateConsole(add addFunc) {
 	if o.ClientID == "" {
 		add("console.oidc.client_id", "is required")
 	}
-	if err := checkURL(o.RedirectURL); err != nil {
+	if err := checkConsoleURL(o.RedirectURL); err != nil {
 		add("console.oidc.redirect_url", "%v", err)
 	}
+}
+
+// checkConsoleURL checks an address browsers reach the console at: an
+// absolute https URL, or http on a loopback host (the session cookie then
+// goes without Secure).
+func checkConsoleURL(raw string) error {
+	if err := checkURL(raw); err != nil {
+		return err
+	}
+	u, _ := url.Parse(raw)
+	if u.Scheme == "http" && !isLoopbackHost(u.Hostname()) {
+		return fmt.Errorf("%q must use https: the console's session cookie would travel in clear (http is for a loopback host only)", raw)
+	}
+	return nil
+}
+
+// isLoopbackHost reports whether host (without a port) is localhost or a
+// loopback address.
+func isLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

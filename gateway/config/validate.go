@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/capgate/capgate/gateway/approval"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/ratelimit"
@@ -348,6 +349,10 @@ func (c *Config) partProblems() []error {
 			p.path, p.msg = "rate_limits."+ce.Field, ce.Msg
 		}
 		ps = append(ps, p)
+	}
+	if err := c.Approvals.Validate(); err != nil {
+		ps = append(ps, &problem{path: "approvals.max_pending_per_principal", cause: err,
+			msg: fmt.Sprintf("must be 0 (the default, %d) to %d", approval.DefaultMaxPending, approval.MaxPendingLimit)})
 	}
 	for _, err := range unjoin(authn.ValidateConfig(c.OIDC, c.DevKeys)) {
 		p := &problem{path: "oidc", msg: err.Error(), cause: err}

@@ -32,6 +32,9 @@ type Approvals interface {
 // maxReason bounds an approver's reason.
 const maxReason = 500
 
+// maxPendingShown bounds the requests the approvals page shows.
+const maxPendingShown = 200
+
 // pendingView is one waiting request as the page shows it: exactly what
 // would be issued, resources by display name only.
 type pendingView struct {
@@ -62,9 +65,13 @@ type approvalsView struct {
 	// counts the rest.
 	Forged                  []string
 	ForgedCount, MoreForged int
-	Error                   string
-	Done                    string
-	CSRF                    string
+	// Truncated says that more requests the operator may see wait than
+	// the page shows (the newest maxPendingShown).
+	Truncated bool
+	Shown     int
+	Error     string
+	Done      string
+	CSRF      string
 }
 
 func (c *Console) approvalsPage(w http.ResponseWriter, r *http.Request, op operator) {
@@ -75,6 +82,9 @@ func (c *Console) showApprovals(w http.ResponseWriter, r *http.Request, op opera
 	v := approvalsView{Configured: c.deps.Approvals != nil, CSRF: op.CSRF, Done: done, Error: msg}
 	if v.Configured {
 		list, forged, err := c.listPending(r.Context(), op)
+		if len(list) > maxPendingShown {
+			list, v.Truncated, v.Shown = list[:maxPendingShown], true, maxPendingShown
+		}
 		if err != nil {
 			c.deps.Logger.ErrorContext(r.Context(), "console: listing approvals failed", "error", err)
 			v.Error, status = "The approval store is unavailable.", http.StatusServiceUnavailable
@@ -92,12 +102,16 @@ func (c *Console) showApprovals(w http.ResponseWriter, r *http.Request, op opera
 	c.render(w, status, "approvals", view{Title: "Pending approvals", Nav: "approvals", Op: &op, Page: v})
 }
 
-// listPending lists the pending requests, with the ids of stored requests
-// that fail their MAC, whatever status they claim (logged at warn: they
-// were tampered with). Any other store error, even one that also names
-// forged records, fails the listing.
+// listPending lists the pending requests op may see, newest first, one
+// more than the page shows so that it can say more wait, with the ids of
+// stored requests that fail their MAC, whatever status they claim (logged
+// at warn: they were tampered with). What op may see is filtered before
+// the limit, so newer requests op may not see never push out one it may.
+// Any other store error, even one that also names forged records, fails
+// the listing.
 func (c *Console) listPending(ctx context.Context, op operator) ([]approval.Request, []string, error) {
-	list, err := c.deps.Approvals.List(ctx, approval.Filter{Status: approval.StatusPending, Limit: 200})
+	list, err := c.deps.Approvals.List(ctx, approval.Filter{Status: approval.StatusPending, Limit: maxPendingShown + 1,
+		Keep: func(r *approval.Request) bool { return visible(r, op) }})
 	forged, partial := approval.Partial(err)
 	if err != nil && !partial {
 		return nil, nil, err
@@ -113,11 +127,10 @@ func (c *Console) listPending(ctx context.Context, op operator) ([]approval.Requ
 // approvers see those whose rules name them (their own included, which
 // someone else must decide).
 func viewPending(r *approval.Request, op operator) (pendingView, bool) {
-	who := op.principal()
-	err := r.MayDecide(who)
-	if errors.Is(err, approval.ErrNotApprover) && !op.IsAdmin() {
+	if !visible(r, op) {
 		return pendingView{}, false
 	}
+	err := r.MayDecide(op.principal())
 	pub := r.Public()
 	v := pendingView{ID: pub.ID, Principal: pub.Principal, Agent: pub.Agent, Purpose: pub.Purpose,
 		PolicyRevision: pub.PolicyRevision, Requested: pub.CreatedAt, Expires: pub.Deadline, Approvers: approversOf(&pub)}
@@ -135,6 +148,12 @@ func viewPending(r *approval.Request, op operator) (pendingView, bool) {
 		v.Note = "You are not an approver of this request: only " + v.Approvers + " may decide it."
 	}
 	return v, true
+}
+
+// visible reports whether op may see r: admins see every request,
+// approvers those whose rules name them.
+func visible(r *approval.Request, op operator) bool {
+	return op.IsAdmin() || !errors.Is(r.MayDecide(op.principal()), approval.ErrNotApprover)
 }
 
 // approversOf names everyone who may decide r, each set once.

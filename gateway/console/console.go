@@ -52,6 +52,10 @@ type Config struct {
 	// AuditFile is the audit trail the audit page reads; empty when the
 	// trail goes to standard output.
 	AuditFile string
+	// InsecureCookies leaves the Secure flag off the cookies. Set it only
+	// for a console that browsers reach over plain http on a loopback
+	// address; FromConfig decides it (see CookiesSecure).
+	InsecureCookies bool
 }
 
 // Revoker revokes a capability and its descendants for an operator; the
@@ -69,7 +73,9 @@ type PolicySource interface {
 
 // Deps are the console's collaborators. Approvals may be nil: the page
 // then says that no approval store is configured. Policy also names the
-// approvers who may enter.
+// approvers who may enter. Revocations, besides answering for
+// capabilities, records signed-out sessions, so that every replica
+// sharing it refuses their cookies.
 type Deps struct {
 	Authenticator *authn.Authenticator
 	Index         capindex.Index
@@ -105,8 +111,8 @@ func New(cfg Config, deps Deps) (*Console, error) {
 	if err != nil {
 		return nil, err
 	}
-	if deps.Logger == nil || deps.Now == nil || deps.Authenticator == nil {
-		return nil, errors.New("console: Logger, Now and Authenticator are required")
+	if deps.Logger == nil || deps.Now == nil || deps.Authenticator == nil || deps.Revocations == nil {
+		return nil, errors.New("console: Logger, Now, Authenticator and Revocations are required")
 	}
 	pages, err := parsePages()
 	if err != nil {
@@ -119,7 +125,8 @@ func New(cfg Config, deps Deps) (*Console, error) {
 	return c, nil
 }
 
-// Handler serves the console under /console/.
+// Handler serves the console under /console/, and redirects the root
+// ("/") there.
 func (c *Console) Handler() http.Handler {
 	mux := http.NewServeMux()
 	static, _ := fs.Sub(staticFS, "static")
@@ -129,6 +136,7 @@ func (c *Console) Handler() http.Handler {
 	mux.HandleFunc("GET /console/login/oidc", c.oidcStart)
 	mux.HandleFunc("GET /console/callback", c.oidcCallback)
 	mux.Handle("POST /console/logout", c.signedIn(roleApprover, c.logout))
+	mux.HandleFunc("GET /{$}", toConsole)
 	mux.Handle("GET /console/{$}", c.signedIn(roleApprover, c.home))
 	mux.Handle("GET /console/approvals", c.signedIn(roleApprover, c.approvalsPage))
 	mux.Handle("POST /console/approvals", c.signedIn(roleApprover, c.decide))
@@ -205,7 +213,17 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request, op operator)
 func (c *Console) signedIn(min role, next handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var s session
-		if err := c.seal.open(r, sessionCookie, &s); err != nil || c.deps.Now().Unix() >= s.Expires {
+		if err := c.seal.open(r, sessionCookie, &s); err != nil || c.deps.Now().Unix() >= s.Expires || s.SID == "" {
+			http.Redirect(w, r, "/console/login", http.StatusSeeOther)
+			return
+		}
+		switch ended, err := c.sessionEnded(r.Context(), s); {
+		case err != nil:
+			c.deps.Logger.ErrorContext(r.Context(), "console: cannot tell whether the session was signed out", "error", err)
+			c.fail(w, http.StatusServiceUnavailable, "The console cannot check the session right now; nothing was done. Try again.")
+			return
+		case ended:
+			c.clearCookie(w, sessionCookie)
 			http.Redirect(w, r, "/console/login", http.StatusSeeOther)
 			return
 		}
@@ -223,6 +241,12 @@ func (c *Console) signedIn(min role, next handlerFunc) http.Handler {
 		}
 		next(w, r, op)
 	})
+}
+
+// toConsole sends a browser that opens the admin listener's root to the
+// console; mount the console's handler at "GET /{$}" for it.
+func toConsole(w http.ResponseWriter, r *http.Request) {
+	http.Redirect(w, r, "/console/", http.StatusSeeOther)
 }
 
 func (c *Console) home(w http.ResponseWriter, r *http.Request, op operator) {

@@ -3,6 +3,7 @@ package console_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -11,9 +12,12 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/approval"
 	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/policy"
 	"github.com/capgate/capgate/revocation"
 )
 
@@ -309,5 +313,67 @@ func TestAuditPageShowsBrokenChain(t *testing.T) {
 	b.signIn(adminKey)
 	if _, page := b.get("/console/audit"); !strings.Contains(page, "0 events verified, then broken at line 1") {
 		t.Errorf("audit page:\n%s", page)
+	}
+}
+
+// TestApprovalsPageFiltersBeforeLimit: a flood of newer requests that an
+// approver may not decide never pushes carol's request off their page;
+// an admin, who sees them all, is told that more wait than the page
+// shows.
+func TestApprovalsPageFiltersBeforeLimit(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	for i := range 210 {
+		if _, err := f.approvals.Create(context.Background(), approval.Request{
+			Principal: fmt.Sprintf("user:flood%d@example.com", i%11), Agent: "documents", Purpose: fmt.Sprint("flood ", i),
+			Wait: time.Hour, Grants: []approval.Grant{{Grant: "documents:read", Operations: []string{"read"}, TTL: time.Minute,
+				Approvers: &policy.Approvers{Groups: []string{"finance"}}}},
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, page := newBrowser(t, f).signIn(approverKey)
+	if code != http.StatusOK || !strings.Contains(page, `id="`+f.pending+`"`) || strings.Contains(page, "flood") || strings.Contains(page, `id="truncated"`) {
+		t.Fatalf("approver's page after the flood: %d\n%s", code, page)
+	}
+	b := newBrowser(t, f)
+	b.signIn(adminKey)
+	code, page = b.get("/console/approvals")
+	if code != http.StatusOK || !strings.Contains(page, `id="truncated"`) || strings.Count(page, `class="card approval"`) != 200 {
+		t.Fatalf("admin's page: %d, %d requests shown\n%.2000s", code, strings.Count(page, `class="card approval"`), page)
+	}
+}
+
+// TestRootRedirectsToConsole: a browser that opens the admin listener's
+// root lands on the console, not on an API error.
+func TestRootRedirectsToConsole(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Get(f.srv.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/console/" {
+		t.Fatalf("GET /: %d %q, want a redirect to /console/", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	if code, page := newBrowser(t, f).get("/"); code != http.StatusOK || !strings.Contains(page, "Sign in") {
+		t.Fatalf("following it: %d\n%s", code, page)
+	}
+	// The gateway's admin listener mounts it; the API keeps its routes.
+	w := startWorld(t)
+	resp, err = client.Get(w.AdminURL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/console/" {
+		t.Fatalf("GET / on the admin listener: %d %q, want a redirect to /console/", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	if resp, err = client.Get(w.AdminURL + "/admin/policy"); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("GET /admin/policy without credentials: %d, want 401", resp.StatusCode)
 	}
 }

@@ -1,5 +1,6 @@
 // Package console is capgate's operator console, served on the admin
-// listener under /console/: server-rendered HTML (html/template) with its
+// listener under /console/ (a browser opening the listener's root is
+// redirected there): server-rendered HTML (html/template) with its
 // one stylesheet embedded in the binary, no script, no CDN and no build
 // step.
 //
@@ -10,7 +11,8 @@
 //     approve or deny with a reason. Decisions go to the approval store as
 //     the signed-in principal (id and groups), which refuses anyone the
 //     request's rule does not name as an approver, and the requester.
-//     Admins see the ids of stored requests that fail their MAC (tampered
+//     The page shows the newest 200 requests the operator may see,
+//     filtered before that limit, and says so when more wait. Admins see the ids of stored requests that fail their MAC (tampered
 //     with, or written without the gateway's key) named in a warning,
 //     whatever status they claim; such a request is never decided or
 //     redeemed, and never hidden.
@@ -24,7 +26,8 @@
 //   - Policy: the revision in force, the last reload and its error, and an
 //     explain form.
 //   - Audit: the newest events of the audit file and the chain status,
-//     verified on every view.
+//     verified on every view. Without audit.file the page says that it
+//     has nothing to read.
 //
 // # Sign-in and protection
 //
@@ -37,11 +40,20 @@
 // policy in force names. Approvers see the approvals page only. The role
 // is re-read from the configuration and the policy on every request.
 //
-// The session is an AES-256-GCM sealed cookie (HttpOnly, SameSite=Lax,
-// Secure unless the console is reached on a loopback address) under a key
-// derived from the session key. Every state-changing form carries a CSRF
+// The session is an AES-256-GCM sealed cookie (HttpOnly, SameSite=Lax)
+// under a key derived from the session key. It is Secure unless the
+// config says browsers reach the console over plain http on loopback
+// (CookiesSecure): console.public_url's scheme, else the OIDC redirect
+// URL's, else a loopback-only admin listener; never the request's Host
+// header, which a TLS-terminating proxy may set to a loopback name. Every state-changing form carries a CSRF
 // token bound to the session (or, for the login form, to the sign-in
-// cookie); a post without it is refused before anything is done. Every
+// cookie); a post without it is refused before anything is done. Signing
+// out ends the session on every replica: its id joins the gateway's
+// revocation store (Redis when configured, memory otherwise, kept until
+// the cookie would have expired), and every page checks it, so a copy of
+// the cookie kept from before opens nothing. When the store cannot
+// answer, no page opens (503), and a sign-out that cannot be recorded
+// says so and leaves the session valid. Every
 // response carries a Content-Security-Policy that allows no script and no
 // inline style. Pages never render a capability token or a real resource
 // id: resources appear by display name only.

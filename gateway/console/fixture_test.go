@@ -50,7 +50,7 @@ type fixture struct {
 	// makes records unreadable.
 	listed    *capindextest.Unreadable
 	verifier  *captoken.Verifier
-	revs      *revocation.Memory
+	revs      revocation.Store
 	approvals *approval.Desk
 	// rawApprovals is the memory backend under approvals' seal: writing
 	// it forges a record.
@@ -73,6 +73,12 @@ type fixtureOptions struct {
 	// listFails, when set, is the error the console's approval listings
 	// return with the desk's requests.
 	listFails error
+	// revocations, when set, replaces the memory revocation store (which
+	// also records signed-out sessions).
+	revocations revocation.Store
+	// sessionKey, when set, seals the cookies: consoles sharing it open
+	// each other's sessions, as replicas do.
+	sessionKey []byte
 }
 
 // failingList is a desk whose List returns fail with its requests.
@@ -96,8 +102,11 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	}
 	f.approvals = approval.NewDesk(sealed, approval.Options{})
 	f.pending = f.seedApproval(t, "user:carol@example.com")
-	f.revs = revocation.NewMemory(revocation.MemoryOptions{})
-	t.Cleanup(func() { f.revs.Close() })
+	f.revs = fo.revocations
+	if f.revs == nil {
+		f.revs = revocation.NewMemory(revocation.MemoryOptions{})
+		t.Cleanup(func() { f.revs.Close() })
+	}
 	ks, err := captoken.GenerateKeySet(jose.EdDSA)
 	if err != nil {
 		t.Fatal(err)
@@ -130,7 +139,7 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 		approvals = failingList{f.approvals, fo.listFails}
 	}
 	c, err := console.New(console.Config{Access: access, Approvers: fo.approvers,
-		DevLogin: true, OIDC: fo.oidc, AuditFile: f.auditFile}, console.Deps{
+		DevLogin: true, OIDC: fo.oidc, AuditFile: f.auditFile, SessionKey: fo.sessionKey}, console.Deps{
 		Authenticator: au, Index: f.listed, Verifier: f.verifier, Revocations: f.revs, Revoker: api,
 		Policy: pol, Approvals: approvals, Runtime: platform.Runtime{Logger: logger, Now: time.Now}})
 	if err != nil {

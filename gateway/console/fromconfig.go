@@ -2,6 +2,8 @@ package console
 
 import (
 	"fmt"
+	"net"
+	"net/url"
 
 	"github.com/capgate/capgate/gateway/config"
 )
@@ -22,7 +24,7 @@ func FromConfig(cfg *config.Config, deps Deps) (*Console, error) {
 		getenv = func(string) string { return "" }
 	}
 	c := Config{Access: cfg.AdminAccess, Approvers: cs.Approvers, DevLogin: len(cfg.DevKeys) > 0,
-		OIDC: cs.OIDC, AuditFile: cfg.Audit.File}
+		OIDC: cs.OIDC, AuditFile: cfg.Audit.File, InsecureCookies: !CookiesSecure(cfg)}
 	if cs.OIDC != nil && cs.OIDC.ClientSecretEnv != "" {
 		c.ClientSecret = getenv(cs.OIDC.ClientSecretEnv)
 	}
@@ -32,4 +34,34 @@ func FromConfig(cfg *config.Config, deps Deps) (*Console, error) {
 		}
 	}
 	return New(c, deps)
+}
+
+// CookiesSecure reports whether the console's cookies carry the Secure
+// flag under cfg. The address browsers use decides, never a request's Host
+// header: console.public_url when set, else the OIDC redirect URL (both
+// an https URL, or http on a loopback host, which the config's validation
+// enforces). Without either, the cookies are Secure unless the admin
+// listener binds a loopback address only (127.0.0.1:9090, [::1]:9090,
+// localhost:9090): a listener on every interface may sit behind a
+// TLS-terminating proxy, and browsers accept Secure cookies from
+// http://localhost too.
+func CookiesSecure(cfg *config.Config) bool {
+	cs := cfg.Console
+	switch {
+	case cs != nil && cs.PublicURL != "":
+		return schemeHTTPS(cs.PublicURL)
+	case cs != nil && cs.OIDC != nil:
+		return schemeHTTPS(cs.OIDC.RedirectURL)
+	case cfg.Admin == nil:
+		return true
+	}
+	host, _, err := net.SplitHostPort(cfg.Admin.Addr)
+	return err != nil || !loopback(host)
+}
+
+// schemeHTTPS reports whether raw is an https URL; anything else that is
+// not plainly http counts as https, so that a doubt sets Secure.
+func schemeHTTPS(raw string) bool {
+	u, err := url.Parse(raw)
+	return err != nil || u.Scheme != "http"
 }

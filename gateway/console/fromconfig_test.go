@@ -13,6 +13,7 @@ import (
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/console"
 	"github.com/capgate/capgate/gateway/platform"
+	"github.com/capgate/capgate/revocation"
 )
 
 // TestFromConfig: no console section, no console; a session key shorter
@@ -27,7 +28,8 @@ func TestFromConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deps := console.Deps{Authenticator: au, Runtime: platform.Runtime{Logger: slog.New(slog.DiscardHandler), Now: time.Now}}
+	revs := revocation.NewMemory(revocation.MemoryOptions{})
+	deps := console.Deps{Authenticator: au, Revocations: revs, Runtime: platform.Runtime{Logger: slog.New(slog.DiscardHandler), Now: time.Now}}
 	cfg := &config.Config{AdminAccess: config.AdminAccess{Groups: []string{"capgate-admins"}},
 		DevKeys: []authn.DevKey{{Principal: "user:admin@example.com"}}}
 	if c, err := console.FromConfig(cfg, deps); c != nil || err != nil {
@@ -56,5 +58,68 @@ func TestFromConfig(t *testing.T) {
 	b.url = replicas[1].URL // the jar sends the session cookie to any port of 127.0.0.1
 	if code, page := b.get("/console/approvals"); code != http.StatusOK || !strings.Contains(page, "No approval store is configured") {
 		t.Fatalf("the second replica does not accept the session: %d\n%s", code, page)
+	}
+}
+
+// TestCookiesSecure: the configured address decides the Secure flag, and
+// only a plainly loopback http console goes without it.
+func TestCookiesSecure(t *testing.T) {
+	admin := func(addr string) *config.Listener { return &config.Listener{Addr: addr} }
+	oidc := func(redirect string) *config.ConsoleOIDC { return &config.ConsoleOIDC{RedirectURL: redirect} }
+	for _, tc := range []struct {
+		name    string
+		admin   *config.Listener
+		console config.Console
+		want    bool
+	}{
+		{"loopback listener", admin("127.0.0.1:9090"), config.Console{}, false},
+		{"ipv6 loopback listener", admin("[::1]:9090"), config.Console{}, false},
+		{"localhost listener", admin("localhost:9090"), config.Console{}, false},
+		{"every interface", admin("0.0.0.0:9090"), config.Console{}, true},
+		{"port only", admin(":9090"), config.Console{}, true},
+		{"a LAN address", admin("10.0.0.5:9090"), config.Console{}, true},
+		{"loopback listener behind a TLS proxy", admin("127.0.0.1:9090"), config.Console{PublicURL: "https://capgate-admin.example.com"}, true},
+		{"public url on loopback http", admin("0.0.0.0:9090"), config.Console{PublicURL: "http://127.0.0.1:9090"}, false},
+		{"https redirect url", admin("127.0.0.1:9090"), config.Console{OIDC: oidc("https://capgate-admin.example.com/console/callback")}, true},
+		{"public url wins over the redirect url", admin("127.0.0.1:9090"),
+			config.Console{PublicURL: "https://a.example.com", OIDC: oidc("http://127.0.0.1:9090/console/callback")}, true},
+		{"garbled public url", admin("127.0.0.1:9090"), config.Console{PublicURL: "::"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := &config.Config{Admin: tc.admin, Console: &tc.console}
+			if got := console.CookiesSecure(cfg); got != tc.want {
+				t.Errorf("CookiesSecure = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestSecureCookieBehindProxy: a console whose public URL is https issues
+// a Secure session cookie even when the request arrives over http with a
+// loopback Host, as a TLS-terminating proxy forwards it.
+func TestSecureCookieBehindProxy(t *testing.T) {
+	au, err := authn.New(context.Background(), nil, []authn.DevKey{
+		{Hash: authn.HashKey(adminKey), Principal: "user:admin@example.com", Groups: []string{"capgate-admins"}},
+	}, authn.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &config.Config{Admin: &config.Listener{Addr: "127.0.0.1:9090"}, AdminAccess: config.AdminAccess{Groups: []string{"capgate-admins"}},
+		DevKeys: []authn.DevKey{{Principal: "user:admin@example.com"}}, Console: &config.Console{PublicURL: "https://capgate-admin.example.com"}}
+	c, err := console.FromConfig(cfg, console.Deps{Authenticator: au, Revocations: revocation.NewMemory(revocation.MemoryOptions{}),
+		Runtime: platform.Runtime{Logger: slog.New(slog.DiscardHandler), Now: time.Now}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := httptest.NewRecorder()
+	c.Handler().ServeHTTP(w, httptest.NewRequest(http.MethodGet, "http://127.0.0.1:9090/console/login", nil))
+	cookies := w.Result().Cookies()
+	if len(cookies) == 0 {
+		t.Fatal("no cookie")
+	}
+	for _, ck := range cookies {
+		if !ck.Secure {
+			t.Errorf("cookie %s without Secure behind an https public URL", ck.Name)
+		}
 	}
 }

@@ -41,7 +41,7 @@ func (c *Console) startPending(w http.ResponseWriter, r *http.Request) (pending,
 	if err != nil {
 		return pending{}, err
 	}
-	setCookie(w, r, loginCookie, v, loginTTL)
+	c.setCookie(w, loginCookie, v, loginTTL)
 	return p, nil
 }
 
@@ -84,14 +84,23 @@ func (c *Console) enter(w http.ResponseWriter, r *http.Request, pr *authn.Princi
 		c.fail(w, http.StatusInternalServerError, "The session could not be written.")
 		return
 	}
-	clearCookie(w, r, loginCookie)
-	setCookie(w, r, sessionCookie, v, sessionTTL)
+	c.clearCookie(w, loginCookie)
+	c.setCookie(w, sessionCookie, v, sessionTTL)
 	c.deps.Logger.InfoContext(r.Context(), "console: signed in", "principal", pr.ID)
 	http.Redirect(w, r, "/console/", http.StatusSeeOther)
 }
 
-func (c *Console) logout(w http.ResponseWriter, r *http.Request, _ operator) {
-	clearCookie(w, r, sessionCookie)
+// logout ends the session on every replica before it clears the cookie:
+// a copy of the cookie kept elsewhere opens no page afterwards. If the end
+// cannot be recorded, the operator is told and stays signed in.
+func (c *Console) logout(w http.ResponseWriter, r *http.Request, op operator) {
+	if err := c.endSession(r.Context(), op.session); err != nil {
+		c.deps.Logger.ErrorContext(r.Context(), "console: sign-out not recorded", "principal", op.Principal, "error", err)
+		c.fail(w, http.StatusServiceUnavailable, "The sign-out could not be recorded, so the session is still valid. Try again.")
+		return
+	}
+	c.deps.Logger.InfoContext(r.Context(), "console: signed out", "principal", op.Principal)
+	c.clearCookie(w, sessionCookie)
 	http.Redirect(w, r, "/console/login", http.StatusSeeOther)
 }
 

@@ -1,6 +1,7 @@
 package console
 
 import (
+	"context"
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/hkdf"
@@ -14,6 +15,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/capgate/capgate/revocation"
 )
 
 const (
@@ -30,6 +33,26 @@ const (
 
 // errCookie is any cookie that is absent, expired or does not open.
 var errCookie = errors.New("console: no valid cookie")
+
+// endedPrefix starts the revocation id that marks a console session as
+// signed out.
+const endedPrefix = "console_session:"
+
+// endSession marks s as signed out in the revocation store, until the
+// cookie would have expired anyway. The store is the gateway's: shared by
+// every replica through Redis when it has one (each Synced replica holds
+// the mark in memory), in memory otherwise. Like a revocation, the mark
+// only ever grows.
+func (c *Console) endSession(ctx context.Context, s session) error {
+	return c.deps.Revocations.Revoke(ctx, endedPrefix+s.SID, time.Unix(s.Expires, 0).Add(time.Minute))
+}
+
+// sessionEnded reports whether s was signed out. An error means the store
+// cannot tell; the caller fails closed.
+func (c *Console) sessionEnded(ctx context.Context, s session) (bool, error) {
+	res, err := c.deps.Revocations.Check(ctx, revocation.Query{IDs: []string{endedPrefix + s.SID}})
+	return res.Revoked, err
+}
 
 // session is a signed-in operator, sealed in the session cookie.
 type session struct {
@@ -127,19 +150,21 @@ func (s *sealer) checkToken(purpose, bound, got string) bool {
 
 // setCookie writes a sealed cookie for the console's path: HttpOnly,
 // SameSite=Lax (the OIDC callback is a cross-site top-level navigation that
-// must carry the login cookie), Secure unless the console is reached on a
-// loopback address.
-func setCookie(w http.ResponseWriter, r *http.Request, name, value string, maxAge time.Duration) {
+// must carry the login cookie), and Secure unless the config says that
+// browsers reach the console over plain http on loopback
+// (Config.InsecureCookies). The request's Host header plays no part: a
+// TLS-terminating proxy may forward any.
+func (c *Console) setCookie(w http.ResponseWriter, name, value string, maxAge time.Duration) {
 	http.SetCookie(w, &http.Cookie{
 		Name: name, Value: value, Path: "/console/", MaxAge: int(maxAge.Seconds()),
-		HttpOnly: true, Secure: !loopback(r.Host), SameSite: http.SameSiteLaxMode,
+		HttpOnly: true, Secure: !c.cfg.InsecureCookies, SameSite: http.SameSiteLaxMode,
 	})
 }
 
-func clearCookie(w http.ResponseWriter, r *http.Request, name string) {
+func (c *Console) clearCookie(w http.ResponseWriter, name string) {
 	http.SetCookie(w, &http.Cookie{
 		Name: name, Value: "", Path: "/console/", MaxAge: -1,
-		HttpOnly: true, Secure: !loopback(r.Host), SameSite: http.SameSiteLaxMode,
+		HttpOnly: true, Secure: !c.cfg.InsecureCookies, SameSite: http.SameSiteLaxMode,
 	})
 }
 

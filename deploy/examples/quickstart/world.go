@@ -49,8 +49,13 @@ type Options struct {
 	RedisURL string
 	// KeysFile, when set, is the capability key file (shared by replicas).
 	KeysFile string
-	// AuditWriter receives the audit trail; nil discards it.
+	// AuditWriter receives the audit trail; nil discards it, unless
+	// AuditFile is set.
 	AuditWriter io.Writer
+	// AuditFile, when set (and AuditWriter is nil), is the config's
+	// audit.file: the gateway appends its trail there and the console's
+	// audit page reads it.
+	AuditFile string
 	// Configure may edit the config before the gateway is built.
 	Configure func(*config.Config)
 }
@@ -180,6 +185,9 @@ func applyOptions(cfg *config.Config, opts Options) {
 	}
 	if opts.KeysFile != "" {
 		cfg.Capabilities.KeysFile = opts.KeysFile
+	}
+	if opts.AuditFile != "" {
+		cfg.Audit.File = opts.AuditFile
 	}
 }
 
