@@ -41,10 +41,18 @@ func fine(id string) string {
 	return `{"jsonrpc":"2.0","id":` + id + `,"result":{"kind":"message","messageId":"m","role":"agent","parts":[{"kind":"text","text":"ok"}]}}`
 }
 
-// refusal is what the caller gets for an answer refused by the check.
+// refusal is what a v0.3 caller gets for an answer refused by the check.
 func refusal(id, detail string) string {
 	return `{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32603,"message":"the agent's answer does not pass the gateway's JSON checks",` +
 		`"data":{"detail":"` + detail + `","reason":"malformed_answer"}}}`
+}
+
+// refusalV1 is what a v1.0 caller gets for it: the same error, its data
+// in v1.0's typed details.
+func refusalV1(id, detail string) string {
+	return `{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32603,"message":"the agent's answer does not pass the gateway's JSON checks",` +
+		`"data":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"MALFORMED_ANSWER","domain":"capgate",` +
+		`"metadata":{"code":"-32603","detail":"` + detail + `","reason":"malformed_answer"}}]}}`
 }
 
 // TestStrictUnaryAnswers: an answer that readers could read differently
@@ -84,14 +92,16 @@ func TestStrictUnaryAnswers(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			fx := strictFixture(t, "application/json", func(id string) string { return strings.ReplaceAll(tt.answer, "$ID", id) })
 			var header map[string]string
+			want := refusal(`"c1"`, tt.wantDetail)
 			if !strings.Contains(tt.method, "/") {
 				header = map[string]string{"A2A-Version": "1.0"}
+				want = refusalV1(`"c1"`, tt.wantDetail)
 			}
 			_, body := fx.post(t, aliceKey, "documents", `{"jsonrpc":"2.0","id":"c1","method":"`+tt.method+`","params":`+tt.params+`}`, header)
 			if len(fx.upstream.calls(tt.method)) != 1 {
 				t.Fatalf("the agent was not called: %s", body)
 			}
-			if want := refusal(`"c1"`, tt.wantDetail); body != want {
+			if body != want {
 				t.Fatalf("got  %s\nwant %s", body, want)
 			}
 		})

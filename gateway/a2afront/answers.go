@@ -3,7 +3,9 @@ package a2afront
 import (
 	"net/http"
 
+	"github.com/capgate/capgate/gateway/agentcard"
 	"github.com/capgate/capgate/gateway/answer"
+	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/proxy"
 )
 
@@ -26,6 +28,9 @@ func (f *Front) modifyAnswer(resp *http.Response) error {
 	}
 	c := u.c
 	ac := answer.Call[*call]{Value: c, ID: c.req.ID, Target: c.agent.cfg.Name}
+	if speaksV1(agentcard.SpokenVersion(c.req.Method, c.http.Header.Get("A2A-Version"))) {
+		ac.Shape = (*jsonrpc.Error).Detailed
+	}
 	if c.scope != nil {
 		ac.Lines = func() answer.LineFilter { return answer.Lines(c.scope.IDMap(c.agent.known)) }
 	}

@@ -93,6 +93,7 @@ func (p *Pipeline[C]) check(c Call[C]) answerCheck {
 		err := checkAnswer(resp, p.strict)
 		if err != nil && !errors.Is(err, ErrNotJSON) {
 			p.logger.WarnContext(ctx, "upstream answer refused", "target", c.Target, "error", err)
+			return c.shaped(err)
 		}
 		return err
 	}

@@ -77,6 +77,18 @@ type Call[C any] struct {
 	// Lines, when set, gives the filter of a stream's lines other than
 	// data; it is called once, and only for a stream.
 	Lines func() LineFilter
+	// Shape, when set, puts a refusal the pipeline writes in the shape
+	// the caller reads (A2A v1.0's typed details, say).
+	Shape func(*jsonrpc.Error) *jsonrpc.Error
+}
+
+// shaped is err with its *jsonrpc.Error in the caller's shape.
+func (c Call[C]) shaped(err error) error {
+	var e *jsonrpc.Error
+	if c.Shape == nil || !errors.As(err, &e) {
+		return err
+	}
+	return c.Shape(e)
 }
 
 // Modify is a reverse proxy's response hook for one call: a unary answer
@@ -131,13 +143,13 @@ func (p *Pipeline[C]) chain(c Call[C]) chain {
 		for _, proc := range p.procs {
 			out, err := proc(ctx, c.Value, resp)
 			if err != nil {
-				return nil, err
+				return nil, c.shaped(err)
 			}
 			if !sameText(out, resp) {
 				if err := checkAnswer(out, p.strict); err != nil {
 					p.logger.WarnContext(ctx, "upstream answer refused after the gateway's processing (two names mapped to one?)",
 						"target", c.Target, "error", err)
-					return nil, err
+					return nil, c.shaped(err)
 				}
 			}
 			resp = out

@@ -169,3 +169,33 @@ func FuzzEventStream(f *testing.F) {
 		}
 	})
 }
+
+// TestShape: a refusal the pipeline writes reaches the caller in the
+// shape the call's Shape gives it, whether a processor refused or the
+// answer check did; an answer that passes is not touched.
+func TestShape(t *testing.T) {
+	refuse := func(_ context.Context, _ struct{}, resp json.RawMessage) (json.RawMessage, error) {
+		if strings.Contains(string(resp), "secret") {
+			return nil, jsonrpc.NewCodeError(jsonrpc.CodeCapabilityRevoked, "")
+		}
+		return resp, nil
+	}
+	p, err := New(Options{}, refuse)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Call[struct{}]{ID: json.RawMessage("7"), Shape: (*jsonrpc.Error).Detailed}
+	tests := []struct{ name, in, want string }{
+		{"passes", `{"id":7,"result":"ok"}`, `{"id":7,"result":"ok"}`},
+		{"refused by a processor", `{"id":7,"result":"secret"}`, `"reason":"CAPABILITY_REVOKED"`},
+		{"refused by the check", `{"id":7,"result":1,"result":2}`, `"reason":"MALFORMED_ANSWER"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := p.Unary(context.Background(), c, []byte(tt.in))
+			if err != nil || !strings.Contains(string(got), tt.want) {
+				t.Errorf("got %s, %v; want it to hold %s", got, err, tt.want)
+			}
+		})
+	}
+}
