@@ -134,9 +134,10 @@ func TestTranslatedStream(t *testing.T) {
 		}
 	}
 	e, _ := events[2]["error"].(map[string]any)
-	data, _ := e["data"].(map[string]any)
-	if e["code"] != float64(-32603) || data["member"] != "result.artifact.parts[0].data" {
-		t.Errorf("third event %v, want the refusal of the array data part", events[2])
+	raw, _ := json.Marshal(e["data"])
+	var data errorData // a v1.0 caller reads the refusal in v1.0's typed details
+	if err := json.Unmarshal(raw, &data); err != nil || e["code"] != float64(-32603) || data["member"] != "result.artifact.parts[0].data" {
+		t.Errorf("third event %v (%v), want the refusal of the array data part", events[2], err)
 	}
 }
 
