@@ -53,7 +53,7 @@ func benchAnswer(size int, ids bool) json.RawMessage {
 func BenchmarkMapIDs(b *testing.B) {
 	s := benchScope()
 	for _, n := range []int{2, 1_000, 10_000} {
-		k := benchKnown(n)
+		c := enforce.NewCatalog(benchKnown(n))
 		for _, size := range []int{100, 16 << 10, 256 << 10} {
 			for _, ids := range []bool{false, true} {
 				raw := benchAnswer(size, ids)
@@ -65,7 +65,7 @@ func BenchmarkMapIDs(b *testing.B) {
 					b.SetBytes(int64(len(raw)))
 					b.ReportAllocs()
 					for b.Loop() {
-						out, err := MapIDs(raw, s, k)
+						out, err := MapIDs(raw, s, c)
 						if err != nil || ids == (len(out) == len(raw)) {
 							b.Fatalf("%v, changed %v", err, len(out) != len(raw))
 						}

@@ -61,7 +61,7 @@ func sizeName(n int) string {
 func BenchmarkIDMapReplace(b *testing.B) {
 	s := testScope()
 	for _, n := range benchCatalogs {
-		k := benchKnown(n)
+		c := enforce.NewCatalog(benchKnown(n))
 		for _, size := range benchSizes {
 			for _, ids := range []bool{false, true} {
 				text := benchText(size, ids)
@@ -69,7 +69,7 @@ func BenchmarkIDMapReplace(b *testing.B) {
 					b.SetBytes(int64(size))
 					b.ReportAllocs()
 					for b.Loop() {
-						out, refused := s.IDMap(k).Replace(text)
+						out, refused := s.IDMap(c).Replace(text)
 						if refused || ids == (out == text) {
 							b.Fatalf("refused %v, changed %v", refused, out != text)
 						}
