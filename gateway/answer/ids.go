@@ -20,15 +20,16 @@ var ErrUnmappedID = &jsonrpc.Error{
 // the target's catalog c: every real id of the capability, in any string
 // of the answer (values and member names, however escaped), becomes the
 // caller's handle, and every other id of the catalog is redacted or
-// refuses the answer (ErrUnmappedID). Each search finds all the ids at
-// once, whatever their number; an answer that names none of them, as
-// written or once its escapes are decoded, is returned as it is.
+// refuses the answer (ErrUnmappedID). The answer is searched once for all
+// the ids, whatever their number; one that names none of them, as written
+// or once its escapes are decoded, is returned as it is.
 func MapIDs(resp json.RawMessage, s *enforce.Scope, c *enforce.Catalog) (json.RawMessage, error) {
 	ids := s.IDMap(c)
-	if !ids.In(resp) && bytes.IndexByte(resp, '\\') < 0 && utf8.Valid(resp) {
+	at := ids.Index(resp)
+	if at < 0 && bytes.IndexByte(resp, '\\') < 0 && utf8.Valid(resp) {
 		return resp, nil
 	}
-	return mapAnswer(resp, ids)
+	return mapAnswer(resp, ids, at)
 }
 
 // Lines is the line filter of a stream scoped to a capability: the event,

@@ -15,15 +15,20 @@ import (
 // and object keys alike), each id of the map, and returns the text with
 // only the strings that changed re-encoded, members in their order: raw
 // itself when nothing changed. Every value is seen, a duplicate member's
-// too. A refused id fails it with ErrUnmappedID.
-func mapAnswer(raw json.RawMessage, ids *enforce.IDMap) (json.RawMessage, error) {
+// too. A refused id fails it with ErrUnmappedID. at is where the first id
+// in raw starts, or -1: a literal written plainly is decoded only if an
+// id starts inside it, and raw is searched once, from left to right.
+func mapAnswer(raw json.RawMessage, ids *enforce.IDMap, at int) (json.RawMessage, error) {
 	var out []byte
 	last := 0
 	lits := jsonrpc.WalkStrings(raw)
 	for start, end, ok := lits.Next(); ok; start, end, ok = lits.Next() {
 		lit := raw[start:end]
 		plain := jsonrpc.PlainString(lit[1 : len(lit)-1])
-		if plain && !ids.In(lit[1:len(lit)-1]) {
+		if plain && at >= 0 && at <= start {
+			at = indexFrom(raw, ids, start+1)
+		}
+		if plain && (at < 0 || at >= end-1) {
 			continue
 		}
 		s, changed, refused := mapLiteral(lit, plain, ids)
@@ -43,6 +48,15 @@ func mapAnswer(raw json.RawMessage, ids *enforce.IDMap) (json.RawMessage, error)
 		return raw, nil
 	}
 	return append(out, raw[last:]...), nil
+}
+
+// indexFrom is where the first id of the map in b[from:] starts, in b, or
+// -1.
+func indexFrom(b []byte, ids *enforce.IDMap, from int) int {
+	if i := ids.Index(b[from:]); i >= 0 {
+		return from + i
+	}
+	return -1
 }
 
 // mapLiteral is the map's Replace on the string a JSON string literal
