@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/capgate/capgate/captoken"
 )
@@ -144,21 +145,25 @@ func (sc *scan) next(from int) (hit, bool) {
 // It reports whether an id whose answer is refused was found; the string
 // is then empty.
 func (m *IDMap) Replace(str string) (string, bool) {
-	b := []byte(str)
-	sc := m.scan(b)
-	var out []byte
+	sc := m.scan([]byte(str))
+	var out strings.Builder
 	last := 0
 	for h, ok := sc.next(0); ok; h, ok = sc.next(last) {
 		if h.refuse {
 			return "", true
 		}
-		out = append(append(out, b[last:h.start]...), h.with...)
+		if last == 0 {
+			out.Grow(len(str) + len(str)/8)
+		}
+		out.WriteString(str[last:h.start])
+		out.WriteString(h.with)
 		last = h.end
 	}
 	if last == 0 {
 		return str, false
 	}
-	return string(append(out, b[last:]...)), false
+	out.WriteString(str[last:])
+	return out.String(), false
 }
 
 // Index returns where the first of the map's ids in b starts, as written,
