@@ -125,8 +125,8 @@ type agent struct {
 	card      *agentcard.Source
 	publicURL string
 	// known is what answers to calls scoped to a capability are checked
-	// for beyond the capability's own ids (enforce.Known).
-	known enforce.Known
+	// for beyond the capability's own ids: its catalog, compiled once.
+	known *enforce.Catalog
 }
 
 // New builds the front. It performs no network I/O: agent cards are

@@ -18,15 +18,15 @@ import (
 
 // knownIDs is what the front knows of an agent beyond one capability:
 // its catalog's ids and what the config says becomes of one the caller
-// holds no handle for.
-func knownIDs(ac config.Agent) enforce.Known {
+// holds no handle for, compiled once when the agent is set up.
+func knownIDs(ac config.Agent) *enforce.Catalog {
 	k := enforce.Known{Placeholder: config.UnmappedPlaceholder, Refuse: ac.UnmappedIDs == config.UnmappedRefuse}
 	for _, r := range ac.Catalog {
 		if r.ID != "" {
 			k.IDs = append(k.IDs, r.ID)
 		}
 	}
-	return k
+	return enforce.NewCatalog(k)
 }
 
 // mapIDs is the answer processor of the id rule. Answers to calls not

@@ -3,7 +3,6 @@ package answer
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/capgate/capgate/gateway/enforce"
@@ -17,17 +16,20 @@ var ErrUnmappedID = &jsonrpc.Error{
 	Data: map[string]any{"reason": jsonrpc.ReasonResourceNotPermitted},
 }
 
-// MapIDs applies the id rule to one response of a call scoped to s: every
-// real id of the capability, in any string of the answer (values and
-// member names, however escaped), becomes the caller's handle, and every
-// other id known of the target is redacted or refuses the answer
-// (ErrUnmappedID). An answer that names none of them is returned as it
-// is, without building the map.
-func MapIDs(resp json.RawMessage, s *enforce.Scope, k enforce.Known) (json.RawMessage, error) {
-	if !mentionsIDs(resp, s, k) {
+// MapIDs applies the id rule to one response of a call scoped to s, over
+// the target's catalog c: every real id of the capability, in any string
+// of the answer (values and member names, however escaped), becomes the
+// caller's handle, and every other id of the catalog is redacted or
+// refuses the answer (ErrUnmappedID). The answer is searched once for all
+// the ids, whatever their number; one that names none of them, as written
+// or once its escapes are decoded, is returned as it is.
+func MapIDs(resp json.RawMessage, s *enforce.Scope, c *enforce.Catalog) (json.RawMessage, error) {
+	ids := s.IDMap(c)
+	at := ids.Index(resp)
+	if at < 0 && bytes.IndexByte(resp, '\\') < 0 && utf8.Valid(resp) {
 		return resp, nil
 	}
-	return mapAnswer(resp, s.IDMap(k))
+	return mapAnswer(resp, ids, at)
 }
 
 // Lines is the line filter of a stream scoped to a capability: the event,
@@ -42,24 +44,4 @@ func Lines(ids *enforce.IDMap) LineFilter {
 		out, refused := ids.Replace(string(line))
 		return []byte(out), !refused
 	}
-}
-
-// mentionsIDs is MapIDs' fast path, which builds nothing: an answer in
-// which none of the ids the map would rewrite appears, neither as written
-// nor in any string literal once its escapes are decoded ("a\/b" is
-// "a/b"), cannot carry one. resp is valid JSON.
-func mentionsIDs(resp json.RawMessage, s *enforce.Scope, k enforce.Known) bool {
-	if s.AnyID(k, func(id string) bool { return bytes.Contains(resp, []byte(id)) }) {
-		return true
-	}
-	if bytes.IndexByte(resp, '\\') < 0 && utf8.Valid(resp) {
-		return false
-	}
-	return eachLiteral(resp, func(lit []byte) bool {
-		if jsonrpc.PlainString(lit[1 : len(lit)-1]) {
-			return false
-		}
-		str, _ := jsonrpc.Unquote(lit)
-		return s.AnyID(k, func(id string) bool { return strings.Contains(str, id) })
-	})
 }

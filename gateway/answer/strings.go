@@ -12,16 +12,26 @@ import (
 // walk is jsonrpc's, on text the answer check accepted.
 
 // mapAnswer rewrites, in every string of the valid JSON text raw (values
-// and object keys alike), each id of the map, and returns
-// the text with only the strings that changed re-encoded, members in
-// their order: raw itself when nothing changed. Every value is seen, a
-// duplicate member's too. A refused id fails it with ErrUnmappedID.
-func mapAnswer(raw json.RawMessage, ids *enforce.IDMap) (json.RawMessage, error) {
+// and object keys alike), each id of the map, and returns the text with
+// only the strings that changed re-encoded, members in their order: raw
+// itself when nothing changed. Every value is seen, a duplicate member's
+// too. A refused id fails it with ErrUnmappedID. at is where the first id
+// in raw starts, or -1: a literal written plainly is decoded only if an
+// id starts inside it, and raw is searched once, from left to right.
+func mapAnswer(raw json.RawMessage, ids *enforce.IDMap, at int) (json.RawMessage, error) {
 	var out []byte
 	last := 0
 	lits := jsonrpc.WalkStrings(raw)
 	for start, end, ok := lits.Next(); ok; start, end, ok = lits.Next() {
-		s, changed, refused := mapLiteral(raw[start:end], ids)
+		lit := raw[start:end]
+		plain := jsonrpc.PlainString(lit[1 : len(lit)-1])
+		if plain && at >= 0 && at <= start {
+			at = indexFrom(raw, ids, start+1)
+		}
+		if plain && (at < 0 || at >= end-1) {
+			continue
+		}
+		s, changed, refused := mapLiteral(lit, plain, ids)
 		if refused {
 			return nil, ErrUnmappedID
 		}
@@ -40,33 +50,25 @@ func mapAnswer(raw json.RawMessage, ids *enforce.IDMap) (json.RawMessage, error)
 	return append(out, raw[last:]...), nil
 }
 
+// indexFrom is where the first id of the map in b[from:] starts, in b, or
+// -1.
+func indexFrom(b []byte, ids *enforce.IDMap, from int) int {
+	if i := ids.Index(b[from:]); i >= 0 {
+		return from + i
+	}
+	return -1
+}
+
 // mapLiteral is the map's Replace on the string a JSON string literal
-// stands for; a plain literal that contains no id is not even decoded.
-func mapLiteral(lit []byte, ids *enforce.IDMap) (s string, changed, refused bool) {
-	inner := lit[1 : len(lit)-1]
-	if jsonrpc.PlainString(inner) {
-		if !ids.In(inner) {
-			return "", false, false
-		}
-		s = string(inner)
+// stands for; a plain literal is its text, not decoded.
+func mapLiteral(lit []byte, plain bool, ids *enforce.IDMap) (s string, changed, refused bool) {
+	if plain {
+		s = string(lit[1 : len(lit)-1])
 	} else {
 		s, _ = jsonrpc.Unquote(lit)
 	}
 	out, refused := ids.Replace(s)
 	return out, !refused && out != s, refused
-}
-
-// eachLiteral calls fn with every string literal (quotes included) in the
-// JSON text b, keys included, until fn returns true, and reports whether
-// it did.
-func eachLiteral(b []byte, fn func(lit []byte) bool) bool {
-	lits := jsonrpc.WalkStrings(b)
-	for start, end, ok := lits.Next(); ok; start, end, ok = lits.Next() {
-		if fn(b[start:end]) {
-			return true
-		}
-	}
-	return false
 }
 
 // hasLooseSpace reports whether the JSON text b has whitespace outside its

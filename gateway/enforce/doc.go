@@ -31,7 +31,9 @@
 // arguments with real ids; Scope.Inbound does the same in free text.
 // Scope.IDMap builds the answer side: every real id of the capability
 // becomes the caller's handle, and every other id the gateway knows of the
-// target (Known) is redacted or refuses the answer. A front applies the
+// target (its catalog, compiled once per target by NewCatalog into one
+// multi-pattern matcher, so that an answer costs the same whatever the
+// catalog's size) is redacted or refuses the answer. A front applies the
 // map to every string of every answer, unary or streamed; walking the
 // answer's JSON is the answer pipeline's job, not this package's.
 //

@@ -1,7 +1,6 @@
 package enforce
 
 import (
-	"bytes"
 	"cmp"
 	"regexp"
 	"slices"
@@ -19,6 +18,10 @@ import (
 // catalog) that maps to no handle of the caller's capability is redacted
 // or refuses the answer. Ids are matched wherever they occur, even inside
 // a longer word: a caller may see a longer word garbled, never an id.
+// All of them are found in one pass over the text, leftmost first and
+// longest first at one place, by an automaton over the catalog built once
+// per target (NewCatalog) and one over the capability's ids the catalog
+// lacks, if any.
 
 // Known is what the gateway knows of a target beyond one capability: the
 // real ids of its catalog, and what becomes of one the capability does
@@ -32,92 +35,151 @@ type Known struct {
 	Refuse bool
 }
 
-// idPair is one real id and what it becomes in an answer.
-type idPair struct {
-	old, new string
-	refuse   bool
+// Catalog is Known compiled once per target: a matcher over its ids, so
+// that finding them in an answer costs the same whatever their number.
+// It is immutable and safe for concurrent use.
+type Catalog struct {
+	// ids are the catalog's ids, once each, numbered as the matcher's
+	// patterns; index numbers them back.
+	ids         []string
+	index       map[string]int
+	placeholder string
+	refuse      bool
+	match       *matcher
 }
 
-// IDMap is the rewrite of answers to a call scoped to a capability. It is
-// immutable once built and safe for concurrent use.
-type IDMap struct{ pairs []idPair }
-
-// refused stands in for an id whose answer is refused. An upstream may
-// send it too (JSON's "\u0000"), so a refusal is told by the count
-// growing, not by its presence.
-const refused = "\x00"
-
-// IDMap builds the rewrites of an answer to a call scoped to s: each of
-// the capability's real ids to its handle, then every other id known to
-// the placeholder (or a refusal). Longest first, so a longer id wins over
-// an id it contains.
-func (s *Scope) IDMap(k Known) *IDMap {
-	pairs := make([]idPair, 0, len(s.Resources)+len(k.IDs))
-	mapped := make(map[string]bool, len(s.Resources))
-	for _, r := range s.Resources {
-		pairs, mapped[r.ID] = append(pairs, idPair{old: r.ID, new: r.Handle}), true
-	}
+// NewCatalog compiles k. It costs time and memory in the number of ids:
+// build it once per target, not per call.
+func NewCatalog(k Known) *Catalog {
+	c := &Catalog{index: make(map[string]int, len(k.IDs)), placeholder: k.Placeholder, refuse: k.Refuse}
 	for _, id := range k.IDs {
-		if !mapped[id] && id != "" {
-			pairs = append(pairs, idPair{old: id, new: k.Placeholder, refuse: k.Refuse})
+		if _, dup := c.index[id]; id != "" && !dup {
+			c.index[id] = len(c.ids)
+			c.ids = append(c.ids, id)
 		}
 	}
-	slices.SortFunc(pairs, func(x, y idPair) int { return cmp.Compare(len(y.old), len(x.old)) })
-	return &IDMap{pairs: pairs}
+	c.match = newMatcher(c.ids)
+	return c
 }
 
-// AnyID reports whether fn holds for one of the real ids an answer to a
-// call scoped to s is checked for: the capability's, then the known
-// ones. It builds nothing, for the fast path of an answer that names no
-// id at all.
-func (s *Scope) AnyID(k Known, fn func(id string) bool) bool {
+// IDMap is the rewrite of answers to a call scoped to a capability: each
+// real id of the capability becomes its handle, every other id of the
+// catalog the placeholder (or a refusal). It is immutable once built and
+// safe for concurrent use.
+type IDMap struct {
+	cat *Catalog
+	// held are the capability's ids that the catalog has, by pattern,
+	// with their handles.
+	held []heldID
+	// own matches the capability's ids the catalog lacks; ownHandles
+	// are their handles, by pattern.
+	own        *matcher
+	ownHandles []string
+}
+
+// heldID is a catalog id the capability holds a handle for.
+type heldID struct {
+	pattern int
+	handle  string
+}
+
+// IDMap builds the rewrites of an answer to a call scoped to s, over the
+// catalog c: each of the capability's real ids to its handle (the first
+// handle, if two name one id), then every other id of c to the
+// placeholder (or a refusal). Its cost is in the capability's ids, not
+// the catalog's.
+func (s *Scope) IDMap(c *Catalog) *IDMap {
+	m := &IDMap{cat: c}
+	var own []string
 	for _, r := range s.Resources {
-		if fn(r.ID) {
-			return true
+		if p, ok := c.index[r.ID]; ok && !slices.ContainsFunc(m.held, func(h heldID) bool { return h.pattern == p }) {
+			m.held = append(m.held, heldID{pattern: p, handle: r.Handle})
+		} else if !ok && r.ID != "" && !slices.Contains(own, r.ID) {
+			own, m.ownHandles = append(own, r.ID), append(m.ownHandles, r.Handle)
 		}
 	}
-	for _, id := range k.IDs {
-		if id != "" && fn(id) {
-			return true
-		}
-	}
-	return false
+	slices.SortFunc(m.held, func(x, y heldID) int { return cmp.Compare(x.pattern, y.pattern) })
+	m.own = newMatcher(own)
+	return m
 }
 
-// Replace replaces every occurrence of each id in str, longest first:
-// wherever it occurs, even inside a longer word, since an id glued to
-// other text is still the id. It reports whether an id whose answer is
-// refused was found; the string is then empty.
+// hit is an occurrence of an id the map rewrites, and what it becomes.
+type hit struct {
+	start, end int
+	with       string
+	refuse     bool
+}
+
+// scan is one search of a text for the map's ids, left to right: the
+// catalog's and the capability's own, each scanned about once.
+type scan struct {
+	m        *IDMap
+	cat, own cursor
+}
+
+func (m *IDMap) scan(b []byte) *scan {
+	return &scan{m: m, cat: cursor{m: m.cat.match, b: b}, own: cursor{m: m.own, b: b}}
+}
+
+// next returns the occurrence that starts first at or after from, the
+// longest one starting there: wherever it occurs, even inside a longer
+// word, since an id glued to other text is still the id.
+func (sc *scan) next(from int) (hit, bool) {
+	c, okc := sc.cat.next(from)
+	o, oko := sc.own.next(from)
+	if oko && (!okc || o.start < c.start || o.start == c.start && o.end > c.end) {
+		return hit{start: o.start, end: o.end, with: sc.m.ownHandles[o.pattern]}, true
+	}
+	if !okc {
+		return hit{}, false
+	}
+	if i, ok := slices.BinarySearchFunc(sc.m.held, c.pattern, func(h heldID, p int) int { return cmp.Compare(h.pattern, p) }); ok {
+		return hit{start: c.start, end: c.end, with: sc.m.held[i].handle}, true
+	}
+	return hit{start: c.start, end: c.end, with: sc.m.cat.placeholder, refuse: sc.m.cat.refuse}, true
+}
+
+// Replace replaces every occurrence of each id in str, leftmost first and
+// longest first where two start at one place: wherever it occurs, even
+// inside a longer word, since an id glued to other text is still the id.
+// It reports whether an id whose answer is refused was found; the string
+// is then empty.
 func (m *IDMap) Replace(str string) (string, bool) {
-	var args []string
-	for _, p := range m.pairs {
-		switch {
-		case !strings.Contains(str, p.old):
-		case p.refuse:
-			args = append(args, p.old, refused)
-		default:
-			args = append(args, p.old, p.new)
+	sc := m.scan([]byte(str))
+	var out strings.Builder
+	last := 0
+	for h, ok := sc.next(0); ok; h, ok = sc.next(last) {
+		if h.refuse {
+			return "", true
 		}
+		if last == 0 {
+			out.Grow(len(str) + len(str)/8)
+		}
+		out.WriteString(str[last:h.start])
+		out.WriteString(h.with)
+		last = h.end
 	}
-	if len(args) == 0 {
+	if last == 0 {
 		return str, false
 	}
-	out := strings.NewReplacer(args...).Replace(str)
-	if strings.Count(out, refused) > strings.Count(str, refused) {
-		return "", true
+	out.WriteString(str[last:])
+	return out.String(), false
+}
+
+// Index returns where the first of the map's ids in b starts, as written,
+// or -1 if none occurs: one pass over b, whatever the number of ids.
+func (m *IDMap) Index(b []byte) int {
+	if h, ok := m.scan(b).next(0); ok {
+		return h.start
 	}
-	return out, false
+	return -1
 }
 
 // In reports whether one of the map's ids occurs in b as written.
-func (m *IDMap) In(b []byte) bool {
-	return slices.ContainsFunc(m.pairs, func(p idPair) bool { return bytes.Contains(b, []byte(p.old)) })
-}
+func (m *IDMap) In(b []byte) bool { return m.Index(b) >= 0 }
 
 // contains reports whether str holds one of the map's ids.
-func (m *IDMap) contains(str string) bool {
-	return slices.ContainsFunc(m.pairs, func(p idPair) bool { return strings.Contains(str, p.old) })
-}
+func (m *IDMap) contains(str string) bool { return m.In([]byte(str)) }
 
 // handleWord finds handle-shaped words in what a caller sends.
 var handleWord = regexp.MustCompile(captoken.HandlePrefix + `[A-Za-z0-9_-]+`)

@@ -66,8 +66,8 @@ func TestIDMapReplace(t *testing.T) {
 			{Handle: "rh_2", ID: "notes/team-standup-2"}, {Handle: "rh_1", ID: "notes/team-standup"},
 		},
 	}
-	redact := s.IDMap(enforce.Known{IDs: []string{"notes/secret", "notes/team-standup", ""}, Placeholder: "[resource]"})
-	refuse := s.IDMap(enforce.Known{IDs: []string{"notes/forbidden"}, Refuse: true})
+	redact := s.IDMap(enforce.NewCatalog(enforce.Known{IDs: []string{"notes/secret", "notes/team-standup", ""}, Placeholder: "[resource]"}))
+	refuse := s.IDMap(enforce.NewCatalog(enforce.Known{IDs: []string{"notes/forbidden"}, Refuse: true}))
 	tests := []struct {
 		name, in, want string
 		m              *enforce.IDMap
@@ -98,22 +98,9 @@ func TestIDMapReplace(t *testing.T) {
 	}
 }
 
-func TestAnyID(t *testing.T) {
-	s := testScope()
-	k := enforce.Known{IDs: []string{"", "reports/q9"}}
-	var seen []string
-	s.AnyID(k, func(id string) bool { seen = append(seen, id); return false })
-	if want := []string{"reports/q1", "reports/q2", "reports/q9"}; len(seen) != 3 || seen[0] != want[0] || seen[2] != want[2] {
-		t.Errorf("AnyID visited %q, want %q", seen, want)
-	}
-	if !s.AnyID(k, func(id string) bool { return id == "reports/q9" }) {
-		t.Error("AnyID missed a known id")
-	}
-}
-
 func TestInbound(t *testing.T) {
 	s := testScope()
-	known := s.IDMap(enforce.Known{IDs: []string{"reports/secret"}, Placeholder: "[resource]"})
+	known := s.IDMap(enforce.NewCatalog(enforce.Known{IDs: []string{"reports/secret"}, Placeholder: "[resource]"}))
 	tests := []struct {
 		name, in, want string
 		wantErr        error
@@ -144,7 +131,7 @@ func FuzzIDMap(f *testing.F) {
 	f.Add("reports/q1reports/q2\x00")
 	f.Add("reports/secretreports/q1")
 	s := testScope()
-	m := s.IDMap(enforce.Known{IDs: []string{"reports/secret"}, Refuse: true})
+	m := s.IDMap(enforce.NewCatalog(enforce.Known{IDs: []string{"reports/secret"}, Refuse: true}))
 	f.Fuzz(func(t *testing.T, in string) {
 		out, refusedAnswer := m.Replace(in)
 		if refusedAnswer {

@@ -89,7 +89,7 @@ type server struct {
 	// resource is the server's resource URI, the gateway's URL for it.
 	resource string
 	// known is what answers are checked for beyond a capability's own ids.
-	known enforce.Known
+	known *enforce.Catalog
 }
 
 // tool is what the front knows of one tool of a server.
@@ -165,12 +165,13 @@ func (f *Front) newServer(sc config.MCPServer) (*server, error) {
 		}
 		s.tools[name] = t
 	}
-	s.known = enforce.Known{Placeholder: config.UnmappedPlaceholder, Refuse: sc.UnmappedIDs == config.UnmappedRefuse}
+	known := enforce.Known{Placeholder: config.UnmappedPlaceholder, Refuse: sc.UnmappedIDs == config.UnmappedRefuse}
 	for _, r := range sc.Catalog {
 		if r.ID != "" {
-			s.known.IDs = append(s.known.IDs, r.ID)
+			known.IDs = append(known.IDs, r.ID)
 		}
 	}
+	s.known = enforce.NewCatalog(known)
 	s.proxy = proxy.New(u, proxy.Options{
 		Transport: proxy.NewTransport(), ErrorHandler: f.upstreamError, ModifyResponse: f.modifyAnswer, Logger: f.deps.Logger,
 	})

@@ -65,7 +65,7 @@ func FuzzRewriteArguments(f *testing.F) {
 		Claims:    &captoken.Claims{Handles: []string{"rh_a", "rh_b"}},
 		Resources: enforce.ResourceMap{{Handle: "rh_a", ID: "corpus/a"}, {Handle: "rh_b", ID: "corpus/b"}},
 	}
-	known := s.IDMap(enforce.Known{IDs: []string{"corpus/secret"}})
+	known := s.IDMap(enforce.NewCatalog(enforce.Known{IDs: []string{"corpus/secret"}}))
 	ptr, _ := mcp.ParsePointer("/path")
 	f.Fuzz(func(t *testing.T, args string) {
 		if !json.Valid([]byte(args)) {

@@ -1,0 +1,61 @@
+package enforce
+
+import (
+	ahocorasick "github.com/petar-dambovaliev/aho-corasick"
+)
+
+// matcher finds a set of ids in text in one pass, whatever their number:
+// an Aho–Corasick automaton built once over the set, searched
+// leftmost-longest. A nil matcher, over no id, finds nothing. It is
+// immutable and safe for concurrent use.
+type matcher struct{ ac ahocorasick.AhoCorasick }
+
+// newMatcher builds the matcher of ids, none of them empty.
+func newMatcher(ids []string) *matcher {
+	if len(ids) == 0 {
+		return nil
+	}
+	b := ahocorasick.NewAhoCorasickBuilder(ahocorasick.Opts{MatchKind: ahocorasick.LeftMostLongestMatch, DFA: true})
+	return &matcher{ac: b.Build(ids)}
+}
+
+// match is one occurrence of an id: text[start:end] is the id numbered
+// pattern in the set.
+type match struct{ start, end, pattern int }
+
+// next returns the occurrence in b that starts first at or after from,
+// the longest one starting there. Each search starts a fresh iterator on
+// b[from:] and takes its first match alone: the library's iterator
+// resumes one byte past a match's start, so its later matches may
+// overlap.
+func (m *matcher) next(b []byte, from int) (match, bool) {
+	if m == nil || from >= len(b) {
+		return match{}, false
+	}
+	x := m.ac.IterByte(b[from:]).Next()
+	if x == nil {
+		return match{}, false
+	}
+	return match{start: from + x.Start(), end: from + x.End(), pattern: x.Pattern()}, true
+}
+
+// cursor is one matcher's search of one text from left to right. A
+// search from p that found an occurrence at s also answers any later
+// search from p' ≤ s, and one that found nothing answers every later
+// search, so a text is scanned about once however many ids it holds.
+type cursor struct {
+	m      *matcher
+	b      []byte
+	hit    match
+	ok     bool
+	primed bool
+}
+
+// next is m.next(b, from); from must not decrease between calls.
+func (c *cursor) next(from int) (match, bool) {
+	if !c.primed || c.ok && c.hit.start < from {
+		c.hit, c.ok = c.m.next(c.b, from)
+		c.primed = true
+	}
+	return c.hit, c.ok
+}
