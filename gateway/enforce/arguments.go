@@ -30,8 +30,7 @@ func (s *Scope) RewriteArguments(in map[string]json.RawMessage) (map[string]json
 		out[k] = v
 	}
 	if raw, ok := in[ArgHandle]; ok {
-		var h string
-		isString := json.Unmarshal(raw, &h) == nil
+		h, isString := stringArg(raw)
 		id, ok := "", false
 		if isString && s.Claims.HasHandle(h) {
 			id, ok = s.Resources.ID(h)
@@ -76,6 +75,28 @@ func (s *Scope) handleIDs(in map[string]json.RawMessage) ([]string, *Refusal) {
 		ids = append(ids, id)
 	}
 	return ids, nil
+}
+
+// stringArg decodes an argument that must be a string, as
+// encoding/json does (null is ""). A literal that holds no escape and
+// nothing but printable ASCII is its own content, read without decoding.
+func stringArg(raw json.RawMessage) (string, bool) {
+	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' && printableASCII(raw[1:n-1]) {
+		return string(raw[1 : n-1]), true
+	}
+	var s string
+	return s, json.Unmarshal(raw, &s) == nil
+}
+
+// printableASCII reports whether b holds only printable ASCII other than
+// the quote and the backslash.
+func printableASCII(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 func notInCapability() *Refusal {

@@ -99,7 +99,7 @@ func (s *Scope) IDMap(c *Catalog) *IDMap {
 		}
 	}
 	slices.SortFunc(m.held, func(x, y heldID) int { return cmp.Compare(x.pattern, y.pattern) })
-	m.own = newMatcher(own)
+	m.own = newFewMatcher(own)
 	return m
 }
 

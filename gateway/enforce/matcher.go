@@ -1,6 +1,8 @@
 package enforce
 
 import (
+	"bytes"
+
 	ahocorasick "github.com/petar-dambovaliev/aho-corasick"
 )
 
@@ -8,7 +10,23 @@ import (
 // an Aho–Corasick automaton built once over the set, searched
 // leftmost-longest. A nil matcher, over no id, finds nothing. It is
 // immutable and safe for concurrent use.
-type matcher struct{ ac ahocorasick.AhoCorasick }
+type matcher struct {
+	ac ahocorasick.AhoCorasick
+	// few, when set, are searched one by one instead: the handful of ids
+	// of one capability, for which building an automaton on every call
+	// would cost far more than the search.
+	few []string
+}
+
+// newFewMatcher is the matcher of the few ids of one capability, which
+// costs nothing to build; its search is in the number of those ids, never
+// in a catalog's.
+func newFewMatcher(ids []string) *matcher {
+	if len(ids) == 0 {
+		return nil
+	}
+	return &matcher{few: ids}
+}
 
 // newMatcher builds the matcher of ids, none of them empty.
 func newMatcher(ids []string) *matcher {
@@ -32,11 +50,31 @@ func (m *matcher) next(b []byte, from int) (match, bool) {
 	if m == nil || from >= len(b) {
 		return match{}, false
 	}
+	if m.few != nil {
+		return m.nextFew(b, from)
+	}
 	x := m.ac.IterByte(b[from:]).Next()
 	if x == nil {
 		return match{}, false
 	}
 	return match{start: from + x.Start(), end: from + x.End(), pattern: x.Pattern()}, true
+}
+
+// nextFew is next over few: the occurrence that starts first, the
+// longest of those starting there.
+func (m *matcher) nextFew(b []byte, from int) (match, bool) {
+	best, found := match{}, false
+	for i, id := range m.few {
+		j := bytes.Index(b[from:], []byte(id)) // a short id converts on the stack
+		if j < 0 {
+			continue
+		}
+		s := from + j
+		if !found || s < best.start || s == best.start && s+len(id) > best.end {
+			best, found = match{start: s, end: s + len(id), pattern: i}, true
+		}
+	}
+	return best, found
 }
 
 // cursor is one matcher's search of one text from left to right. A
