@@ -6,7 +6,6 @@ import (
 	"github.com/capgate/capgate/gateway/agentcard"
 	"github.com/capgate/capgate/gateway/answer"
 	"github.com/capgate/capgate/gateway/jsonrpc"
-	"github.com/capgate/capgate/gateway/proxy"
 )
 
 // The answers of the calls the front forwarded come back through the same
@@ -20,14 +19,11 @@ import (
 // no call (the resolution hook) are left as they are.
 func (f *Front) modifyAnswer(resp *http.Response) error {
 	u, ok := upstreamFrom(resp.Request.Context())
-	if ok && u.c != nil && u.c.scope != nil {
-		proxy.ScopeAnswer(resp) // only allowlisted answer headers, no trailers
-	}
 	if !ok || u.c == nil {
 		return nil
 	}
 	c := u.c
-	ac := answer.Call[*call]{Value: c, ID: c.req.ID, Target: c.agent.cfg.Name}
+	ac := answer.Call[*call]{Value: c, ID: c.req.ID, Target: c.agent.cfg.Name, Scoped: c.scope != nil}
 	if speaksV1(agentcard.SpokenVersion(c.req.Method, c.http.Header.Get("A2A-Version"))) {
 		ac.Shape = (*jsonrpc.Error).Detailed
 	}

@@ -10,6 +10,7 @@ import (
 	"net/http"
 
 	"github.com/capgate/capgate/gateway/jsonrpc"
+	"github.com/capgate/capgate/gateway/proxy"
 )
 
 // Processor sees one JSON-RPC response object an upstream sent for the
@@ -77,6 +78,10 @@ type Call[C any] struct {
 	// Lines, when set, gives the filter of a stream's lines other than
 	// data; it is called once, and only for a stream.
 	Lines func() LineFilter
+	// Scoped says the call acts under a capability: its answer keeps only
+	// the headers a caller needs (proxy.ScopeAnswer), since an upstream
+	// may name a real id in any other, and no trailers.
+	Scoped bool
 	// Shape, when set, puts a refusal the pipeline writes in the shape
 	// the caller reads (A2A v1.0's typed details, say).
 	Shape func(*jsonrpc.Error) *jsonrpc.Error
@@ -97,6 +102,9 @@ func (c Call[C]) shaped(err error) error {
 // what the pipeline let through.
 func (p *Pipeline[C]) Modify(resp *http.Response, c Call[C]) error {
 	ctx := resp.Request.Context()
+	if c.Scoped {
+		proxy.ScopeAnswer(resp)
+	}
 	if isEventStream(resp.Header.Get("Content-Type")) {
 		es := newEventStream(ctx, p.chain(c), p.check(c), c.ID, resp.Body, p.max)
 		if c.Lines != nil {

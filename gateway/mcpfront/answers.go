@@ -26,7 +26,7 @@ func (f *Front) modifyAnswer(resp *http.Response) error {
 	}
 	c := u.c
 	c.stream = strings.Contains(strings.ToLower(resp.Header.Get("Content-Type")), "event-stream")
-	ac := answer.Call[*call]{Value: c, ID: c.req.ID, Target: c.server.cfg.Name}
+	ac := answer.Call[*call]{Value: c, ID: c.req.ID, Target: c.server.cfg.Name, Scoped: c.scope != nil}
 	if c.scope != nil {
 		ac.Lines = func() answer.LineFilter { return answer.Lines(c.scope.IDMap(c.server.known)) }
 	}

@@ -60,6 +60,16 @@ func TestListAndCall(t *testing.T) {
 					t.Fatalf("the caller's credential reached the server: %v", h)
 				}
 			}
+			w.callHeaders.mu.Lock()
+			defer w.callHeaders.mu.Unlock()
+			if len(w.callHeaders.hs) == 0 {
+				t.Fatal("no answer to the tool call was seen")
+			}
+			for _, h := range w.callHeaders.hs {
+				if h.Get("X-File-Id") != "" || h.Get("Link") != "" {
+					t.Errorf("the server's answer headers reached the caller of a tool call: %v", h)
+				}
+			}
 		})
 	}
 }

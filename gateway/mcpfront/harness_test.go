@@ -1,8 +1,10 @@
 package mcpfront_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -46,6 +48,8 @@ type world struct {
 	revoked  *revocation.Memory
 	upstream *upstream
 	gateway  *httptest.Server
+	// callHeaders are the answer headers the caller got on tool calls.
+	callHeaders answerHeaders
 }
 
 // upstream is the files server, counting what reached it.
@@ -110,6 +114,10 @@ func newUpstream(t *testing.T, stateless bool) (*upstream, *httptest.Server) {
 		u.mu.Lock()
 		u.headers = append(u.headers, r.Header.Clone())
 		u.mu.Unlock()
+		// A server that names real ids in its answer headers: on a tool
+		// call, the caller must see none of them.
+		w.Header().Set("X-File-Id", "corpus/secret.md")
+		w.Header().Set("Link", "</files/corpus/q2-report.md>; rel=related")
 		h.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
@@ -208,13 +216,34 @@ func (w *world) mint(t *testing.T, holder string, ops []string, ids ...string) c
 	return capability{id: c.CapabilityID, token: token, handles: handles, claims: c}
 }
 
-// bearer adds the caller's dev key to every request.
-type bearer struct{ key string }
+// bearer adds the caller's dev key to every request, and keeps the
+// headers of the answers to tool calls.
+type bearer struct {
+	key   string
+	calls *answerHeaders
+}
+
+// answerHeaders are the headers the caller got on its tool calls.
+type answerHeaders struct {
+	mu sync.Mutex
+	hs []http.Header
+}
 
 func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+b.key)
-	return http.DefaultTransport.RoundTrip(r)
+	var body []byte
+	if r.Body != nil {
+		body, _ = io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err == nil && b.calls != nil && bytes.Contains(body, []byte(`"tools/call"`)) {
+		b.calls.mu.Lock()
+		b.calls.hs = append(b.calls.hs, resp.Header.Clone())
+		b.calls.mu.Unlock()
+	}
+	return resp, err
 }
 
 // connect opens a session of the official Go SDK client through the
@@ -222,7 +251,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 func (w *world) connect(t *testing.T, key, version string) *sdk.ClientSession {
 	t.Helper()
 	c := sdk.NewClient(&sdk.Implementation{Name: "capgate-test", Version: "1.0.0"}, nil)
-	tr := &sdk.StreamableClientTransport{Endpoint: w.gateway.URL + "/mcp/files", HTTPClient: &http.Client{Transport: bearer{key}}, MaxRetries: -1}
+	tr := &sdk.StreamableClientTransport{Endpoint: w.gateway.URL + "/mcp/files", HTTPClient: &http.Client{Transport: bearer{key: key, calls: &w.callHeaders}}, MaxRetries: -1}
 	var opts *sdk.ClientSessionOptions
 	if version != "" {
 		opts = &sdk.ClientSessionOptions{ProtocolVersion: version}
