@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/capgate/capgate/gateway/answer"
+	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/mcp"
 )
 
@@ -61,13 +62,15 @@ func (f *Front) listTools(_ context.Context, c *call, resp json.RawMessage) (jso
 		return resp, nil
 	}
 	var result map[string]json.RawMessage
-	if json.Unmarshal(env["result"], &result) != nil {
-		return resp, nil
+	if json.Unmarshal(env["result"], &result) != nil || result == nil {
+		// Not a listing the gateway can filter: refused, never passed
+		// unfiltered.
+		return nil, answer.ErrNotJSON
 	}
 	for k, v := range result {
-		// "Tools" is the list to a client that matches names as
-		// encoding/json does: every spelling is filtered.
-		if strings.EqualFold(k, "tools") {
+		// "Tools" is the list to a client that matches names as a
+		// lenient decoder does: every spelling is filtered.
+		if jsonrpc.LenientName(k, "tools") {
 			result[k] = f.callableTools(c, v)
 		}
 	}
