@@ -61,10 +61,7 @@ func (u *outbound) Vouched() (proxy.Context, bool) {
 // answer processors read the answer: the transport asks for and undoes
 // any compression itself, never the caller's encodings.
 func (u *outbound) Prepare(out *http.Request) {
-	out.Method = http.MethodPost
-	proxy.SetBody(out, u.body)
-	out.Header.Set("Content-Type", "application/json")
-	out.Header.Del("Accept-Encoding")
+	proxy.SetJSONCall(out, u.body)
 	if u.trace {
 		injectTrace(out.Context(), out.Header)
 	}

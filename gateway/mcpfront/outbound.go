@@ -34,10 +34,7 @@ func (u *outbound) Vouched() (proxy.Context, bool) {
 // without the caller's encodings (the answer pipeline reads the answer),
 // and the MCP headers that mirror the body set from what was decided.
 func (u *outbound) Prepare(out *http.Request) {
-	out.Method = http.MethodPost
-	proxy.SetBody(out, u.body)
-	out.Header.Set("Content-Type", "application/json")
-	out.Header.Del("Accept-Encoding")
+	proxy.SetJSONCall(out, u.body)
 	mirrorHeaders(out.Header, u.c)
 }
 

@@ -40,3 +40,14 @@ var callerBodyHeaders = [...]string{
 	"Content-Length", "Transfer-Encoding", "Trailer", "Content-Encoding", "Content-Md5",
 	"Digest", "Content-Digest", "Repr-Digest", "Content-Range",
 }
+
+// SetJSONCall makes out the POST of the JSON-RPC body b the gateway
+// decided. The caller's encodings are not asked for: the gateway's answer
+// pipeline reads the answer, and the transport asks for and undoes any
+// compression itself.
+func SetJSONCall(out *http.Request, b []byte) {
+	out.Method = http.MethodPost
+	SetBody(out, b)
+	out.Header.Set("Content-Type", "application/json")
+	out.Header.Del("Accept-Encoding")
+}
