@@ -35,6 +35,8 @@ func lookup(v1 string) (method, bool) {
 		return method{"tasks/pushNotificationConfig/set", createPushTo03, pushResultTo1}, true
 	case "GetTaskPushNotificationConfig":
 		return method{"tasks/pushNotificationConfig/get", pushIDTo03, pushResultTo1}, true
+	case "ListTaskPushNotificationConfigs", "ListTaskPushNotificationConfig":
+		return method{"tasks/pushNotificationConfig/list", listPushParamsTo03, listPushResultTo1}, true
 	case "DeleteTaskPushNotificationConfig":
 		return method{"tasks/pushNotificationConfig/delete", pushIDTo03, emptyResultTo1}, true
 	}
