@@ -25,6 +25,7 @@ import (
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/gateway/proxy"
+	"github.com/capgate/capgate/gateway/pushrelay"
 	"github.com/capgate/capgate/gateway/ratelimit"
 	"github.com/capgate/capgate/gateway/taskindex"
 	"github.com/capgate/capgate/policy"
@@ -90,6 +91,10 @@ type Deps struct {
 	// Approvals holds requests that wait for human approval; nil denies
 	// every request that needs one.
 	Approvals approval.Store
+	// Push relays push notifications (package pushrelay); nil relays
+	// none, and a push config on a call scoped to a capability is
+	// refused.
+	Push *pushrelay.Relay
 	// Audit receives one event per issuance, attenuation, invocation
 	// decision, delegation and revocation; nil records nothing.
 	Audit *slog.Logger
@@ -164,7 +169,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Front, error) {
 	f.tasks = a2atasks.New(deps.Tasks, deps.Logger)
 	f.methods = f.methodTable()
 	f.answers, err = answer.New(answer.Options{MaxBytes: maxUpstreamResponse, Logger: deps.Logger},
-		f.taskAnswer, f.mapIDs, f.translateAnswer)
+		f.taskAnswer, f.pushAnswer, f.mapIDs, f.translateAnswer)
 	if err != nil {
 		return nil, fmt.Errorf("a2a front: %w", err)
 	}

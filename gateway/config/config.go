@@ -60,6 +60,9 @@ type Config struct {
 	// Approvals configures human approval of grants: the webhook that
 	// tells approvers a request waits.
 	Approvals *approval.Config `yaml:"approvals,omitempty"`
+	// PushRelay, when set, relays push notifications through the gateway
+	// (push.go).
+	PushRelay *PushRelay `yaml:"push_relay,omitempty"`
 }
 
 // Tracing configures OpenTelemetry tracing: spans for authentication, the
@@ -206,6 +209,9 @@ type Agent struct {
 	// that maps to no handle the caller holds: UnmappedRedact (default)
 	// or UnmappedRefuse.
 	UnmappedIDs string `yaml:"unmapped_ids,omitempty"`
+	// PushRelay says which push configs on the agent's tasks the gateway
+	// relays: PushRelayScoped (default), PushRelayAll or PushRelayOff.
+	PushRelay string `yaml:"push_relay,omitempty"`
 }
 
 // UpstreamAuth configures an OAuth 2.0 client-credentials token that the

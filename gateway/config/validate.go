@@ -42,6 +42,7 @@ func (c *Config) applyDefaults() {
 			c.Agents[i].CardRefresh = Duration(5 * time.Minute)
 		}
 	}
+	c.PushRelay.applyDefaults(c.PublicURL)
 	if c.Policy.ReloadInterval == 0 {
 		c.Policy.ReloadInterval = Duration(2 * time.Second)
 	}
@@ -116,6 +117,7 @@ func (c *Config) validate() []error {
 	c.validateA2EHosts(add)
 	c.validateMCPServers(add)
 	c.validateRedis(add)
+	c.validatePush(add)
 	if c.Admin != nil && len(c.AdminAccess.Principals) == 0 && len(c.AdminAccess.Groups) == 0 {
 		add("admin_access", "an admin listener needs admin principals or groups")
 	}
