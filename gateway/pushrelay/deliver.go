@@ -144,15 +144,23 @@ func (d *Deliverer) Enqueue(p Push) bool {
 	}
 }
 
-// Close stops the workers, drops what is still queued, and waits for the
-// workers to return. It is safe to call more than once.
+// Close stops the workers (an attempt under way is cancelled), waits for
+// them to return, and drops what is still queued, reporting each push
+// OutcomeClosed. It is safe to call more than once.
 func (d *Deliverer) Close() error {
 	d.once.Do(func() {
 		close(d.stop)
 		d.cancel()
 	})
 	d.wg.Wait()
-	return nil
+	for {
+		select {
+		case p := <-d.queue:
+			d.opts.OnOutcome(p.Agent, OutcomeClosed)
+		default:
+			return nil
+		}
+	}
 }
 
 func (d *Deliverer) work() {

@@ -22,9 +22,9 @@ type memory struct {
 }
 
 type memItem struct {
-	box     []byte
-	task    string
-	expires time.Time
+	box             []byte
+	agent, id, task string
+	expires         time.Time
 }
 
 // NewMemory returns a Store for one replica holding at most max records,
@@ -45,7 +45,7 @@ func (m *memory) put(_ context.Context, agent, id, task string, box []byte) erro
 			return ErrFull
 		}
 	}
-	m.items[k] = memItem{box: box, task: task, expires: m.now().Add(m.ttl)}
+	m.items[k] = memItem{box: box, agent: agent, id: id, task: task, expires: m.now().Add(m.ttl)}
 	if task != "" {
 		tk := memKey(agent, task)
 		if m.tasks[tk] == nil {
@@ -59,9 +59,9 @@ func (m *memory) put(_ context.Context, agent, id, task string, box []byte) erro
 // sweep forgets expired records. m.mu is held.
 func (m *memory) sweep() {
 	now := m.now()
-	for k, it := range m.items {
+	for _, it := range m.items {
 		if now.After(it.expires) {
-			delete(m.items, k)
+			m.forget(it.agent, it.id, it.task)
 		}
 	}
 }
@@ -91,6 +91,12 @@ func (m *memory) byTask(_ context.Context, agent, task string) (map[string][]byt
 func (m *memory) del(_ context.Context, agent, id, task string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.forget(agent, id, task)
+	return nil
+}
+
+// forget removes a record and its place in its task's set. m.mu is held.
+func (m *memory) forget(agent, id, task string) {
 	delete(m.items, memKey(agent, id))
 	if ids := m.tasks[memKey(agent, task)]; ids != nil {
 		delete(ids, id)
@@ -98,5 +104,4 @@ func (m *memory) del(_ context.Context, agent, id, task string) error {
 			delete(m.tasks, memKey(agent, task))
 		}
 	}
-	return nil
 }

@@ -112,14 +112,21 @@ func TaskOf(body []byte) (task string, ok bool) {
 	if json.Unmarshal(body, &m) != nil || m == nil {
 		return "", false
 	}
-	for _, inner := range []string{"task", "statusUpdate", "artifactUpdate"} {
-		if raw, has := m[inner]; has {
-			if len(m) != 1 {
+	for _, name := range []string{"task", "statusUpdate", "artifactUpdate"} {
+		if raw, has := m[name]; has {
+			var inner map[string]json.RawMessage
+			if len(m) != 1 || json.Unmarshal(raw, &inner) != nil || inner == nil {
 				return "", false
 			}
-			return TaskOf(raw)
+			return taskMember(inner) // one level of wrapping, no more
 		}
 	}
+	return taskMember(m)
+}
+
+// taskMember reads the task of a v0.3 event, or of what a v1.0
+// StreamResponse wraps.
+func taskMember(m map[string]json.RawMessage) (string, bool) {
 	var id, taskID string
 	if raw, has := m["id"]; has && json.Unmarshal(raw, &id) != nil {
 		return "", false
