@@ -97,11 +97,15 @@ func Response(v1 string, resp json.RawMessage) (json.RawMessage, error) {
 		return nil, malformed("response", "not a JSON object")
 	}
 	result, ok := env["result"]
-	if !ok {
-		if _, isErr := env["error"]; !isErr {
-			return nil, malformed("response", "neither a result nor an error")
-		}
+	_, isErr := env["error"]
+	switch {
+	case isErr && !ok:
 		return resp, nil
+	case !ok && v1 == "DeleteTaskPushNotificationConfig":
+		// a2a-go's v0.3 server omits a deletion's null result.
+		result = json.RawMessage("null")
+	case !ok:
+		return nil, malformed("response", "neither a result nor an error")
 	}
 	t, err := m.result(result)
 	if err != nil {
