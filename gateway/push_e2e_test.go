@@ -117,6 +117,13 @@ func (r *receiver) next(t *testing.T) delivery {
 // point.
 func pushHarness(t *testing.T, agent *pushAgent, rcv *receiver, relay bool) *harness {
 	t.Helper()
+	return pushHarnessWith(t, agent, rcv, relay, nil, nil)
+}
+
+// pushHarnessWith is pushHarness with hooks on the config and the build
+// options (a shared Redis and key set, for replicas).
+func pushHarnessWith(t *testing.T, agent *pushAgent, rcv *receiver, relay bool, mod func(*config.Config), bmod func(*gateway.BuildOptions)) *harness {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -139,7 +146,15 @@ func pushHarness(t *testing.T, agent *pushAgent, rcv *receiver, relay bool) *har
 			cfg.PushRelay = &config.PushRelay{URL: "http://" + ln.Addr().String(), AllowPrivateTargets: true, MaxAttempts: 3,
 				Backoff: config.Duration(10 * time.Millisecond), QueueSize: 16, MaxConfigs: 100}
 		}
-	}, func(bo *gateway.BuildOptions) { bo.PushRootCAs = roots })
+		if mod != nil {
+			mod(cfg)
+		}
+	}, func(bo *gateway.BuildOptions) {
+		bo.PushRootCAs = roots
+		if bmod != nil {
+			bmod(bo)
+		}
+	})
 	gs := &httptest.Server{Listener: ln, Config: &http.Server{Handler: h.gw.Handler()}}
 	gs.Start()
 	t.Cleanup(gs.Close)
