@@ -133,6 +133,9 @@ type agent struct {
 	known *enforce.Catalog
 	// maxAnswer bounds one of its answers, or one stream event.
 	maxAnswer int
+	// catalog is its config catalog, indexed once by collection and
+	// attribute: issuance reads only the resources a query can match.
+	catalog *policy.ResourceIndex
 }
 
 // New builds the front. It performs no network I/O: agent cards are
@@ -207,7 +210,8 @@ func (f *Front) newAgent(ctx context.Context, ac config.Agent) (*agent, error) {
 		return nil, err
 	}
 	a := &agent{cfg: ac, url: u, publicURL: f.cfg.PublicURL + "/a2a/" + ac.Name, known: knownIDs(ac),
-		maxAnswer: cmp.Or(ac.MaxAnswerBytes, f.cfg.MaxAnswerBytes, answer.DefaultMaxBytes)}
+		maxAnswer: cmp.Or(ac.MaxAnswerBytes, f.cfg.MaxAnswerBytes, answer.DefaultMaxBytes),
+		catalog:   policy.NewResourceIndex(ac.Catalog)}
 	a.proxy = proxy.New(u, proxy.Options{
 		Transport: rt, ErrorHandler: f.upstreamError, ModifyResponse: f.modifyAnswer, Logger: f.deps.Logger,
 	})
