@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"sync"
 
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/proxy"
@@ -51,6 +52,8 @@ type Pipeline[C any] struct {
 	strict *jsonrpc.Strict
 	max    int
 	logger *slog.Logger
+	// blocks are the buffers an answer of unknown length is read into.
+	blocks sync.Pool
 }
 
 // New builds a pipeline applying procs, in order, to every answer.
@@ -65,7 +68,7 @@ func New[C any](o Options, procs ...Processor[C]) (*Pipeline[C], error) {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Pipeline[C]{procs: procs, strict: strict, max: o.MaxBytes, logger: o.Logger}, nil
+	return &Pipeline[C]{procs: procs, strict: strict, max: o.MaxBytes, logger: o.Logger, blocks: sync.Pool{New: newBlock}}, nil
 }
 
 // Call is the call an answer belongs to.
@@ -134,7 +137,7 @@ func (p *Pipeline[C]) Modify(resp *http.Response, c Call[C]) error {
 		resp.Header.Del("Content-Length")
 		return nil
 	}
-	body, err := readAnswer(resp.Body, resp.ContentLength, limit)
+	body, err := readAnswer(resp.Body, resp.ContentLength, limit, &p.blocks)
 	_ = resp.Body.Close()
 	switch {
 	case err != nil:
@@ -245,12 +248,15 @@ func processArray(ctx context.Context, run chain, check answerCheck, id json.Raw
 // (refused is then true), for the response's id or, when it has none, id.
 func processOne(ctx context.Context, run chain, id, resp json.RawMessage) (out json.RawMessage, refused bool) {
 	out, err := run(ctx, resp)
-	if err == nil && bytes.Equal(out, resp) && !hasLooseSpace(out) {
-		// resp is valid JSON (every caller checked it) and already compact.
+	if err == nil && !hasLooseSpace(out) {
+		// out is valid JSON (resp passed the answer check, and the chain
+		// checked whatever a processor changed) and already compact: it
+		// is what the caller gets, without a compacted copy.
 		return out, false
 	}
 	if err == nil {
 		var buf bytes.Buffer
+		buf.Grow(len(out))
 		if json.Compact(&buf, out) == nil {
 			return buf.Bytes(), false
 		}
