@@ -67,6 +67,10 @@ type Config struct {
 	// Deps.Tasks is nil; zero means DefaultMaxTasks and DefaultTaskTTL.
 	MaxTasks int
 	TaskTTL  time.Duration
+	// MaxAnswerBytes bounds one upstream answer and one stream event of
+	// an agent that sets no bound of its own (config.Agent's
+	// MaxAnswerBytes); zero means answer.DefaultMaxBytes (16 MiB).
+	MaxAnswerBytes int
 }
 
 // Deps are the front's collaborators.
@@ -132,6 +136,11 @@ type agent struct {
 	// known is what answers to calls scoped to a capability are checked
 	// for beyond the capability's own ids: its catalog, compiled once.
 	known *enforce.Catalog
+	// maxAnswer bounds one of its answers, or one stream event.
+	maxAnswer int
+	// catalog is its config catalog, indexed once by collection and
+	// attribute: issuance reads only the resources a query can match.
+	catalog *policy.ResourceIndex
 }
 
 // New builds the front. It performs no network I/O: agent cards are
@@ -168,7 +177,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Front, error) {
 	}
 	f.tasks = a2atasks.New(deps.Tasks, deps.Logger)
 	f.methods = f.methodTable()
-	f.answers, err = answer.New(answer.Options{MaxBytes: maxUpstreamResponse, Logger: deps.Logger},
+	f.answers, err = answer.New(answer.Options{MaxBytes: cfg.MaxAnswerBytes, Logger: deps.Logger},
 		f.taskAnswer, f.pushAnswer, f.mapIDs, f.translateAnswer)
 	if err != nil {
 		return nil, fmt.Errorf("a2a front: %w", err)
@@ -205,7 +214,9 @@ func (f *Front) newAgent(ctx context.Context, ac config.Agent) (*agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &agent{cfg: ac, url: u, publicURL: f.cfg.PublicURL + "/a2a/" + ac.Name, known: knownIDs(ac)}
+	a := &agent{cfg: ac, url: u, publicURL: f.cfg.PublicURL + "/a2a/" + ac.Name, known: knownIDs(ac),
+		maxAnswer: cmp.Or(ac.MaxAnswerBytes, f.cfg.MaxAnswerBytes, answer.DefaultMaxBytes),
+		catalog:   policy.NewResourceIndex(ac.Catalog)}
 	a.proxy = proxy.New(u, proxy.Options{
 		Transport: rt, ErrorHandler: f.upstreamError, ModifyResponse: f.modifyAnswer, Logger: f.deps.Logger,
 	})
@@ -256,5 +267,6 @@ func ConfigFrom(cfg *config.Config) Config {
 		UpstreamTimeout: cfg.Limits.UpstreamTimeout.D(), StreamTimeout: cfg.Listen.StreamTimeout.D(),
 		OIDCIssuers: issuers,
 		MaxTasks:    cfg.Limits.MaxTasks, TaskTTL: cfg.Limits.TaskTTL.D(),
+		MaxAnswerBytes: cfg.Limits.MaxAnswerBytes,
 	}
 }

@@ -155,7 +155,20 @@ type Limits struct {
 	// TaskTTL is how long the gateway remembers who started a task after
 	// its owner last used it, in memory or in Redis. Default 24h.
 	TaskTTL Duration `yaml:"task_ttl,omitempty"`
+	// MaxAnswerBytes bounds one upstream answer, and one event of a
+	// stream, which the gateway holds whole to check; a larger one is
+	// refused as answer_too_large. Default DefaultMaxAnswerBytes (16 MiB);
+	// an agent may set its own (Agent.MaxAnswerBytes).
+	MaxAnswerBytes int `yaml:"max_answer_bytes,omitempty"`
 }
+
+// The bounds of an answer limit: DefaultMaxAnswerBytes when none is set,
+// and what a limit set may be.
+const (
+	DefaultMaxAnswerBytes = 16 << 20
+	minAnswerBytes        = 4 << 10
+	maxAnswerBytes        = 1 << 30
+)
 
 // Task ownership modes of an agent.
 const (
@@ -205,6 +218,9 @@ type Agent struct {
 	// Messages, when set, requires a capability for every message to the
 	// agent and every follow-up on its tasks.
 	Messages *Messages `yaml:"messages,omitempty"`
+	// MaxAnswerBytes, when set, bounds this agent's answers (and each
+	// stream event) in place of limits.max_answer_bytes.
+	MaxAnswerBytes int `yaml:"max_answer_bytes,omitempty"`
 	// UnmappedIDs says what happens to a real resource id in an answer
 	// that maps to no handle the caller holds: UnmappedRedact (default)
 	// or UnmappedRefuse.

@@ -3,7 +3,7 @@ package mcpfront
 import "github.com/capgate/capgate/gateway/config"
 
 // ConfigFrom is the part of the gateway's config the front serves: the
-// MCP servers, the public URL, the body and upstream limits, and the
+// MCP servers, the public URL, the body, answer and upstream limits, and the
 // OIDC issuers the servers' metadata names.
 func ConfigFrom(cfg *config.Config) Config {
 	issuers := make([]string, 0, len(cfg.OIDC))
@@ -13,6 +13,6 @@ func ConfigFrom(cfg *config.Config) Config {
 	return Config{
 		Servers: cfg.MCPServers, PublicURL: cfg.PublicURL, Limits: cfg.Limits.Limits,
 		UpstreamTimeout: cfg.Limits.UpstreamTimeout.D(), StreamTimeout: cfg.Listen.StreamTimeout.D(),
-		OIDCIssuers: issuers,
+		OIDCIssuers: issuers, MaxAnswerBytes: cfg.Limits.MaxAnswerBytes,
 	}
 }

@@ -47,6 +47,9 @@ type Config struct {
 	// OIDCIssuers are the trusted issuers, named in each server's
 	// Protected Resource Metadata as its authorization servers.
 	OIDCIssuers []string
+	// MaxAnswerBytes bounds one upstream answer and one stream event;
+	// zero means answer.DefaultMaxBytes (16 MiB).
+	MaxAnswerBytes int
 }
 
 // Deps are the front's collaborators.
@@ -127,7 +130,7 @@ func New(cfg Config, deps Deps) (*Front, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcpfront: %w", err)
 	}
-	f.answers, err = answer.New(answer.Options{Logger: deps.Logger}, f.mapIDs, f.listTools)
+	f.answers, err = answer.New(answer.Options{MaxBytes: cfg.MaxAnswerBytes, Logger: deps.Logger}, f.mapIDs, f.listTools)
 	if err != nil {
 		return nil, fmt.Errorf("mcpfront: %w", err)
 	}
