@@ -1,9 +1,6 @@
 package a2agen
 
-import (
-	"encoding/json"
-	"fmt"
-)
+import "encoding/json"
 
 // Version03 is the A2A version a translated call speaks upstream, as its
 // A2A-Version header says.
@@ -69,15 +66,10 @@ func Request(v1 string, params json.RawMessage, keep ...string) (v03 string, out
 	if !ok {
 		return "", nil, untranslatable("method", "%q has no v0.3 translation", v1)
 	}
-	o, err := readObject(params, "params")
-	if err != nil {
+	if out, err = translateParams(params, m.params, keep); err != nil {
 		return "", nil, err
 	}
-	w, err := m.params(o, keep)
-	if err != nil {
-		return "", nil, err
-	}
-	return m.v03, w.encode(), nil
+	return m.v03, out, nil
 }
 
 // Response translates one JSON-RPC response object that a v0.3 agent
@@ -90,25 +82,5 @@ func Response(v1 string, resp json.RawMessage) (json.RawMessage, error) {
 	if !ok {
 		return nil, untranslatable("method", "%q has no v0.3 translation", v1)
 	}
-	var env map[string]json.RawMessage
-	if err := json.Unmarshal(resp, &env); err != nil {
-		return nil, malformed("response", "not a JSON object")
-	}
-	result, ok := env["result"]
-	if !ok {
-		if _, isErr := env["error"]; !isErr {
-			return nil, malformed("response", "neither a result nor an error")
-		}
-		return resp, nil
-	}
-	t, err := m.result(result)
-	if err != nil {
-		return nil, err
-	}
-	env["result"] = t
-	b, err := json.Marshal(env)
-	if err != nil {
-		return nil, fmt.Errorf("a2agen: encoding the response: %w", err)
-	}
-	return b, nil
+	return withResult(resp, m.result)
 }
