@@ -74,7 +74,40 @@ func ResponseTo03(v03 string, resp json.RawMessage) (json.RawMessage, error) {
 	if !ok {
 		return nil, untranslatable("method", "%q has no v1.0 translation", v03)
 	}
-	return withResult(resp, m.result)
+	out, err := withResult(resp, m.result)
+	if err != nil {
+		return nil, err
+	}
+	return errorTo03(out)
+}
+
+// errorTo03 rewrites the error of a v1.0 error response whose data is
+// v1.0's list of typed details into the object v0.3 readers decode:
+// {"details": [...]}, the list whole. Any other response is returned as
+// it is.
+func errorTo03(resp json.RawMessage) (json.RawMessage, error) {
+	var env map[string]json.RawMessage
+	if json.Unmarshal(resp, &env) != nil || env["error"] == nil {
+		return resp, nil
+	}
+	var e map[string]json.RawMessage
+	if json.Unmarshal(env["error"], &e) != nil {
+		return nil, malformed("response.error", "not a JSON object")
+	}
+	var details []json.RawMessage
+	if json.Unmarshal(e["data"], &details) != nil || details == nil {
+		return resp, nil
+	}
+	e["data"] = out{"details": details}.encode()
+	var err error
+	if env["error"], err = json.Marshal(e); err != nil {
+		return nil, fmt.Errorf("a2agen: encoding the error: %w", err)
+	}
+	b, err := json.Marshal(env)
+	if err != nil {
+		return nil, fmt.Errorf("a2agen: encoding the response: %w", err)
+	}
+	return b, nil
 }
 
 // withResult rewrites the result of the JSON-RPC response object resp

@@ -41,7 +41,7 @@ func TestRequestTo1Refusals(t *testing.T) {
 		{"resubscribe metadata", "tasks/resubscribe", `{"id":"t","metadata":{"k":1}}`, "params.metadata", a2agen.ErrUntranslatable},
 		{"no id", "tasks/cancel", `{}`, "params.id", a2agen.ErrMalformed},
 		{"no message", "message/send", `{}`, "params.message", a2agen.ErrMalformed},
-		{"message without kind", "message/send", `{"message":{"messageId":"m","role":"user","parts":[]}}`, "params.message.kind", a2agen.ErrMalformed},
+		{"message of another kind", "message/send", `{"message":{"kind":"task","messageId":"m","role":"user","parts":[]}}`, "params.message.kind", a2agen.ErrMalformed},
 		{"v1.0 role", "message/send", `{"message":{"kind":"message","messageId":"m","role":"ROLE_USER","parts":[]}}`, "params.message.role", a2agen.ErrMalformed},
 		{"unknown part kind", "message/send", msg03(`{"kind":"video"}`), "params.message.parts[0].kind", a2agen.ErrMalformed},
 		{"file with both", "message/send", msg03(`{"kind":"file","file":{"bytes":"aGk=","uri":"https://x"}}`), "params.message.parts[0].file", a2agen.ErrMalformed},
