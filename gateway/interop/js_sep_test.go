@@ -111,6 +111,14 @@ func checkMintedChild(t *testing.T, out delegateOut) {
 		t.Fatalf("want the agent's echo, got %+v", out.Send)
 	}
 	echo, _ := out.Send.Artifact[0].(map[string]any)
+	checkChildIn(t, echo, out.Request["id"])
+}
+
+// checkChildIn asserts that an echo agent's echo shows, in the message's
+// metadata under the extension's URI, one capability minted for the
+// agent, never the caller's parent.
+func checkChildIn(t *testing.T, echo map[string]any, parent any) {
+	t.Helper()
 	md, _ := echo["messageMetadata"].(map[string]any)
 	ext, _ := md[capabilityExtensionURI].(map[string]any)
 	caps, _ := ext["capabilities"].([]any)
@@ -121,7 +129,7 @@ func checkMintedChild(t *testing.T, out delegateOut) {
 	if m, ok := caps[0].(map[string]any); ok {
 		id = m["id"]
 	}
-	if id == out.Request["id"] || id == "" || id == nil {
-		t.Fatalf("the agent received %v, want a child minted for it, not the caller's %v", caps[0], out.Request["id"])
+	if id == parent || id == "" || id == nil {
+		t.Fatalf("the agent received %v, want a child minted for it, not the caller's %v", caps[0], parent)
 	}
 }
