@@ -1,7 +1,6 @@
 package interop_test
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"strconv"
@@ -137,45 +136,16 @@ func TestGoV1Refusals(t *testing.T) {
 func checkV1Refusals(t *testing.T, w *world, received func() int) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	issue := func(key, collection string) client.Capability {
-		gc, err := client.New(w.URL, "notes", client.Options{Credential: key})
-		if err != nil {
-			t.Fatal(err)
-		}
-		caps, err := gc.Request(ctx, client.RequestParams{Grants: []string{"notes:read"}, ResourceQuery: &client.ResourceQuery{Collection: collection}})
-		if err != nil || len(caps) == 0 {
-			t.Fatalf("capability request: %v", err)
-		}
-		return caps[0]
-	}
-	readOnly, revoked, bobs := issue(quickstart.AliceKey, "personal"), issue(quickstart.AliceKey, "personal"), issue(quickstart.BobKey, "team")
-	gc, _ := client.New(w.URL, "notes", client.Options{Credential: quickstart.AliceKey})
-	if err := gc.Revoke(ctx, revoked); err != nil {
-		t.Fatalf("revoke: %v", err)
-	}
 	notes, nctx := goV1ClientFor(ctx, t, w, "notes")
-	tests := []struct {
-		name, text string
-		ext        map[string]any
-		code       int
-		reason     string
-	}{
-		{"no capability", "", nil, jsonrpc.CodeCapabilityRequired, jsonrpc.ReasonCapabilityRequired},
-		{"unknown capability", "", map[string]any{"capabilityId": "cap_unknown", "skill": "notes.read"}, jsonrpc.CodeCapabilityInvalid, jsonrpc.ReasonCapabilityInvalid},
-		{"revoked capability", "", map[string]any{"capabilityId": revoked.ID, "skill": "notes.read"}, jsonrpc.CodeCapabilityRevoked, jsonrpc.ReasonCapabilityRevoked},
-		{"operation outside the capability", "", map[string]any{"capabilityId": readOnly.ID, "skill": "notes.write"}, jsonrpc.CodeOperationNotPermitted, jsonrpc.ReasonOperationNotPermitted},
-		{"resource outside the capability", "read rh_AAAAAAAAAAAAAAAAAAAAAA", map[string]any{"capabilityId": readOnly.ID, "skill": "notes.read"}, jsonrpc.CodeResourceNotPermitted, jsonrpc.ReasonResourceNotPermitted},
-		{"someone else's capability", "", map[string]any{"capabilityId": bobs.ID, "skill": "notes.read"}, jsonrpc.CodeHolderMismatch, jsonrpc.ReasonHolderMismatch},
-	}
+	tests := refusalCases(issueNotes(ctx, t, w))
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			text := cmp.Or(tt.text, "read my notes")
-			_, err := notes.SendMessage(nctx, v1Send(text, tt.ext))
+			_, err := notes.SendMessage(nctx, v1Send(tt.text, tt.ext))
 			if code, reason := v1Refusal(t, err); code != tt.code || reason != tt.reason {
 				t.Errorf("SendMessage: the application read %d %s, want %d %s (%v)", code, reason, tt.code, tt.reason, err)
 			}
 			var streamErr error
-			for _, err := range notes.SendStreamingMessage(nctx, v1Send(text, tt.ext)) {
+			for _, err := range notes.SendStreamingMessage(nctx, v1Send(tt.text, tt.ext)) {
 				if err != nil {
 					streamErr = err
 					break
@@ -191,6 +161,54 @@ func checkV1Refusals(t *testing.T, w *world, received func() int) {
 	}
 	if n := received(); n != 0 {
 		t.Errorf("the agent received %d refused call(s)", n)
+	}
+}
+
+// notesCaps are capabilities for the notes agent that its gate refuses
+// in a message: alice's read-only one, one of alice's revoked, and bob's.
+type notesCaps struct{ readOnly, revoked, bobs client.Capability }
+
+// issueNotes issues notesCaps through the gateway's Go client.
+func issueNotes(ctx context.Context, t *testing.T, w *world) notesCaps {
+	t.Helper()
+	issue := func(key, collection string) client.Capability {
+		gc, err := client.New(w.URL, "notes", client.Options{Credential: key})
+		if err != nil {
+			t.Fatal(err)
+		}
+		caps, err := gc.Request(ctx, client.RequestParams{Grants: []string{"notes:read"}, ResourceQuery: &client.ResourceQuery{Collection: collection}})
+		if err != nil || len(caps) == 0 {
+			t.Fatalf("capability request: %v", err)
+		}
+		return caps[0]
+	}
+	c := notesCaps{issue(quickstart.AliceKey, "personal"), issue(quickstart.AliceKey, "personal"), issue(quickstart.BobKey, "team")}
+	gc, _ := client.New(w.URL, "notes", client.Options{Credential: quickstart.AliceKey})
+	if err := gc.Revoke(ctx, c.revoked); err != nil {
+		t.Fatalf("revoke: %v", err)
+	}
+	return c
+}
+
+// refusalCase is a message to the notes agent that its gate refuses: its
+// text, the extension data in its metadata, and the refusal.
+type refusalCase struct {
+	name, text string
+	ext        map[string]any
+	code       int
+	reason     string
+}
+
+// refusalCases are the messages each capability check refuses.
+func refusalCases(c notesCaps) []refusalCase {
+	const text = "read my notes"
+	return []refusalCase{
+		{"no capability", text, nil, jsonrpc.CodeCapabilityRequired, jsonrpc.ReasonCapabilityRequired},
+		{"unknown capability", text, map[string]any{"capabilityId": "cap_unknown", "skill": "notes.read"}, jsonrpc.CodeCapabilityInvalid, jsonrpc.ReasonCapabilityInvalid},
+		{"revoked capability", text, map[string]any{"capabilityId": c.revoked.ID, "skill": "notes.read"}, jsonrpc.CodeCapabilityRevoked, jsonrpc.ReasonCapabilityRevoked},
+		{"operation outside the capability", text, map[string]any{"capabilityId": c.readOnly.ID, "skill": "notes.write"}, jsonrpc.CodeOperationNotPermitted, jsonrpc.ReasonOperationNotPermitted},
+		{"resource outside the capability", "read rh_AAAAAAAAAAAAAAAAAAAAAA", map[string]any{"capabilityId": c.readOnly.ID, "skill": "notes.read"}, jsonrpc.CodeResourceNotPermitted, jsonrpc.ReasonResourceNotPermitted},
+		{"someone else's capability", text, map[string]any{"capabilityId": c.bobs.ID, "skill": "notes.read"}, jsonrpc.CodeHolderMismatch, jsonrpc.ReasonHolderMismatch},
 	}
 }
 

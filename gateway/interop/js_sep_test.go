@@ -83,7 +83,7 @@ func reasonOf(e map[string]any) string {
 // sendMessage, naming it in message.metadata under the extension's URI.
 func TestJSClientDelegation(t *testing.T) {
 	w := startWorld(t, true)
-	for _, target := range []string{delegateAgent, v1Agent, bothAgent, v03Agent} {
+	for _, target := range []string{delegateAgent, v1Agent, bothAgent, v03Agent, goV1Agent} {
 		t.Run(target, func(t *testing.T) {
 			var out delegateOut
 			runClient(t, w.kit, "delegate", map[string]any{
