@@ -14,6 +14,7 @@ import (
 
 	a2av1 "github.com/a2aproject/a2a-go/v2/a2a"
 	srvv1 "github.com/a2aproject/a2a-go/v2/a2asrv"
+	pushv1 "github.com/a2aproject/a2a-go/v2/a2asrv/push"
 )
 
 // holdText is the message text that makes the a2a-go/v2 agent keep its
@@ -101,9 +102,10 @@ func (a *v1GoAgent) methods() []string {
 }
 
 // startV1GoAgent starts a v1.0-only agent built on a2a-go/v2 with its
-// default JSON-RPC handler and card handler: the card lists one JSON-RPC
-// interface of protocol version 1.0 and declares the capability
-// extension.
+// default JSON-RPC handler and card handler, and the SDK's in-memory
+// push config store and HTTP push sender: the card lists one JSON-RPC
+// interface of protocol version 1.0 and declares push notifications and
+// the capability extension.
 func startV1GoAgent(t *testing.T) *v1GoAgent {
 	t.Helper()
 	a := &v1GoAgent{}
@@ -115,10 +117,13 @@ func startV1GoAgent(t *testing.T) *v1GoAgent {
 		Name: "gov1", Description: "A stock a2a-go/v2 agent that echoes what it receives.", Version: "1.0.0",
 		SupportedInterfaces: []*a2av1.AgentInterface{a2av1.NewAgentInterface(a.URL, a2av1.TransportProtocolJSONRPC)},
 		DefaultInputModes:   []string{"text/plain"}, DefaultOutputModes: []string{"application/json"},
-		Capabilities: a2av1.AgentCapabilities{Streaming: true, Extensions: []a2av1.AgentExtension{{URI: capabilityExtensionURI}}},
-		Skills:       []a2av1.AgentSkill{{ID: "echo", Name: "echo", Description: "Echoes the message", Tags: []string{"echo"}}},
+		Capabilities: a2av1.AgentCapabilities{Streaming: true, PushNotifications: true,
+			Extensions: []a2av1.AgentExtension{{URI: capabilityExtensionURI}}},
+		Skills: []a2av1.AgentSkill{{ID: "echo", Name: "echo", Description: "Echoes the message", Tags: []string{"echo"}}},
 	}
-	rpc := srvv1.NewJSONRPCHandler(srvv1.NewHandler(&v1EchoExecutor{}))
+	// The SDK's push sender refuses loopback and private addresses.
+	rpc := srvv1.NewJSONRPCHandler(srvv1.NewHandler(&v1EchoExecutor{},
+		srvv1.WithPushNotifications(pushv1.NewInMemoryStore(), pushv1.NewHTTPPushSender(nil))))
 	mux.Handle("GET /.well-known/", srvv1.NewStaticAgentCardHandler(card))
 	mux.Handle("POST /", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
