@@ -34,6 +34,8 @@
 // A v1.0 status update has no "final" flag: translated to v0.3 it is final
 // when its state ends a v1.0 stream (a terminal state, input-required or
 // auth-required). v0.3's "blocking" false is v1.0's returnImmediately.
+// A deletion's answer without a result (as a2a-go/v2 writes it) is read
+// as v1.0's empty result.
 // Request metadata v1.0 has no place for (tasks/get's and
 // tasks/resubscribe's, the push configuration reads') is refused unless
 // it is empty.

@@ -74,11 +74,37 @@ func ResponseTo03(v03 string, resp json.RawMessage) (json.RawMessage, error) {
 	if !ok {
 		return nil, untranslatable("method", "%q has no v1.0 translation", v03)
 	}
+	if m.v1 == "DeleteTaskPushNotificationConfig" {
+		resp = withEmptyResult(resp)
+	}
 	out, err := withResult(resp, m.result)
 	if err != nil {
 		return nil, err
 	}
 	return errorTo03(out)
+}
+
+// withEmptyResult gives a response with neither result nor error a null
+// result: the answer of a method whose result is empty, as a2a-go/v2
+// (v2.4.0) writes it, omitting the result. Any other response is returned
+// as it is.
+func withEmptyResult(resp json.RawMessage) json.RawMessage {
+	var env map[string]json.RawMessage
+	if json.Unmarshal(resp, &env) != nil || env == nil {
+		return resp
+	}
+	if _, ok := env["result"]; ok {
+		return resp
+	}
+	if _, ok := env["error"]; ok {
+		return resp
+	}
+	env["result"] = json.RawMessage("null")
+	b, err := json.Marshal(env)
+	if err != nil {
+		return resp
+	}
+	return b
 }
 
 // errorTo03 rewrites the error of a v1.0 error response whose data is

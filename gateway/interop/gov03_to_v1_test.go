@@ -3,6 +3,7 @@ package interop_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -24,5 +25,61 @@ func TestGoV03UntranslatableRefused(t *testing.T) {
 	}
 	if got := w.goV1.methods(); len(got) != 0 {
 		t.Errorf("the agent received %v", got)
+	}
+}
+
+// TestGoV03ClientFollowsV1Task: a stock a2a-go v0.3 client follows a
+// task at the v1.0-only a2a-go/v2 agent through the gateway's
+// translation: a send that does not block, push config set, get and
+// delete, tasks/resubscribe, and tasks/cancel, whose cancellation the
+// subscription sees as its final event.
+func TestGoV03ClientFollowsV1Task(t *testing.T) {
+	w := startWorld(t, false)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, ctx := goClientFor(ctx, t, w, goV1Agent)
+	blocking := false
+	res, err := c.SendMessage(ctx, &a2a.MessageSendParams{
+		Message: a2a.NewMessage(a2a.MessageRoleUser, a2a.TextPart{Text: holdText}), Config: &a2a.MessageSendConfig{Blocking: &blocking},
+	})
+	task, ok := res.(*a2a.Task)
+	if err != nil || !ok || task.Status.State.Terminal() {
+		t.Fatalf("message/send not blocking: want a task still running, got %#v, %v", res, err)
+	}
+
+	const hook = "http://127.0.0.1:9/hook"
+	set, err := c.SetTaskPushConfig(ctx, &a2a.TaskPushConfig{TaskID: task.ID, Config: a2a.PushConfig{ID: "p-1", URL: hook, Token: "tok"}})
+	if err != nil || set.TaskID != task.ID || set.Config.URL != hook {
+		t.Fatalf("tasks/pushNotificationConfig/set: got %+v, %v", set, err)
+	}
+	got, err := c.GetTaskPushConfig(ctx, &a2a.GetTaskPushConfigParams{TaskID: task.ID, ConfigID: set.Config.ID})
+	if err != nil || got.Config.URL != hook {
+		t.Fatalf("tasks/pushNotificationConfig/get: got %+v, %v", got, err)
+	}
+	if err := c.DeleteTaskPushConfig(ctx, &a2a.DeleteTaskPushConfigParams{TaskID: task.ID, ConfigID: set.Config.ID}); err != nil {
+		t.Fatalf("tasks/pushNotificationConfig/delete: %v", err)
+	}
+
+	var last a2a.Event
+	n := 0
+	for ev, err := range c.ResubscribeToTask(ctx, &a2a.TaskIDParams{ID: task.ID}) {
+		if err != nil {
+			t.Fatalf("tasks/resubscribe: %v", err)
+		}
+		if n++; n == 1 {
+			canceled, err := c.CancelTask(ctx, &a2a.TaskIDParams{ID: task.ID})
+			if err != nil || canceled.Status.State != a2a.TaskStateCanceled {
+				t.Fatalf("tasks/cancel: got %+v, %v; want the task canceled", canceled, err)
+			}
+		}
+		last = ev
+	}
+	if st, ok := last.(*a2a.TaskStatusUpdateEvent); !ok || st.Status.State != a2a.TaskStateCanceled || !st.Final {
+		t.Errorf("tasks/resubscribe ended with %#v, want a final canceled status update", last)
+	}
+	want := []string{"SendMessage", "CreateTaskPushNotificationConfig", "GetTaskPushNotificationConfig",
+		"DeleteTaskPushNotificationConfig", "SubscribeToTask", "CancelTask"}
+	if !slices.Equal(w.goV1.methods(), want) {
+		t.Errorf("the agent received %v, want %v", w.goV1.methods(), want)
 	}
 }
