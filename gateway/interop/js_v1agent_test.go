@@ -3,6 +3,7 @@ package interop_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -124,4 +125,46 @@ func fromStreamMessage(e map[string]any) map[string]any {
 		return e
 	}
 	return map[string]any{"code": float64(code), "data": data}
+}
+
+type pushOut struct {
+	Error  *stepErr       `json:"error"`
+	Create map[string]any `json:"create"`
+	Get    map[string]any `json:"get"`
+	List   map[string]any `json:"list"`
+	Delete map[string]any `json:"delete"`
+	After  map[string]any `json:"after"`
+}
+
+// TestJSClientPushConfigsV1Agent: the stock JS client creates, reads,
+// lists and deletes a push config on its task at the a2a-go/v2 agent
+// through the gateway. The task is held working, so nothing is pushed.
+func TestJSClientPushConfigsV1Agent(t *testing.T) {
+	w := startWorld(t, true)
+	const hook = "http://127.0.0.1:9/hook"
+	var out pushOut
+	runClient(t, w.kit, "push", map[string]any{"base": w.base(goV1Agent), "bearer": quickstart.AliceKey, "text": holdText, "hook": hook}, &out)
+	if out.Error != nil {
+		t.Fatalf("client failed: %+v", out.Error)
+	}
+	for step, got := range map[string]map[string]any{"create": out.Create, "get": out.Get} {
+		if got["url"] != hook || got["id"] != "p-1" {
+			t.Errorf("%s: got %v, want the config p-1 for %s", step, got, hook)
+		}
+	}
+	if out.Delete["deleted"] != true {
+		t.Errorf("delete: got %v", out.Delete)
+	}
+	if stepError(out.After) == nil {
+		t.Errorf("get after the deletion: got %v, want an error", out.After)
+	}
+	t.Run("list", func(t *testing.T) {
+		if e := stepError(out.List); e != nil && strings.Contains(fmt.Sprint(e["message"]), "method not found") {
+			t.Skip("waits for the gateway to know v1.0's plural ListTaskPushNotificationConfigs (branch push): ", e["message"])
+		}
+		configs, _ := out.List["configs"].([]any)
+		if len(configs) != 1 {
+			t.Fatalf("list: got %v, want the one config", out.List)
+		}
+	})
 }

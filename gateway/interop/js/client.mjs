@@ -220,7 +220,35 @@ async function refusals() {
   return { cases };
 }
 
-const scenarios = { basic, invoke, delegate, verify, lifecycle, refusals };
+// push: on a task the agent holds working, a push config created, read,
+// listed and deleted with the SDK's own methods, then read again.
+async function push() {
+  const { client } = await resolve(args.base);
+  const out = {};
+  const task = summary(await client.sendMessage({
+    message: message(args.text),
+    configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, historyLength: undefined, returnImmediately: true },
+    metadata: undefined,
+  }, auth));
+  const ids = { tenant: "", taskId: task.taskId };
+  const config = (c) => ({ taskId: c.taskId, id: c.id, url: c.url, token: c.token });
+  out.create = await step(async () => config(await client.createTaskPushNotificationConfig({
+    ...ids, id: "p-1", url: args.hook, token: "tok", authentication: undefined,
+  }, auth)));
+  out.get = await step(async () => config(await client.getTaskPushNotificationConfig({ ...ids, id: "p-1" }, auth)));
+  out.list = await step(async () => {
+    const res = await client.listTaskPushNotificationConfig({ ...ids, pageSize: 0, pageToken: "" }, auth);
+    return { configs: (res.configs ?? res).map(config) };
+  });
+  out.delete = await step(async () => {
+    await client.deleteTaskPushNotificationConfig({ ...ids, id: "p-1" }, auth);
+    return { deleted: true };
+  });
+  out.after = await step(async () => config(await client.getTaskPushNotificationConfig({ ...ids, id: "p-1" }, auth)));
+  return out;
+}
+
+const scenarios = { basic, invoke, delegate, verify, lifecycle, refusals, push };
 if (!scenarios[scenario]) {
   console.error(`usage: node client.mjs ${Object.keys(scenarios).join("|")} ARGS_JSON`);
   process.exit(2);
