@@ -83,3 +83,58 @@ func TestGoV03ClientFollowsV1Task(t *testing.T) {
 		t.Errorf("the agent received %v, want %v", w.goV1.methods(), want)
 	}
 }
+
+// TestGoV03ClientDelegatesToV1Agent: a stock a2a-go v0.3 client delegates
+// a capability to the v1.0-only a2a-go/v2 agent through the message's
+// extension metadata; the minted child travels translated, and the agent
+// finds it, never the caller's own capability.
+func TestGoV03ClientDelegatesToV1Agent(t *testing.T) {
+	w := startWorld(t, false)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	parent := aliceReports(ctx, t, w)
+	c, ctx := goClientFor(ctx, t, w, goV1Agent)
+	res, err := c.SendMessage(ctx, capMessage("Summarize these", map[string]any{"capabilities": []string{parent.ID}}))
+	task, ok := res.(*a2a.Task)
+	if err != nil || !ok {
+		t.Fatalf("delegating message/send: %#v, %v", res, err)
+	}
+	checkGoEcho(t, task.Artifacts, "Summarize these")
+	checkChildIn(t, task.Artifacts[0].Parts[0].(a2a.DataPart).Data, parent.ID)
+}
+
+// TestGoV03RefusalsAtV1Agent: with the a2a-go/v2 agent standing as the
+// quickstart's gated notes agent, each capability refusal reaches a stock
+// a2a-go v0.3 application with capgate's reason, unary and streamed, and
+// the agent receives nothing.
+func TestGoV03RefusalsAtV1Agent(t *testing.T) {
+	w, agent := startV1NotesWorld(t, false)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	notes, nctx := goClientFor(ctx, t, w, "notes")
+	for _, tt := range refusalCases(issueNotes(ctx, t, w)) {
+		t.Run(tt.name, func(t *testing.T) {
+			send := &a2a.MessageSendParams{Message: a2a.NewMessage(a2a.MessageRoleUser, a2a.TextPart{Text: tt.text})}
+			if tt.ext != nil {
+				send = capMessage(tt.text, tt.ext)
+			}
+			_, err := notes.SendMessage(nctx, send)
+			var streamErr error
+			for _, err := range notes.SendStreamingMessage(nctx, send) {
+				if err != nil {
+					streamErr = err
+					break
+				}
+			}
+			for call, err := range map[string]error{"message/send": err, "message/stream": streamErr} {
+				var ae *a2a.Error
+				if !errors.As(err, &ae) || ae.Details["reason"] != tt.reason {
+					t.Errorf("%s: the application read %T %v, want reason %s", call, err, err, tt.reason)
+				}
+			}
+		})
+	}
+	if got := agent.methods(); len(got) != 0 {
+		t.Errorf("the agent received refused calls: %v", got)
+	}
+}

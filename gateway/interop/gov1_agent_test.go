@@ -8,9 +8,6 @@ import (
 
 	a2av1 "github.com/a2aproject/a2a-go/v2/a2a"
 	clientv1 "github.com/a2aproject/a2a-go/v2/a2aclient"
-
-	"github.com/capgate/capgate/deploy/examples/quickstart"
-	"github.com/capgate/capgate/gateway/client"
 )
 
 // TestGoV1ClientResubscribeCancel drives a stock a2a-go/v2 client through
@@ -92,22 +89,14 @@ func TestGoV1ClientDelegatesToV1Agent(t *testing.T) {
 	w := startWorld(t, false)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	gc, err := client.New(w.URL, sepAgent, client.Options{Credential: quickstart.AliceKey})
-	if err != nil {
-		t.Fatal(err)
-	}
-	caps, err := gc.Request(ctx, client.RequestParams{Grants: []string{"documents:read"}, Purpose: "Summarize quarterly reports",
-		ResourceQuery: &client.ResourceQuery{Collection: "reports", Filter: map[string]string{"quarter": "2025-Q1"}}})
-	if err != nil || len(caps) == 0 {
-		t.Fatalf("capability request: %v", err)
-	}
+	parent := aliceReports(ctx, t, w)
 	c, ctx := goV1ClientFor(ctx, t, w, goV1Agent)
-	res, err := c.SendMessage(ctx, v1Send("Summarize these", map[string]any{"capabilities": []string{caps[0].ID}}))
+	res, err := c.SendMessage(ctx, v1Send("Summarize these", map[string]any{"capabilities": []string{parent.ID}}))
 	task, ok := res.(*a2av1.Task)
 	if err != nil || !ok {
 		t.Fatalf("delegating SendMessage: %#v, %v", res, err)
 	}
-	checkChildIn(t, checkV1Echo(t, task.Artifacts, "Summarize these"), caps[0].ID)
+	checkChildIn(t, checkV1Echo(t, task.Artifacts, "Summarize these"), parent.ID)
 }
 
 // TestGoV1ClientPushConfigs: a stock a2a-go/v2 client sets, reads, lists

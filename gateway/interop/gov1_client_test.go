@@ -120,12 +120,7 @@ func TestGoV1Refusals(t *testing.T) {
 		checkV1Refusals(t, w, func() int { return sends(w) })
 	})
 	t.Run("a2a-go/v2 agent as notes", func(t *testing.T) {
-		agent := startV1GoAgent(t)
-		w := startWorldWith(t, false, func(a *config.Agent) {
-			if a.Name == "notes" {
-				a.URL = agent.URL
-			}
-		})
+		w, agent := startV1NotesWorld(t, false)
 		checkV1Refusals(t, w, func() int { return len(agent.methods()) })
 	})
 }
@@ -162,6 +157,35 @@ func checkV1Refusals(t *testing.T, w *world, received func() int) {
 	if n := received(); n != 0 {
 		t.Errorf("the agent received %d refused call(s)", n)
 	}
+}
+
+// startV1NotesWorld starts a world in which the a2a-go/v2 agent stands as
+// the quickstart's gated notes agent; it returns the world and the agent.
+func startV1NotesWorld(t *testing.T, withJS bool) (*world, *v1GoAgent) {
+	t.Helper()
+	agent := startV1GoAgent(t)
+	w := startWorldWith(t, withJS, func(a *config.Agent) {
+		if a.Name == "notes" {
+			a.URL = agent.URL
+		}
+	})
+	return w, agent
+}
+
+// aliceReports is alice's capability for the quarterly reports, issued
+// by the documents agent's gateway through the gateway's Go client.
+func aliceReports(ctx context.Context, t *testing.T, w *world) client.Capability {
+	t.Helper()
+	gc, err := client.New(w.URL, sepAgent, client.Options{Credential: quickstart.AliceKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	caps, err := gc.Request(ctx, client.RequestParams{Grants: []string{"documents:read"}, Purpose: "Summarize quarterly reports",
+		ResourceQuery: &client.ResourceQuery{Collection: "reports", Filter: map[string]string{"quarter": "2025-Q1"}}})
+	if err != nil || len(caps) == 0 {
+		t.Fatalf("capability request: %v", err)
+	}
+	return caps[0]
 }
 
 // notesCaps are capabilities for the notes agent that its gate refuses

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/capgate/capgate/deploy/examples/quickstart"
-	"github.com/capgate/capgate/gateway/config"
 )
 
 // taskCanceled is TASK_STATE_CANCELED as the JS SDK reports it.
@@ -69,12 +68,7 @@ type refusalsOut struct {
 // hands over a unary refusal's code and data as the error's members, and
 // a streamed one's inside the error's message only.
 func TestJSClientRefusalsV1Agent(t *testing.T) {
-	agent := startV1GoAgent(t)
-	w := startWorldWith(t, true, func(a *config.Agent) {
-		if a.Name == "notes" {
-			a.URL = agent.URL
-		}
-	})
+	w, agent := startV1NotesWorld(t, true)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cases := refusalCases(issueNotes(ctx, t, w))
