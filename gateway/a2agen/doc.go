@@ -27,18 +27,21 @@
 //	DeleteTaskPushNotificationConfig  tasks/pushNotificationConfig/delete
 //
 // Every other method has no translation (ListTasks and the extended card
-// have no v0.3 equivalent; v0.3's tasks/pushNotificationConfig/list and
-// the v0.1 names are not translated to v1.0): [Translatable] and
-// [TranslatableTo1] say so and the caller refuses the call.
+// have no v0.3 equivalent): [Translatable] says so and the caller refuses
+// the call.
+//
+// From v0.3 to v1.0 ([TranslatableTo1]) the same pairs apply, and v0.3's
+// tasks/pushNotificationConfig/list is v1.0's
+// ListTaskPushNotificationConfigs; the v0.1 names are not translated.
 //
 // A v1.0 status update has no "final" flag: translated to v0.3 it is final
 // when its state ends a v1.0 stream (a terminal state, input-required or
 // auth-required). v0.3's "blocking" false is v1.0's returnImmediately.
 // A deletion's answer without a result (as a2a-go/v2 writes it) is read
-// as v1.0's empty result.
-// Request metadata v1.0 has no place for (tasks/get's and
-// tasks/resubscribe's, the push configuration reads') is refused unless
-// it is empty.
+// as v1.0's empty result. Request metadata v1.0 has no place for
+// (tasks/get's and tasks/resubscribe's, the push configuration reads') is
+// refused unless it is empty. A push config list whose answer has a next
+// page is refused: v0.3 lists every config at once.
 //
 // # Nothing is lost silently
 //

@@ -1,6 +1,9 @@
 package a2agen
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // Version03 is the A2A version a translated call speaks upstream, as its
 // A2A-Version header says.
@@ -82,5 +85,25 @@ func Response(v1 string, resp json.RawMessage) (json.RawMessage, error) {
 	if !ok {
 		return nil, untranslatable("method", "%q has no v0.3 translation", v1)
 	}
-	return withResult(resp, m.result)
+	var env map[string]json.RawMessage
+	if err := json.Unmarshal(resp, &env); err != nil {
+		return nil, malformed("response", "not a JSON object")
+	}
+	result, ok := env["result"]
+	if !ok {
+		if _, isErr := env["error"]; !isErr {
+			return nil, malformed("response", "neither a result nor an error")
+		}
+		return resp, nil
+	}
+	t, err := m.result(result)
+	if err != nil {
+		return nil, err
+	}
+	env["result"] = t
+	b, err := json.Marshal(env)
+	if err != nil {
+		return nil, fmt.Errorf("a2agen: encoding the response: %w", err)
+	}
+	return b, nil
 }

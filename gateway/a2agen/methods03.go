@@ -35,6 +35,8 @@ func lookup03(v03 string) (upgrade, bool) {
 		return upgrade{"CreateTaskPushNotificationConfig", setPushParamsTo1, pushResultTo03}, true
 	case "tasks/pushNotificationConfig/get":
 		return upgrade{"GetTaskPushNotificationConfig", pushIDParamsTo1, pushResultTo03}, true
+	case "tasks/pushNotificationConfig/list":
+		return upgrade{"ListTaskPushNotificationConfigs", listPushParamsTo1, listPushResultTo03}, true
 	case "tasks/pushNotificationConfig/delete":
 		return upgrade{"DeleteTaskPushNotificationConfig", pushIDParamsTo1, emptyResultTo03}, true
 	}
@@ -42,8 +44,8 @@ func lookup03(v03 string) (upgrade, bool) {
 }
 
 // TranslatableTo1 returns the v1.0 method a v0.3 method is translated to;
-// ok is false for a method with no translation (tasks/pushNotificationConfig/list,
-// the v0.1 names).
+// ok is false for a method with no translation (the v0.1 names, the
+// extended card).
 func TranslatableTo1(v03 string) (v1 string, ok bool) {
 	m, ok := lookup03(v03)
 	return m.v1, ok
@@ -67,67 +69,34 @@ func RequestTo1(v03 string, params json.RawMessage, keep ...string) (v1 string, 
 
 // ResponseTo03 translates one JSON-RPC response object that a v1.0 agent
 // sent for a call translated from v0.3 method v03 (a unary answer, or the
-// data of one stream event): its result into the v0.3 result's shape. An
-// error response is returned as it is.
+// data of one stream event): its result into the v0.3 result's shape, and
+// an error's v1.0 typed details into an object v0.3 readers decode
+// (errorTo03). A deletion's answer without a result, as a2a-go/v2
+// writes it, is read as v1.0's empty result.
 func ResponseTo03(v03 string, resp json.RawMessage) (json.RawMessage, error) {
 	m, ok := lookup03(v03)
 	if !ok {
 		return nil, untranslatable("method", "%q has no v1.0 translation", v03)
 	}
-	if m.v1 == "DeleteTaskPushNotificationConfig" {
-		resp = withEmptyResult(resp)
-	}
-	out, err := withResult(resp, m.result)
-	if err != nil {
-		return nil, err
-	}
-	return errorTo03(out)
-}
-
-// withEmptyResult gives a response with neither result nor error a null
-// result: the answer of a method whose result is empty, as a2a-go/v2
-// (v2.4.0) writes it, omitting the result. Any other response is returned
-// as it is.
-func withEmptyResult(resp json.RawMessage) json.RawMessage {
 	var env map[string]json.RawMessage
 	if json.Unmarshal(resp, &env) != nil || env == nil {
-		return resp
+		return nil, malformed("response", "not a JSON object")
 	}
-	if _, ok := env["result"]; ok {
-		return resp
-	}
-	if _, ok := env["error"]; ok {
-		return resp
-	}
-	env["result"] = json.RawMessage("null")
-	b, err := json.Marshal(env)
-	if err != nil {
-		return resp
-	}
-	return b
-}
-
-// errorTo03 rewrites the error of a v1.0 error response whose data is
-// v1.0's list of typed details into the object v0.3 readers decode:
-// {"details": [...]}, the list whole. Any other response is returned as
-// it is.
-func errorTo03(resp json.RawMessage) (json.RawMessage, error) {
-	var env map[string]json.RawMessage
-	if json.Unmarshal(resp, &env) != nil || env["error"] == nil {
-		return resp, nil
-	}
-	var e map[string]json.RawMessage
-	if json.Unmarshal(env["error"], &e) != nil {
-		return nil, malformed("response.error", "not a JSON object")
-	}
-	var details []json.RawMessage
-	if json.Unmarshal(e["data"], &details) != nil || details == nil {
-		return resp, nil
-	}
-	e["data"] = out{"details": details}.encode()
+	result, hasResult := env["result"]
+	e, hasError := env["error"]
 	var err error
-	if env["error"], err = json.Marshal(e); err != nil {
-		return nil, fmt.Errorf("a2agen: encoding the error: %w", err)
+	switch {
+	case hasError && !hasResult:
+		env["error"], err = errorTo03(e)
+	case !hasResult && m.v1 == "DeleteTaskPushNotificationConfig":
+		env["result"] = json.RawMessage("null")
+	case !hasResult:
+		err = malformed("response", "neither a result nor an error")
+	default:
+		env["result"], err = m.result(result)
+	}
+	if err != nil {
+		return nil, err
 	}
 	b, err := json.Marshal(env)
 	if err != nil {
@@ -136,29 +105,23 @@ func errorTo03(resp json.RawMessage) (json.RawMessage, error) {
 	return b, nil
 }
 
-// withResult rewrites the result of the JSON-RPC response object resp
-// with fn; an error response is returned as it is (A2A's error codes are
-// the same in both generations).
-func withResult(resp json.RawMessage, fn func(json.RawMessage) (json.RawMessage, error)) (json.RawMessage, error) {
-	var env map[string]json.RawMessage
-	if err := json.Unmarshal(resp, &env); err != nil {
-		return nil, malformed("response", "not a JSON object")
+// errorTo03 rewrites a v1.0 error object whose data is v1.0's list of
+// typed details into the object v0.3 readers decode: data becomes
+// {"details": [...]}, the list whole. Any other error is returned as it
+// is.
+func errorTo03(raw json.RawMessage) (json.RawMessage, error) {
+	var e map[string]json.RawMessage
+	if json.Unmarshal(raw, &e) != nil || e == nil {
+		return nil, malformed("response.error", "not a JSON object")
 	}
-	result, ok := env["result"]
-	if !ok {
-		if _, isErr := env["error"]; !isErr {
-			return nil, malformed("response", "neither a result nor an error")
-		}
-		return resp, nil
+	var details []json.RawMessage
+	if json.Unmarshal(e["data"], &details) != nil || details == nil {
+		return raw, nil
 	}
-	t, err := fn(result)
+	e["data"] = out{"details": details}.encode()
+	b, err := json.Marshal(e)
 	if err != nil {
-		return nil, err
-	}
-	env["result"] = t
-	b, err := json.Marshal(env)
-	if err != nil {
-		return nil, fmt.Errorf("a2agen: encoding the response: %w", err)
+		return nil, fmt.Errorf("a2agen: encoding the error: %w", err)
 	}
 	return b, nil
 }

@@ -14,7 +14,7 @@ func TestTranslatableTo1(t *testing.T) {
 		"tasks/cancel": "CancelTask", "tasks/resubscribe": "SubscribeToTask",
 		"tasks/pushNotificationConfig/set": "CreateTaskPushNotificationConfig",
 		"tasks/pushNotificationConfig/get": "GetTaskPushNotificationConfig", "tasks/pushNotificationConfig/delete": "DeleteTaskPushNotificationConfig",
-		"tasks/pushNotificationConfig/list": "", "tasks/send": "", "agent/getAuthenticatedExtendedCard": "", "SendMessage": "",
+		"tasks/pushNotificationConfig/list": "ListTaskPushNotificationConfigs", "tasks/send": "", "agent/getAuthenticatedExtendedCard": "", "SendMessage": "",
 	} {
 		got, ok := a2agen.TranslatableTo1(v03)
 		if got != want || ok != (want != "") {
@@ -34,7 +34,8 @@ func TestRequestTo1Refusals(t *testing.T) {
 		wantPath             string
 		wantErr              error
 	}{
-		{"no translation", "tasks/pushNotificationConfig/list", `{"id":"t"}`, "method", a2agen.ErrUntranslatable},
+		{"no translation", "tasks/send", `{"id":"t"}`, "method", a2agen.ErrUntranslatable},
+		{"list metadata", "tasks/pushNotificationConfig/list", `{"id":"t","metadata":{"k":1}}`, "params.metadata", a2agen.ErrUntranslatable},
 		{"params not an object", "tasks/get", `"t"`, "params", a2agen.ErrMalformed},
 		{"unknown member", "tasks/get", `{"id":"t","tenant":"acme"}`, "params.tenant", a2agen.ErrUntranslatable},
 		{"get metadata", "tasks/get", `{"id":"t","metadata":{"k":1}}`, "params.metadata", a2agen.ErrUntranslatable},
@@ -84,6 +85,8 @@ func TestResponseTo03Refusals(t *testing.T) {
 		{"markdown text", "tasks/get", resp(task(`{"text":"# hi","mediaType":"text/markdown"}`)), "result.artifacts[0].parts[0].mediaType", a2agen.ErrUntranslatable},
 		{"array data", "tasks/get", resp(task(`{"data":[1]}`)), "result.artifacts[0].parts[0].data", a2agen.ErrUntranslatable},
 		{"unknown task member", "tasks/cancel", resp(`{"id":"t","contextId":"c","status":{"state":"TASK_STATE_WORKING"},"tenant":"x"}`), "result.tenant", a2agen.ErrUntranslatable},
+		{"list with more pages", "tasks/pushNotificationConfig/list", resp(`{"configs":[],"nextPageToken":"p2"}`), "result.nextPageToken", a2agen.ErrUntranslatable},
+		{"list of no object", "tasks/pushNotificationConfig/list", resp(`{"configs":[1]}`), "result.configs[0]", a2agen.ErrMalformed},
 		{"deletion answers something", "tasks/pushNotificationConfig/delete", resp(`{"id":"p"}`), "result", a2agen.ErrUntranslatable},
 	}
 	for _, tt := range tests {

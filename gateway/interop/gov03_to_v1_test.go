@@ -30,8 +30,8 @@ func TestGoV03UntranslatableRefused(t *testing.T) {
 
 // TestGoV03ClientFollowsV1Task: a stock a2a-go v0.3 client follows a
 // task at the v1.0-only a2a-go/v2 agent through the gateway's
-// translation: a send that does not block, push config set, get and
-// delete, tasks/resubscribe, and tasks/cancel, whose cancellation the
+// translation: a send that does not block, push config set, get, list
+// and delete, tasks/resubscribe, and tasks/cancel, whose cancellation the
 // subscription sees as its final event.
 func TestGoV03ClientFollowsV1Task(t *testing.T) {
 	w := startWorld(t, false)
@@ -56,6 +56,10 @@ func TestGoV03ClientFollowsV1Task(t *testing.T) {
 	if err != nil || got.Config.URL != hook {
 		t.Fatalf("tasks/pushNotificationConfig/get: got %+v, %v", got, err)
 	}
+	list, err := c.ListTaskPushConfig(ctx, &a2a.ListTaskPushConfigParams{TaskID: task.ID})
+	if err != nil || len(list) != 1 || list[0].Config.URL != hook {
+		t.Fatalf("tasks/pushNotificationConfig/list: got %+v, %v", list, err)
+	}
 	if err := c.DeleteTaskPushConfig(ctx, &a2a.DeleteTaskPushConfigParams{TaskID: task.ID, ConfigID: set.Config.ID}); err != nil {
 		t.Fatalf("tasks/pushNotificationConfig/delete: %v", err)
 	}
@@ -78,7 +82,7 @@ func TestGoV03ClientFollowsV1Task(t *testing.T) {
 		t.Errorf("tasks/resubscribe ended with %#v, want a final canceled status update", last)
 	}
 	want := []string{"SendMessage", "CreateTaskPushNotificationConfig", "GetTaskPushNotificationConfig",
-		"DeleteTaskPushNotificationConfig", "SubscribeToTask", "CancelTask"}
+		"ListTaskPushNotificationConfigs", "DeleteTaskPushNotificationConfig", "SubscribeToTask", "CancelTask"}
 	if !slices.Equal(w.goV1.methods(), want) {
 		t.Errorf("the agent received %v, want %v", w.goV1.methods(), want)
 	}
