@@ -57,8 +57,11 @@
 //     serve them; unknown methods are refused, never forwarded.
 //   - A v1.0 call to an agent that serves v0.3 and not v1.0 is decided as
 //     the caller made it, then translated to v0.3 on the way out, and the
-//     answers back into v1.0 (translate.go, package a2agen); what cannot
-//     be translated is refused.
+//     answers back into v1.0 (translate.go, package a2agen); a v0.3 call
+//     (v0.3 method names, no A2A-Version header or 0.3) to an agent that
+//     serves v1.0 and not v0.3 likewise, translated to v1.0 and back.
+//     What cannot be translated is refused with the member named, before
+//     anything is forwarded.
 //   - A call that names a task (get, cancel, resubscribe, push-notification
 //     configs, a send continuing or referencing one) is allowed only to the
 //     principal that started it (package a2atasks); anyone else is told

@@ -71,15 +71,10 @@ func Request(v1 string, params json.RawMessage, keep ...string) (v03 string, out
 	if !ok {
 		return "", nil, untranslatable("method", "%q has no v0.3 translation", v1)
 	}
-	o, err := readObject(params, "params")
-	if err != nil {
+	if out, err = translateParams(params, m.params, keep); err != nil {
 		return "", nil, err
 	}
-	w, err := m.params(o, keep)
-	if err != nil {
-		return "", nil, err
-	}
-	return m.v03, w.encode(), nil
+	return m.v03, out, nil
 }
 
 // Response translates one JSON-RPC response object that a v0.3 agent

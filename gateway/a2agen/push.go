@@ -80,14 +80,25 @@ func pushIDParamsTo03(o *object) (out, error) {
 	return w, o.done()
 }
 
-// pushResultTo1 translates a v0.3 TaskPushNotificationConfig into v1.0's,
-// whose members are the config's own with the task id beside them.
+// pushResultTo1 translates a v0.3 TaskPushNotificationConfig result into
+// v1.0's.
 func pushResultTo1(raw json.RawMessage) (json.RawMessage, error) {
 	o, err := readObject(raw, "result")
 	if err != nil {
 		return nil, err
 	}
+	w, err := taskPushTo1(o)
+	if err != nil {
+		return nil, err
+	}
+	return w.encode(), nil
+}
+
+// taskPushTo1 translates a v0.3 TaskPushNotificationConfig into v1.0's,
+// whose members are the config's own with the task id beside them.
+func taskPushTo1(o *object) (out, error) {
 	w := out{}
+	var err error
 	if w["taskId"], err = o.required("taskId"); err != nil {
 		return nil, err
 	}
@@ -102,10 +113,30 @@ func pushResultTo1(raw json.RawMessage) (json.RawMessage, error) {
 	if err := pushConfigTo1(c, w); err != nil {
 		return nil, err
 	}
-	if err := o.done(); err != nil {
+	return w, o.done()
+}
+
+// pushResultTo03 translates a v1.0 TaskPushNotificationConfig result into
+// v0.3's: the task id beside the config.
+func pushResultTo03(raw json.RawMessage) (json.RawMessage, error) {
+	o, err := readObject(raw, "result")
+	if err != nil {
+		return nil, err
+	}
+	w, err := createPushParamsTo03(o)
+	if err != nil {
 		return nil, err
 	}
 	return w.encode(), nil
+}
+
+// emptyResultTo03 is tasks/pushNotificationConfig/delete's result, v0.3's
+// null, for v1.0's google.protobuf.Empty.
+func emptyResultTo03(raw json.RawMessage) (json.RawMessage, error) {
+	if !isNull(raw) && !isEmptyObject(raw) {
+		return nil, untranslatable("result", "a deletion answers nothing, not %s", raw)
+	}
+	return json.RawMessage("null"), nil
 }
 
 // pushConfigTo1 writes a v0.3 PushNotificationConfig's members into w.
