@@ -62,6 +62,7 @@ func mcpFront(cfg *config.Config, opts BuildOptions, a *authn.Authenticator, cap
 	}
 	f, err := mcpfront.New(mcpfront.ConfigFrom(cfg), mcpfront.Deps{
 		Authenticator: a, Verifier: caps.Verifier, Index: caps.Index, Revocations: caps.Revocations,
+		Keys: caps.Keys, Policy: caps.Policy, Limits: caps.Limits, Approvals: caps.Approvals,
 		Audit: caps.Audit, Runtime: opts.Runtime,
 	})
 	if err != nil {

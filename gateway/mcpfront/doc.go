@@ -44,19 +44,24 @@
 //     each event.
 //   - tools/list lists only the tools the config names, and, when a
 //     capability is presented, those whose operation it covers.
+//   - a2a/capabilities/request, approval/status, attenuate and revoke
+//     sent to /mcp/{server} are answered by the gateway and never
+//     forwarded, by the same issuer as at the A2A front (package issue):
+//     what the server's grant permits ∩ what the caller asked ∩ what the
+//     policy allows, opaque handles for the resources of the server's
+//     catalog that match, a request held for human approval when the
+//     policy says so. The server is the capability's audience and the
+//     policy's target, named in rules as an agent is. A front built
+//     without signing keys or a policy refuses these methods
+//     (grant_denied).
 //   - initialize, server/discover, ping and the client's notifications
 //     are forwarded on authentication alone; every other method is
 //     refused (-32601), never forwarded.
 //
 // # Not built yet
 //
-//   - Issuance at the MCP front: a2a/capabilities/request sent to
-//     /mcp/{server} is refused. The A2A front's issuance is bound to its
-//     agents (cards, resolution, approvals) and is not reused yet;
-//     capabilities for an MCP server's grants cannot be requested through
-//     the gateway today.
-//   - Delegation across protocols: the A2A front does not front MCP
-//     servers, so it cannot attenuate or delegate their capabilities.
+//   - Delegation across protocols: the A2A front does not accept an MCP
+//     server's capability in a delegated send yet.
 //   - tools/list filtered by what the policy could ever grant a caller
 //     who presents no capability; resources/list, resources/read,
 //     prompts and completion (refused); server-to-client requests and the

@@ -11,14 +11,17 @@ import (
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/answer"
+	"github.com/capgate/capgate/gateway/approval"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/enforce"
+	"github.com/capgate/capgate/gateway/issue"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/mcp"
 	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/gateway/proxy"
+	"github.com/capgate/capgate/gateway/ratelimit"
 	"github.com/capgate/capgate/revocation"
 )
 
@@ -47,6 +50,11 @@ type Config struct {
 	// OIDCIssuers are the trusted issuers, named in each server's
 	// Protected Resource Metadata as its authorization servers.
 	OIDCIssuers []string
+	// Issuer is the iss of every capability token the front mints.
+	Issuer string
+	// MaxTTL is the gateway's ceiling on a capability's life, on top of
+	// the policy's own max_ttl.
+	MaxTTL time.Duration
 }
 
 // Deps are the front's collaborators.
@@ -61,8 +69,19 @@ type Deps struct {
 	// Revocations says whether a capability or an ancestor is revoked.
 	// Required.
 	Revocations revocation.Store
-	// Audit receives one event per tools/call decision; nil records
-	// nothing.
+	// Keys sign the capabilities the front issues and attenuates, and
+	// Policy decides issuance; without both, the capability methods are
+	// refused (grant_denied) and only presented capabilities are served.
+	Keys   *captoken.KeySet
+	Policy issue.PolicySource
+	// Limits bounds each principal's issuance and attenuation; nil
+	// limits nothing.
+	Limits *ratelimit.Limiter
+	// Approvals holds requests that wait for human approval; nil denies
+	// every request that needs one.
+	Approvals approval.Store
+	// Audit receives one event per tools/call decision and per issuance,
+	// attenuation and revocation; nil records nothing.
 	Audit *slog.Logger
 	// Runtime is the clock (nil means time.Now), the operational logger
 	// (nil discards) and the tracer (nil records nothing).

@@ -134,6 +134,8 @@ func (f *Front) decide(ctx context.Context, c *call) outcome {
 		return f.toolsCall(ctx, c)
 	case m == mcp.MethodToolsList:
 		return f.toolsList(ctx, c)
+	case capabilityMethods[m] != nil:
+		return f.answerCapabilities(ctx, c, capabilityMethods[m])
 	case forwarded[m]:
 		if e := noCapabilityIn(c.req); e != nil {
 			return fail(c.req.ID, e)

@@ -42,9 +42,14 @@ func (f *Front) toolsCall(ctx context.Context, c *call) outcome {
 	if e != nil {
 		return fail(c.req.ID, e)
 	}
-	claims, scope, r := f.checks.Decide(ctx, enforce.Request{
-		Holder: c.principal.ID, Audience: c.server.cfg.Name, CapabilityID: id, Token: token, Operation: t.operation,
-	})
+	var claims *captoken.Claims
+	var scope *enforce.Scope
+	r := noCapability(id, token)
+	if r == nil {
+		claims, scope, r = f.checks.Decide(ctx, enforce.Request{
+			Holder: c.principal.ID, Audience: c.server.cfg.Name, CapabilityID: id, Token: token, Operation: t.operation,
+		})
+	}
 	if r == nil {
 		var args json.RawMessage
 		if args, r = rewriteArguments(scope, scope.IDMap(c.server.known), t.resources, m["arguments"]); r == nil && args != nil {
@@ -86,6 +91,20 @@ func (f *Front) toolsList(ctx context.Context, c *call) outcome {
 	return outcome{forward: encodeRequest(c.req, m), vouched: vouchedFor(claims)}
 }
 
+// msgCapabilityRequired is the -32040 refusal of a call that presents no
+// capability, naming where an MCP client puts one.
+const msgCapabilityRequired = "this call must present a capability: params._meta[\"" + mcp.MetaCapability +
+	"\"] holding {capabilityId} or {capabilityToken}, or a token in the A2A-Capability header"
+
+// noCapability is capability_required, in the MCP front's words, when a
+// call presents no capability at all; nil otherwise.
+func noCapability(id, token string) *enforce.Refusal {
+	if id != "" || token != "" {
+		return nil
+	}
+	return &enforce.Refusal{Reason: enforce.CapabilityRequired, Message: msgCapabilityRequired}
+}
+
 // vouchedFor is the capability context the gateway vouches for on a call
 // allowed under claims.
 func vouchedFor(claims *captoken.Claims) *proxy.Context {
@@ -112,7 +131,11 @@ func (f *Front) auditCall(ctx context.Context, c *call, claims *captoken.Claims,
 		slog.String("tool", c.tool), slog.String("method", mcp.MethodToolsCall),
 	}
 	if claims != nil {
-		attrs = append(attrs, slog.String("capability_id", claims.CapabilityID), slog.String("grant", claims.Grant))
+		// The chain the call acted under: its capability, the parent it
+		// was attenuated or delegated from, whom it acts for and how deep.
+		attrs = append(attrs, slog.String("capability_id", claims.CapabilityID),
+			slog.String("parent_id", claims.ParentCapabilityID), slog.String("on_behalf_of", claims.Principal),
+			slog.String("holder", claims.Holder), slog.Int("depth", claims.Depth), slog.String("grant", claims.Grant))
 	}
 	outcome, level := "allowed", slog.LevelInfo
 	if r != nil {
