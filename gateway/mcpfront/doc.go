@@ -54,14 +54,22 @@
 //     policy's target, named in rules as an agent is. A front built
 //     without signing keys or a policy refuses these methods
 //     (grant_denied).
+//   - Delegation across protocols: a capability for a server's grant is
+//     attenuated and delegated to an agent over A2A exactly as an agent's
+//     (a send to /a2a/{agent} carrying it; the A2A front accepts the
+//     capabilities of the gateway's MCP servers, a2afront.Config.Delegable).
+//     The agent then calls the server's tools here with its child, and a
+//     revocation of any ancestor refuses the child's next call (-32043) on
+//     every replica. The audit trail shows the chain: capability.delegate
+//     (caller, to_agent, parent and child ids), and each mcp.tools.call
+//     names the capability presented and, once verified, its id, parent
+//     id, the principal it acts for, its holder and depth.
 //   - initialize, server/discover, ping and the client's notifications
 //     are forwarded on authentication alone; every other method is
 //     refused (-32601), never forwarded.
 //
 // # Not built yet
 //
-//   - Delegation across protocols: the A2A front does not accept an MCP
-//     server's capability in a delegated send yet.
 //   - tools/list filtered by what the policy could ever grant a caller
 //     who presents no capability; resources/list, resources/read,
 //     prompts and completion (refused); server-to-client requests and the

@@ -56,7 +56,7 @@ func (f *Front) toolsCall(ctx context.Context, c *call) outcome {
 			m["arguments"] = args
 		}
 	}
-	f.auditCall(ctx, c, claims, r)
+	f.auditCall(ctx, c, id, claims, r)
 	if r != nil {
 		return fail(c.req.ID, wireError(r))
 	}
@@ -124,11 +124,13 @@ func encodeRequest(req jsonrpc.Request, m members) []byte {
 }
 
 // auditCall records one tools/call decision: who, which server and tool,
-// under which capability, and the reason of a refusal.
-func (f *Front) auditCall(ctx context.Context, c *call, claims *captoken.Claims, r *enforce.Refusal) {
+// the capability id presented, the capability it was decided under with
+// its place in the chain, and the reason of a refusal.
+func (f *Front) auditCall(ctx context.Context, c *call, requested string, claims *captoken.Claims, r *enforce.Refusal) {
 	attrs := []slog.Attr{
 		slog.String("principal", c.principal.ID), slog.String("server", c.server.cfg.Name),
 		slog.String("tool", c.tool), slog.String("method", mcp.MethodToolsCall),
+		slog.String("requested_capability_id", requested),
 	}
 	if claims != nil {
 		// The chain the call acted under: its capability, the parent it
