@@ -26,6 +26,10 @@ func (f *Front) modifyAnswer(resp *http.Response) error {
 		return nil
 	}
 	c := u.c
+	if err := f.bindSession(resp.Request.Context(), resp, c); err != nil {
+		f.deps.Logger.ErrorContext(resp.Request.Context(), "mcp session not bound", "server", c.server.cfg.Name, "error", err)
+		return err
+	}
 	c.stream = strings.Contains(strings.ToLower(resp.Header.Get("Content-Type")), "event-stream")
 	ac := answer.Call[*call]{Value: c, ID: c.req.ID, Target: c.server.cfg.Name, Scoped: c.scope != nil}
 	if c.scope != nil {

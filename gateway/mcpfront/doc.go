@@ -64,6 +64,14 @@
 //     (caller, to_agent, parent and child ids), and each mcp.tools.call
 //     names the capability presented and, once verified, its id, parent
 //     id, the principal it acts for, its holder and depth.
+//   - MCP sessions (Mcp-Session-Id) are bound to the principal that
+//     opened them: the session id a server assigns in an answer is bound
+//     to the caller in the session index (the task index's store, on Redis
+//     when the gateway has one), and a request naming a session is
+//     forwarded only for that principal. Anyone else, and a session the
+//     gateway never saw opened, gets 404 (a client then opens a new
+//     session) and the server sees nothing; an index that cannot answer
+//     refuses (fail closed).
 //   - initialize, server/discover, ping and the client's notifications
 //     are forwarded on authentication alone; every other method is
 //     refused (-32601), never forwarded.
@@ -74,9 +82,6 @@
 //     who presents no capability; resources/list, resources/read,
 //     prompts and completion (refused); server-to-client requests and the
 //     standalone GET stream (405); session termination by DELETE (405).
-//   - MCP sessions bound to the principal that opened them: a session id
-//     is forwarded as it came (a tools/call still needs the caller's own
-//     capability).
 //   - The audience of OIDC tokens checked per server resource (RFC 8707):
 //     the issuers' configured audience applies.
 //   - upstream_auth (a gateway credential for the server), tools whose

@@ -22,6 +22,7 @@ import (
 	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/gateway/proxy"
 	"github.com/capgate/capgate/gateway/ratelimit"
+	"github.com/capgate/capgate/gateway/taskindex"
 	"github.com/capgate/capgate/revocation"
 )
 
@@ -29,6 +30,10 @@ import (
 const (
 	DefaultUpstreamTimeout = 30 * time.Second
 	DefaultStreamTimeout   = time.Hour
+	// DefaultMaxSessions and DefaultSessionTTL bound the in-memory session
+	// index used when Deps.Sessions is nil.
+	DefaultMaxSessions = 100_000
+	DefaultSessionTTL  = 24 * time.Hour
 )
 
 // Config is what the front serves: the MCP servers, where callers reach
@@ -80,6 +85,10 @@ type Deps struct {
 	// Approvals holds requests that wait for human approval; nil denies
 	// every request that needs one.
 	Approvals approval.Store
+	// Sessions binds each MCP session to the principal that opened it;
+	// nil means an in-memory index of DefaultMaxSessions sessions, each
+	// kept DefaultSessionTTL after its last answer.
+	Sessions taskindex.Index
 	// Audit receives one event per tools/call decision and per issuance,
 	// attenuation and revocation; nil records nothing.
 	Audit *slog.Logger
@@ -126,6 +135,9 @@ func New(cfg Config, deps Deps) (*Front, error) {
 	deps.Runtime = deps.WithDefaults()
 	if deps.Audit == nil {
 		deps.Audit = slog.New(slog.DiscardHandler)
+	}
+	if deps.Sessions == nil {
+		deps.Sessions = taskindex.NewMemory(DefaultMaxSessions, DefaultSessionTTL, deps.Now)
 	}
 	decoder, err := jsonrpc.NewDecoder(cfg.Limits)
 	if err != nil {

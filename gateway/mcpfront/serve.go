@@ -61,6 +61,9 @@ func (f *Front) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "unauthenticated", http.StatusUnauthorized)
 		return
 	}
+	if !f.checkSession(w, r, s, p.ID) {
+		return
+	}
 	req, e, status := f.readMessage(w, r)
 	if e != nil {
 		jsonrpc.WriteResponse(w, status, jsonrpc.NewError(req.ID, e))

@@ -1,0 +1,58 @@
+package mcpfront_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// TestSessionsBoundToTheirPrincipal: a session the server opened for
+// alice serves alice; bob presenting its id, or anyone presenting an id
+// the gateway never saw opened, gets 404 and the server sees nothing.
+func TestSessionsBoundToTheirPrincipal(t *testing.T) {
+	w := newWorld(t, "2025-11-25")
+	cs := w.connect(t, aliceKey, "2025-11-25")
+	sid := cs.ID()
+	if sid == "" {
+		t.Fatal("the server opened no session")
+	}
+	if err := cs.Ping(context.Background(), nil); err != nil {
+		t.Fatalf("alice's own session: %v", err)
+	}
+	tests := []struct {
+		name       string
+		key, sid   string
+		wantStatus int
+	}{
+		{"the owner", aliceKey, sid, http.StatusOK},
+		{"another principal", bobKey, sid, http.StatusNotFound},
+		{"a session never opened", aliceKey, "not-a-session", http.StatusNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := len(w.upstream.seen())
+			req, err := http.NewRequest(http.MethodPost, w.gateway.URL+"/mcp/files",
+				strings.NewReader(`{"jsonrpc":"2.0","id":3,"method":"ping"}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Authorization", "Bearer "+tt.key)
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Mcp-Session-Id", tt.sid)
+			req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != tt.wantStatus {
+				t.Errorf("status %d, want %d", resp.StatusCode, tt.wantStatus)
+			}
+			if seen := len(w.upstream.seen()) - before; tt.wantStatus != http.StatusOK && seen != 0 {
+				t.Errorf("the server saw %d requests of a refused session", seen)
+			}
+		})
+	}
+}
