@@ -20,7 +20,12 @@
 //     server's Protected Resource Metadata (RFC 9728) is served at
 //     /.well-known/oauth-protected-resource/mcp/{server}, naming the
 //     configured OIDC issuers. The caller's credentials and capability
-//     headers never reach the server (package proxy).
+//     headers never reach the server (package proxy). With upstream_auth
+//     the server gets the gateway's own credential instead: a static
+//     bearer token read once from an environment variable or a file, or
+//     an OAuth 2.0 client-credentials token (proxy.StaticBearer,
+//     proxy.ClientCredentials); a credential that cannot be read is a
+//     config New refuses.
 //   - Bodies are read by the strict codec (package jsonrpc): a duplicate
 //     or case-variant member anywhere refuses the body, and a batch is
 //     refused.
@@ -84,7 +89,7 @@
 //     standalone GET stream (405); session termination by DELETE (405).
 //   - The audience of OIDC tokens checked per server resource (RFC 8707):
 //     the issuers' configured audience applies.
-//   - upstream_auth (a gateway credential for the server), tools whose
+//   - tools whose
 //     schema mirrors arguments into Mcp-Param-* headers (the front drops
 //     those headers, so such a server refuses the call), and the
 //     input-required retries of 2026-07-28 (inputResponses, requestState

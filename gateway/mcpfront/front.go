@@ -1,13 +1,16 @@
 package mcpfront
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"golang.org/x/oauth2/clientcredentials"
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/answer"
@@ -203,10 +206,39 @@ func (f *Front) newServer(sc config.MCPServer) (*server, error) {
 		}
 	}
 	s.known = enforce.NewCatalog(known)
+	rt, err := f.upstreamTransport(sc)
+	if err != nil {
+		return nil, err
+	}
 	s.proxy = proxy.New(u, proxy.Options{
-		Transport: proxy.NewTransport(), ErrorHandler: f.upstreamError, ModifyResponse: f.modifyAnswer, Logger: f.deps.Logger,
+		Transport: rt, ErrorHandler: f.upstreamError, ModifyResponse: f.modifyAnswer, Logger: f.deps.Logger,
 	})
 	return s, nil
+}
+
+// upstreamTransport is the transport to one server: a tuned transport,
+// with the gateway's own credential when upstream_auth names one. The
+// secret is read once, here: a server whose secret cannot be read is a
+// config the front cannot serve.
+func (f *Front) upstreamTransport(sc config.MCPServer) (http.RoundTripper, error) {
+	base, ua := proxy.NewTransport(), sc.UpstreamAuth
+	switch {
+	case ua == nil:
+		return base, nil
+	case ua.TokenURL != "":
+		secret, err := f.deps.Secret(ua.ClientSecretEnv, ua.ClientSecretFile)
+		if err != nil {
+			return nil, fmt.Errorf("%w: server %s: client secret: %w", ErrInvalidConfig, sc.Name, err)
+		}
+		return proxy.ClientCredentials(context.Background(), base, clientcredentials.Config{
+			ClientID: ua.ClientID, ClientSecret: secret, TokenURL: ua.TokenURL, Scopes: ua.Scopes,
+		}), nil
+	}
+	token, err := f.deps.Secret(ua.BearerEnv, ua.BearerFile)
+	if err != nil {
+		return nil, fmt.Errorf("%w: server %s: bearer token: %w", ErrInvalidConfig, sc.Name, err)
+	}
+	return proxy.StaticBearer(base, token), nil
 }
 
 // fronts reports whether name is a server this front serves: a

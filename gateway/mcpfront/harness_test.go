@@ -187,6 +187,13 @@ func filesServer(url string) config.MCPServer {
 // revision for "" or 2026-07-28, else the session-based revisions.
 func newWorld(t *testing.T, version string) *world {
 	t.Helper()
+	return newWorldWith(t, version, nil)
+}
+
+// newWorldWith is newWorld with the server's config and the front's deps
+// changed by mod before the front is built.
+func newWorldWith(t *testing.T, version string, mod func(*config.MCPServer, *mcpfront.Deps)) *world {
+	t.Helper()
 	ctx := context.Background()
 	w := &world{now: time.Now()}
 	clock := func() time.Time { return w.now }
@@ -210,12 +217,16 @@ func newWorld(t *testing.T, version string) *world {
 	var up *httptest.Server
 	w.upstream, up = newUpstream(t, version == "" || version == "2026-07-28")
 	servers := []config.MCPServer{filesServer(up.URL)}
+	deps := mcpfront.Deps{Authenticator: a, Verifier: v, Index: w.index, Revocations: w.revoked,
+		Keys: w.keys, Policy: loadPolicy(t, servers), Audit: slog.New(slog.NewJSONHandler(&w.audit, nil)),
+		Runtime: platform.Runtime{Now: clock}}
+	if mod != nil {
+		mod(&servers[0], &deps)
+	}
 	f, err := mcpfront.New(mcpfront.Config{
 		Servers: servers, PublicURL: "https://gateway.example",
 		OIDCIssuers: []string{"https://idp.example"}, Issuer: "capgate", MaxTTL: time.Hour,
-	}, mcpfront.Deps{Authenticator: a, Verifier: v, Index: w.index, Revocations: w.revoked,
-		Keys: w.keys, Policy: loadPolicy(t, servers), Audit: slog.New(slog.NewJSONHandler(&w.audit, nil)),
-		Runtime: platform.Runtime{Now: clock}})
+	}, deps)
 	if err != nil {
 		t.Fatal(err)
 	}
