@@ -19,7 +19,10 @@
 //     with WWW-Authenticate: Bearer resource_metadata="…", and the
 //     server's Protected Resource Metadata (RFC 9728) is served at
 //     /.well-known/oauth-protected-resource/mcp/{server}, naming the
-//     configured OIDC issuers. The caller's credentials and capability
+//     configured OIDC issuers. An OIDC token must name the server's
+//     resource URI in its aud (RFC 8707; authn.AuthenticateRequestFor): a
+//     token for the gateway's A2A audience or for another server is
+//     refused there. The caller's credentials and capability
 //     headers never reach the server (package proxy). With upstream_auth
 //     the server gets the gateway's own credential instead: a static
 //     bearer token read once from an environment variable or a file, or
@@ -87,8 +90,6 @@
 //     who presents no capability; resources/list, resources/read,
 //     prompts and completion (refused); server-to-client requests and the
 //     standalone GET stream (405); session termination by DELETE (405).
-//   - The audience of OIDC tokens checked per server resource (RFC 8707):
-//     the issuers' configured audience applies.
 //   - tools whose
 //     schema mirrors arguments into Mcp-Param-* headers (the front drops
 //     those headers, so such a server refuses the call), and the
