@@ -88,22 +88,7 @@ func TestTokenAudienceIsTheResource(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			claims := idp.Claims("capgate", time.Now())
 			claims["aud"], claims["email"], claims["email_verified"] = tt.aud, "dana@example.com", true
-			before := len(w.upstream.seen())
-			req, _ := http.NewRequest(http.MethodPost, w.gateway.URL+"/mcp/files", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
-			req.Header.Set("Authorization", "Bearer "+idp.Sign(claims))
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Accept", "application/json, text/event-stream")
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			resp.Body.Close()
-			if resp.StatusCode != tt.wantStatus {
-				t.Errorf("status %d, want %d", resp.StatusCode, tt.wantStatus)
-			}
-			if seen := len(w.upstream.seen()) - before; tt.wantStatus != http.StatusOK && seen != 0 {
-				t.Errorf("the server saw %d requests", seen)
-			}
+			w.wantPing(t, tt.wantStatus, "Bearer "+idp.Sign(claims))
 		})
 	}
 }

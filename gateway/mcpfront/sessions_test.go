@@ -31,28 +31,36 @@ func TestSessionsBoundToTheirPrincipal(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			before := len(w.upstream.seen())
-			req, err := http.NewRequest(http.MethodPost, w.gateway.URL+"/mcp/files",
-				strings.NewReader(`{"jsonrpc":"2.0","id":3,"method":"ping"}`))
-			if err != nil {
-				t.Fatal(err)
-			}
-			req.Header.Set("Authorization", "Bearer "+tt.key)
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Accept", "application/json, text/event-stream")
-			req.Header.Set("Mcp-Session-Id", tt.sid)
-			req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			resp.Body.Close()
-			if resp.StatusCode != tt.wantStatus {
-				t.Errorf("status %d, want %d", resp.StatusCode, tt.wantStatus)
-			}
-			if seen := len(w.upstream.seen()) - before; tt.wantStatus != http.StatusOK && seen != 0 {
-				t.Errorf("the server saw %d requests of a refused session", seen)
-			}
+			w.wantPing(t, tt.wantStatus, "Bearer "+tt.key, "Mcp-Session-Id", tt.sid, "Mcp-Protocol-Version", "2025-11-25")
 		})
+	}
+}
+
+// wantPing posts a ping to /mcp/files with the Authorization header auth
+// and the header pairs hdr, and fails unless the answer has wantStatus
+// and, when that is not 200, the server saw nothing of it.
+func (w *world) wantPing(t *testing.T, wantStatus int, auth string, hdr ...string) {
+	t.Helper()
+	before := len(w.upstream.seen())
+	req, err := http.NewRequest(http.MethodPost, w.gateway.URL+"/mcp/files", strings.NewReader(`{"jsonrpc":"2.0","id":3,"method":"ping"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", auth)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != wantStatus {
+		t.Errorf("status %d, want %d", resp.StatusCode, wantStatus)
+	}
+	if seen := len(w.upstream.seen()) - before; wantStatus != http.StatusOK && seen != 0 {
+		t.Errorf("the server saw %d requests of a refused call", seen)
 	}
 }
