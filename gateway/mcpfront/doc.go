@@ -50,8 +50,10 @@
 //     links, server notifications on the stream), other catalog ids are
 //     redacted or refuse the answer, and a stream re-checks revocation at
 //     each event.
-//   - tools/list lists only the tools the config names, and, when a
-//     capability is presented, those whose operation it covers.
+//   - tools/list lists only the tools the config names, and of those,
+//     when a capability is presented, the ones whose operation it covers;
+//     without one, the ones the policy in force could grant the caller
+//     (package discovery's probe; with no policy, every named tool).
 //   - a2a/capabilities/request, approval/status, attenuate and revoke
 //     sent to /mcp/{server} are answered by the gateway and never
 //     forwarded, by the same issuer as at the A2A front (package issue):
@@ -86,13 +88,15 @@
 //
 // # Not built yet
 //
-//   - tools/list filtered by what the policy could ever grant a caller
-//     who presents no capability; resources/list, resources/read,
-//     prompts and completion (refused); server-to-client requests and the
-//     standalone GET stream (405); session termination by DELETE (405).
-//   - tools whose
-//     schema mirrors arguments into Mcp-Param-* headers (the front drops
-//     those headers, so such a server refuses the call), and the
-//     input-required retries of 2026-07-28 (inputResponses, requestState
-//     pass unread).
+//   - resources/list, resources/read, prompts and completion (refused,
+//     -32601); server-to-client requests and the standalone GET stream
+//     (405); session termination by DELETE (405).
+//   - tools/list without a capability probes the policy as capability
+//     discovery does (no resource query, then each catalog collection):
+//     a rule reachable only under a narrower filter or a condition the
+//     probe does not meet lists less than could be granted.
+//   - Tools whose schema mirrors arguments into Mcp-Param-* headers (the
+//     front drops those headers, so such a server refuses the call), and
+//     the input-required retries of 2026-07-28 (inputResponses,
+//     requestState pass unread).
 package mcpfront

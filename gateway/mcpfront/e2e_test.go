@@ -19,7 +19,8 @@ import (
 var versions = []string{"2026-07-28", "2025-11-25"}
 
 // TestListAndCall: through the gateway, the official client initializes,
-// lists only the tools the gateway fronts, and calls read_file with a
+// lists only the tools the gateway fronts and the policy could grant
+// alice, and calls read_file with a
 // handle; the server reads the real file, and the caller sees its handle
 // where the server wrote the real id.
 func TestListAndCall(t *testing.T) {
@@ -36,8 +37,8 @@ func TestListAndCall(t *testing.T) {
 			if err != nil {
 				t.Fatalf("tools/list: %v", err)
 			}
-			if got := toolNames(list.Tools); !slices.Equal(got, []string{"read_file", "write_file"}) {
-				t.Errorf("tools listed %v: admin_reset is not fronted and must not be listed", got)
+			if got := toolNames(list.Tools); !slices.Equal(got, []string{"read_file"}) {
+				t.Errorf("tools listed %v, want read_file: admin_reset is not fronted, and the policy never grants alice write", got)
 			}
 			res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "read_file", Arguments: map[string]any{"path": c.handles[0]},
 				Meta: withCapability(c.id)})
@@ -176,4 +177,27 @@ func toolNames(tools []*sdk.Tool) []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// TestListWithoutCapability: a tools/list that presents no capability
+// lists the fronted tools the policy could ever grant the caller: alice
+// (finance) may be granted read, bob nothing.
+func TestListWithoutCapability(t *testing.T) {
+	w := newWorld(t, "")
+	tests := []struct {
+		key  string
+		want []string
+	}{
+		{aliceKey, []string{"read_file"}},
+		{bobKey, nil},
+	}
+	for _, tt := range tests {
+		list, err := w.connect(t, tt.key, "").ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := toolNames(list.Tools); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: tools listed %v, want %v", tt.key, got, tt.want)
+		}
+	}
 }

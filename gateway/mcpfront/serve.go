@@ -27,6 +27,9 @@ type call struct {
 	// listed is the capability a tools/list presented, whose operations
 	// bound the tools listed; nil lists every tool the config names.
 	listed *enforce.Scope
+	// grantable are the tools the policy could grant the caller, which
+	// bound a tools/list that presents no capability; nil bounds nothing.
+	grantable map[string]bool
 	// tool is the tool a tools/call calls.
 	tool string
 	// stream is set when the answer is an event stream.

@@ -6,7 +6,9 @@ import (
 	"log/slog"
 
 	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/discovery"
 	"github.com/capgate/capgate/gateway/enforce"
+	"github.com/capgate/capgate/gateway/issue"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/mcp"
 	"github.com/capgate/capgate/gateway/proxy"
@@ -67,8 +69,9 @@ func (f *Front) toolsCall(ctx context.Context, c *call) outcome {
 // toolsList forwards a tools/list. With a capability presented, the
 // capability must be usable by the caller for this server, and the
 // answer lists only the tools whose operation it covers; without one, it
-// lists the tools the config names. A tool the config does not name is
-// never listed: it could never be called through the gateway.
+// lists the tools the policy in force could ever grant the caller
+// (grantableTools). A tool the config does not name is never listed: it
+// could never be called through the gateway.
 func (f *Front) toolsList(ctx context.Context, c *call) outcome {
 	m, pc, e := takeCapability(c.req.Params)
 	if e != nil {
@@ -79,6 +82,9 @@ func (f *Front) toolsList(ctx context.Context, c *call) outcome {
 		return fail(c.req.ID, e)
 	}
 	if id == "" && token == "" {
+		if c.grantable, e = f.grantableTools(ctx, c); e != nil {
+			return fail(c.req.ID, e)
+		}
 		return forwardAs(c)
 	}
 	claims, scope, r := f.checks.Decide(ctx, enforce.Request{
@@ -145,4 +151,40 @@ func (f *Front) auditCall(ctx context.Context, c *call, requested string, claims
 	}
 	attrs = append(attrs, slog.String("outcome", outcome))
 	f.deps.Audit.LogAttrs(ctx, level, EventToolCall, attrs...)
+}
+
+// grantableTools are the tools of the server the policy in force could
+// grant the caller (discovery.Snapshot: every grant of the server probed
+// for the caller, without a resource query and per catalog collection),
+// or nil when the front has no policy, which lists the tools the config
+// names. A probe that fails refuses the listing.
+func (f *Front) grantableTools(ctx context.Context, c *call) (map[string]bool, *jsonrpc.Error) {
+	if f.deps.Policy == nil {
+		return nil, nil
+	}
+	sc := c.server.cfg
+	skills := make(map[string]string, len(sc.Tools))
+	for name, t := range sc.Tools {
+		skills[name] = t.Operation
+	}
+	var collections []string
+	for _, r := range sc.Catalog {
+		collections = append(collections, r.Collection)
+	}
+	snap, err := discovery.Snapshot(ctx, discovery.Input{
+		Agent: sc.Name, Grants: sc.Grants, Skills: skills, Policy: f.deps.Policy.Current(),
+		Principal: issue.PolicyPrincipal(c.principal), Now: f.deps.Now(), Collections: collections,
+	})
+	if err != nil {
+		f.deps.Logger.WarnContext(ctx, "tools/list: policy probe failed", "server", sc.Name, "error", err)
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: "the tools the policy grants could not be decided",
+			Data: map[string]any{"reason": jsonrpc.ReasonInternal}}
+	}
+	out := map[string]bool{}
+	if snap.Tools != nil {
+		for _, t := range snap.Tools.Items {
+			out[t.Name] = true
+		}
+	}
+	return out, nil
 }
