@@ -2,9 +2,13 @@ package mcpfront_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/mcpfront"
 )
 
 // TestSessionsBoundToTheirPrincipal: a session the server opened for
@@ -34,6 +38,25 @@ func TestSessionsBoundToTheirPrincipal(t *testing.T) {
 			w.wantPing(t, tt.wantStatus, "Bearer "+tt.key, "Mcp-Session-Id", tt.sid, "Mcp-Protocol-Version", "2025-11-25")
 		})
 	}
+}
+
+// downIndex is a session index that cannot answer.
+type downIndex struct{}
+
+func (downIndex) Claim(context.Context, string, string, []string) ([]string, error) {
+	return nil, errors.New("index down")
+}
+
+func (downIndex) Owners(context.Context, string, []string) ([]string, error) {
+	return nil, errors.New("index down")
+}
+
+// TestSessionIndexDownFailsClosed: a request naming a session while the
+// session index cannot answer is refused (503), and the server sees
+// nothing.
+func TestSessionIndexDownFailsClosed(t *testing.T) {
+	w := newWorldWith(t, "2025-11-25", func(_ *config.MCPServer, d *mcpfront.Deps) { d.Sessions = downIndex{} })
+	w.wantPing(t, http.StatusServiceUnavailable, "Bearer "+aliceKey, "Mcp-Session-Id", "some-session")
 }
 
 // wantPing posts a ping to /mcp/files with the Authorization header auth
