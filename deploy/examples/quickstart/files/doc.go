@@ -12,7 +12,9 @@
 //
 // One Streamable HTTP endpoint (any path), stateless, so that it speaks
 // both revisions the gateway does (2026-07-28, and 2025-11-25 with
-// initialize), with three tools over a small in-memory corpus:
+// initialize), answering each POST with one JSON body rather than an
+// event stream (so that a curl walk reads plainly), with three tools over
+// a small in-memory corpus:
 //
 //   - read_file {path}: the file's text, as text content
 //     ("ID: TEXT") and as structured content {path, content}.

@@ -83,7 +83,7 @@ func New(opts Options) *Server {
 	sdk.AddTool(srv, &sdk.Tool{Name: ToolSearch, Description: "Search the files' text; returns the paths that match."}, s.search)
 	sdk.AddTool(srv, &sdk.Tool{Name: ToolWrite, Description: "Write a file: replaces its content."}, s.write)
 	s.handler = sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv },
-		&sdk.StreamableHTTPOptions{Stateless: true, Logger: opts.Logger})
+		&sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: opts.Logger})
 	return s
 }
 
