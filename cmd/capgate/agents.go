@@ -47,7 +47,7 @@ func runExampleAgents(ctx context.Context, args []string, e env) error {
 		return err
 	}
 	sum, err := summarizer.New(summarizer.Options{
-		BaseURL: "http://" + *sumAddr, DocumentsURL: *gatewayURL + "/a2a/documents",
+		BaseURL: "http://" + *sumAddr, DocumentsURL: *gatewayURL + "/a2a/documents", FilesURL: *gatewayURL + "/mcp/files",
 		Credential: e.getenv("CAPGATE_SUMMARIZER_KEY"), Logger: logger, Now: time.Now,
 	})
 	if err != nil {

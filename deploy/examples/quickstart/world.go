@@ -221,7 +221,7 @@ func (w *World) startSummarizer(opts Options) (string, error) {
 	}
 	base := "http://" + ln.Addr().String()
 	agent, err := summarizer.New(summarizer.Options{
-		BaseURL: base, DocumentsURL: w.URL + "/a2a/documents", Credential: SummarizerKey,
+		BaseURL: base, DocumentsURL: w.URL + "/a2a/documents", FilesURL: w.URL + "/mcp/files", Credential: SummarizerKey,
 		Logger: opts.Logger, Now: opts.Now,
 	})
 	if err != nil {
