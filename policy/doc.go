@@ -31,6 +31,10 @@
 // issuers, groups (any of), all_groups (every one of) and claims
 // (name → value or list of values); every criterion set must hold. A
 // matcher must say something: `any: true` is how a rule matches everyone.
+// An MCP server the gateway fronts is in the Catalog as an agent is: a
+// rule names it in agents, its grants in grants, and its tools are the
+// skills whose operations bound what a capability lets its holder call;
+// resources select from the server's catalog as from an agent's.
 // "*" in agents, grants, hosts, capabilities, skills or methods means all,
 // and must stand alone. An optional defaults section sets max_ttl and
 // max_delegation_depth for allow rules that set none; without it they are

@@ -27,7 +27,10 @@ const benchUsage = `bench measures what capgate costs beyond the proxy hop. In o
 loopback only, it starts a minimal upstream (the documents agent's stand-in),
 a plain tuned httputil.ReverseProxy in front of it (the baseline), and capgate
 on the full a2a/skill/invoke path, once per revocation store: memory, redis
-(revocation.Redis) and synced (the pub/sub-synced local set). It drives each
+(revocation.Redis) and synced (the pub/sub-synced local set), and the MCP
+front on the full tools/call path (read_file at /mcp/files, on the first
+store; the upstream stands for the files server, and the capability is
+signed by bench, since the MCP front does not issue yet). It drives each
 with --conns keep-alive connections in a closed loop for --duration after a
 discarded --warmup, then drives issuance (a2a/capabilities/request, with the
 hop to the agent's resolution hook, and from a catalog in the config) and
@@ -42,7 +45,7 @@ baseline and capgate together instead of their ratio. The invoke runs take
 their rounds first, then issuance and attenuation (which leave capabilities
 live in the gateway) theirs. Each slice opens its connections again: read
 p99.9 from a --rounds 1 run.
-The default run takes about 90 s: 90 s of load, plus a few seconds starting the
+The default run takes about 105 s: 102 s of load, plus a few seconds starting the
 servers and measuring the two figures below.
 
 After the load steps it measures two figures. propagation starts two

@@ -47,11 +47,11 @@ func TestBenchQuickTable(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	if !strings.Contains(stderr, "loadtest plan: 6 runs") {
+	if !strings.Contains(stderr, "loadtest plan: 7 runs") {
 		t.Errorf("the plan is not printed first:\n%s", stderr)
 	}
 	rows := tableRows(t, stdout)
-	for _, target := range []string{"upstream", "baseline", "capgate", "issuance", "issuance-catalog", "attenuation"} {
+	for _, target := range []string{"upstream", "baseline", "capgate", "mcp", "issuance", "issuance-catalog", "attenuation"} {
 		f, ok := rows[target]
 		if !ok {
 			t.Errorf("table has no %s row:\n%s", target, stdout)
@@ -168,7 +168,7 @@ func TestBenchCPUProfile(t *testing.T) {
 func TestBenchDurationText(t *testing.T) {
 	o := loadtest.Options{}.WithDefaults()
 	load := o.Budget(o.Plan(loadtest.Variants()))
-	if want := fmt.Sprintf("about 90 s: %d s of load", int(load.Seconds())); !strings.Contains(benchUsage, want) || load > 90*time.Second {
+	if want := fmt.Sprintf("about 105 s: %d s of load", int(load.Seconds())); !strings.Contains(benchUsage, want) || load > 105*time.Second {
 		t.Errorf("bench --help does not say %q (the default plan loads for %v)", want, load)
 	}
 	for _, doc := range []string{"../../README.md", "../../BENCHMARKS.md"} {
@@ -176,8 +176,8 @@ func TestBenchDurationText(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(string(data), "capgate bench` (about 90 s)") && !strings.Contains(string(data), "# about 90 s") {
-			t.Errorf("%s does not give the default run as about 90 s", doc)
+		if !strings.Contains(string(data), "capgate bench` (about 105 s)") && !strings.Contains(string(data), "# about 105 s") {
+			t.Errorf("%s does not give the default run as about 105 s", doc)
 		}
 	}
 	code, out, _ := benchRun(t, "--quick", "--duration", "100ms", "--conns", "1", "--variants", "memory")

@@ -85,6 +85,11 @@ type Capgate struct {
 	Server  *Server
 	Built   *gateway.Built
 	Cap     Capability
+	// MCP is alice's capability on the files MCP server, signed by the
+	// load test.
+	MCP Capability
+	// keys are the gateway's signing keys.
+	keys *captoken.KeySet
 }
 
 // capgateOptions configures startCapgate.
@@ -121,18 +126,27 @@ func startCapgate(ctx context.Context, o capgateOptions) (*Capgate, error) {
 		return nil, err
 	}
 	cfg.Redis = o.redis
+	keys, err := gatewayKeys(o.keys)
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
 	built, err := gateway.FromConfig(ctx, cfg, gateway.BuildOptions{
 		Runtime: platform.Runtime{Logger: slog.New(slog.DiscardHandler), Now: o.now,
 			// The lab A2E host is configured but not started or driven here.
 			Getenv: func(string) string { return "unused-lab-secret" }},
-		Revocations: o.revocations, Keys: o.keys,
+		Revocations: o.revocations, Keys: keys,
 	})
 	if err != nil {
 		ln.Close()
 		return nil, fmt.Errorf("%w: capgate (%s): %w", ErrSetup, o.variant, err)
 	}
-	c := &Capgate{Variant: o.variant, Built: built, Server: serveOn(ln, built.Handler(), cfg.Listen)}
-	if err := c.prepare(ctx, o.client); err != nil {
+	c := &Capgate{Variant: o.variant, Built: built, Server: serveOn(ln, built.Handler(), cfg.Listen), keys: keys}
+	err = c.prepare(ctx, o.client)
+	if err == nil {
+		err = c.prepareMCP(ctx, o.client, cfg.Capabilities.Issuer, o.now())
+	}
+	if err != nil {
 		c.Close()
 		return nil, err
 	}
@@ -144,7 +158,8 @@ func startCapgate(ctx context.Context, o capgateOptions) (*Capgate, error) {
 // per-principal limits; with a catalog, it is the agent's (World.catalog:
 // those the upstream resolves, and perhaps others). The notes agent stays,
 // since the quickstart policy names it, but is never called: it points at
-// a path the upstream does not serve.
+// a path the upstream does not serve. The files MCP server is the
+// upstream, under /mcp-files.
 func capgateConfig(publicURL, upstreamURL, policyFile string, catalog []policy.Resource) (*config.Config, error) {
 	data, err := qsfiles.Files.ReadFile("capgate.yaml")
 	if err != nil {
@@ -175,6 +190,9 @@ func capgateConfig(publicURL, upstreamURL, policyFile string, catalog []policy.R
 		return nil, fmt.Errorf("%w: the quickstart config has no documents agent", ErrSetup)
 	}
 	cfg.Agents = agents
+	for i := range cfg.MCPServers {
+		cfg.MCPServers[i].URL = upstreamURL + "/mcp-files"
+	}
 	return cfg, nil
 }
 
@@ -246,11 +264,16 @@ func post(ctx context.Context, client *http.Client, url string, body []byte) ([]
 // exchange posts body to url as alice and returns the answer's status
 // and body (at most 1 MiB).
 func exchange(ctx context.Context, client *http.Client, url string, body []byte) (int, []byte, error) {
+	return exchangeWith(ctx, client, url, body, RequestHeader())
+}
+
+// exchangeWith is exchange with the request's header.
+func exchangeWith(ctx context.Context, client *http.Client, url string, body []byte, h http.Header) (int, []byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
 		return 0, nil, err
 	}
-	req.Header = RequestHeader()
+	req.Header = h
 	resp, err := client.Do(req)
 	if err != nil {
 		return 0, nil, err

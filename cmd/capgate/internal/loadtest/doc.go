@@ -13,7 +13,10 @@
 //   - capgate, built with gateway.FromConfig from the quickstart config and
 //     policy, driven on the full a2a/skill/invoke path (authenticate,
 //     verify the capability, check revocation, holder, operation and
-//     handle, rewrite, proxy), once per revocation-store variant.
+//     handle, rewrite, proxy), once per revocation-store variant, and on
+//     the MCP front's full tools/call path (read_file at /mcp/files, the
+//     upstream standing for the files MCP server, whose tools/call it
+//     answers with a text content), on the first variant.
 //
 // Drive runs a closed-loop load of C keep-alive connections against one
 // target for a fixed duration after a discarded warm-up, and reports req/s,

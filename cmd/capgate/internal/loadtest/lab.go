@@ -234,6 +234,8 @@ func (l *Lab) Spec(s Step, o Options) (Spec, error) {
 		spec.URL = l.Baseline.URL + agentPath
 	case TargetCapgate:
 		spec.URL = c.Server.URL + agentPath
+	case TargetMCP:
+		spec.URL, spec.Body, spec.Header = c.Server.URL+mcpPath, ToolCallBody(c.MCP), mcpHeader()
 	case TargetIssuance:
 		spec.URL, spec.Body = c.Server.URL+agentPath, []byte(IssuanceBody)
 	case TargetAttenuation:

@@ -17,6 +17,7 @@ const (
 	methodInvoke    = "a2a/skill/invoke"
 	methodRequest   = "a2a/capabilities/request"
 	methodAttenuate = "a2a/capabilities/attenuate"
+	methodToolsCall = "tools/call"
 	// capabilityExtensionURI is the SEP capability-negotiation extension.
 	capabilityExtensionURI = "https://github.com/a2aproject/A2A/sep/capability-negotiation"
 )
@@ -35,6 +36,10 @@ const upstreamCard = `{"name":"documents","description":"loadtest stand-in for t
 const resolveResult = `{"resources":[` +
 	`{"id":"reports/q1-financial","collection":"reports","displayName":"Q1 Financial Summary","attributes":{"quarter":"2025-Q1"}},` +
 	`{"id":"reports/q1-sales","collection":"reports","displayName":"Q1 Sales Report","attributes":{"quarter":"2025-Q1"}}]}`
+
+// toolResult is the answer to an MCP tools/call: a CallToolResult with
+// one text content.
+const toolResult = `{"content":[{"type":"text","text":"ok"}],"isError":false}`
 
 // fixedResult is the answer to every other JSON-RPC call.
 const fixedResult = `{"kind":"message","messageId":"loadtest","role":"agent","parts":[{"kind":"text","text":"ok"}]}`
@@ -135,11 +140,14 @@ func answer(dst, body, result []byte) []byte {
 	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
 	dst = append(dst, id...)
 	dst = append(dst, `,"result":`...)
-	if env.methodIs(methodResolve) {
+	switch {
+	case env.methodIs(methodResolve):
 		dst = append(dst, resolveResult...)
-	} else if result != nil {
+	case env.methodIs(methodToolsCall):
+		dst = append(dst, toolResult...)
+	case result != nil:
 		dst = append(dst, result...)
-	} else {
+	default:
 		dst = append(dst, fixedResult...)
 	}
 	return append(dst, '}')
