@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"time"
 
 	"github.com/capgate/capgate/gateway/approval"
 	"github.com/capgate/capgate/gateway/enforce"
@@ -85,26 +84,26 @@ func (f *Front) redeemApproval(ctx context.Context, c *call, p sep.RequestParams
 	}
 	d := f.deps.Policy.Current().Decide(ctx, in)
 	ap := sep.RequestParams{Grants: in.Grants, Purpose: r.Purpose, ApprovalID: r.ID}
-	var caps []sep.Capability
-	for _, ag := range f.stillApproved(r, d) {
-		found, gd := approvedNow(ag.approved, ag.now, now)
-		if len(gd.Operations) == 0 {
-			continue // no approved operation is left within the policy in force
+	still := f.stillApproved(r, d)
+	exact := make([]policy.GrantDecision, 0, len(still))
+	for _, ag := range still {
+		if gd, ok := approvedExactly(c.agent, in, ag.approved, ag.now); ok {
+			exact = append(exact, gd)
 		}
-		capb, e := f.issue(ctx, c, in, found, gd, d.Revision)
-		switch {
-		case e != nil && e.Code == jsonrpc.CodeGrantDenied:
-			continue // no approved resource is left within the policy in force
-		case e != nil:
+	}
+	if len(exact) != len(r.Grants) {
+		f.auditIssue(ctx, c, ap, d, nil, "grant_denied")
+		return fail(c.req.ID, capErr(jsonrpc.CodeGrantDenied, "grant denied: the policy in force no longer allows what was approved",
+			map[string]any{"approvalId": r.ID, "actionHash": r.ActionHash, "reasons": d.Reasons, "policyRevision": d.Revision}))
+	}
+	caps := make([]sep.Capability, 0, len(exact))
+	for i, gd := range exact {
+		capb, e := f.issue(ctx, c, in, still[i].approved.Resources, gd, d.Revision)
+		if e != nil {
 			f.auditIssue(ctx, c, ap, d, nil, reasonOf(e))
 			return fail(c.req.ID, e)
 		}
 		caps = append(caps, capb)
-	}
-	if len(caps) == 0 {
-		f.auditIssue(ctx, c, ap, d, nil, "grant_denied")
-		return fail(c.req.ID, capErr(jsonrpc.CodeGrantDenied, "grant denied: the policy in force no longer allows what was approved",
-			map[string]any{"approvalId": r.ID, "reasons": d.Reasons, "policyRevision": d.Revision}))
 	}
 	f.auditIssue(ctx, c, ap, d, caps, "issued")
 	return answered(jsonrpc.NewResult(c.req.ID, sep.CapabilitiesResult{Capabilities: caps, PolicyRevision: d.Revision}))
@@ -175,28 +174,21 @@ func (a *agent) requires(g string) []string {
 	return nil
 }
 
-// approvedNow is the intersection of an approved grant and the grant the
-// policy allows now: the resources the approval named (issue keeps those
-// the current decision permits), the operations both allow, the earlier
-// expiry, the lower depth.
-func approvedNow(ag approval.Grant, gd policy.GrantDecision, now time.Time) ([]policy.Resource, policy.GrantDecision) {
-	gd.Operations = intersectOps(ag.Operations, gd.Operations)
-	if exp := now.Add(ag.TTL); exp.Before(gd.Expires) {
-		gd.Expires = exp
+// approvedExactly returns the grant decision that issues exactly what
+// was approved (its operations, resources, lifetime from now, depth and
+// attenuability), and whether the grant the policy allows now covers all
+// of it. Anything less is not what the approver saw: nothing is issued.
+func approvedExactly(a *agent, in policy.Input, ag approval.Grant, gd policy.GrantDecision) (policy.GrantDecision, bool) {
+	exp := in.Now.Add(ag.TTL)
+	ok := !exp.After(gd.Expires) && ag.MaxDepth <= gd.MaxDepth && (!ag.Attenuable || gd.Attenuable) &&
+		!slices.ContainsFunc(ag.Operations, func(op string) bool { return !slices.Contains(gd.Operations, op) })
+	if !a.wholeAgent(ag.Grant) {
+		ok = ok && len(ag.Resources) > 0 && !slices.ContainsFunc(ag.Resources, func(r policy.Resource) bool {
+			return !in.Resource.Matches(r) || !gd.Permits(r)
+		})
 	}
-	gd.MaxDepth = min(gd.MaxDepth, ag.MaxDepth)
-	gd.Attenuable = gd.Attenuable && ag.Attenuable
-	return ag.Resources, gd
-}
-
-func intersectOps(a, b []string) []string {
-	var out []string
-	for _, op := range a {
-		if slices.Contains(b, op) {
-			out = append(out, op)
-		}
-	}
-	return out
+	gd.Operations, gd.Expires, gd.MaxDepth, gd.Attenuable = ag.Operations, exp, ag.MaxDepth, ag.Attenuable
+	return gd, ok
 }
 
 // approvalStatus is a2a/capabilities/approval/status: where the caller's
