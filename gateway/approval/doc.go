@@ -60,6 +60,11 @@
 //     Redeem is ErrRedeemed. A pending request is
 //     ErrPending, a denied one ErrDenied (the returned Request carries the
 //     reason), an expired one ErrExpired.
+//   - A Notifier (the Webhook) tells approvers of each new request, in
+//     the format the config names: generic (the Notification, signed),
+//     slack (an incoming-webhook message) or teams (an Adaptive Card in
+//     a message), the chat ones with display names only, the requester's
+//     text as plain text, and a link to the request on the console.
 //   - Every transition is an audit event (approval.requested, .approved,
 //     .denied, .expired, .redeemed) naming the request, the principal, the
 //     approver, the reason, the purpose and the action hash.
