@@ -22,6 +22,7 @@ import (
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/console"
 	"github.com/capgate/capgate/gateway/metrics"
 	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/gateway/ratelimit"
@@ -228,7 +229,7 @@ func (b *Built) guards(cfg *config.Config, opts BuildOptions, caps *Capabilities
 		return fmt.Errorf("gateway: rate limits: %w", err)
 	}
 	desk, closeHook, err := approval.Open(cfg.Approvals, approval.OpenOptions{
-		Runtime: opts.Runtime, Keys: caps.Keys, Audit: caps.Audit, Ledger: caps.Revocations,
+		Runtime: opts.Runtime, Keys: caps.Keys, Audit: caps.Audit, Ledger: caps.Revocations, ConsoleURL: console.BaseURL(cfg),
 		Approvers: func() policy.Approvers { return caps.Policy.Current().Approvers() }})
 	if err != nil {
 		return fmt.Errorf("gateway: approvals: %w", err)

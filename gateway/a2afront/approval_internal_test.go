@@ -186,25 +186,50 @@ func TestApprovalNeverWidens(t *testing.T) {
 }
 
 // TestApprovalNarrowedByNewPolicy approves a request, then narrows the
-// policy: redemption issues the intersection, or nothing.
+// policy: redemption issues exactly what was approved, or nothing (the
+// approval is used up either way), and the upstream sees nothing.
 func TestApprovalNarrowedByNewPolicy(t *testing.T) {
-	fx := newApprovalFixture(t)
-	pr := fx.pending(t, `{"grants":["documents:read"],"resourceQuery":{"collection":"reports"}}`)
-	fx.approve(t, pr.ApprovalID)
-	fx.pol.p.Store(approvalPolicy(t, "[list, retrieve]", "5m", 0, true))
-	cl := fx.claims(t, issued(t, fx.redeem(t, pr.ApprovalID))[0])
-	if !slices.Equal(cl.Operations, []string{"retrieve", "list"}) || cl.MaxDepth != 0 || !cl.Expiry.Time().Equal(fx.now.Add(5*time.Minute)) {
-		t.Fatalf("not the intersection: ops %v depth %d expiry %v", cl.Operations, cl.MaxDepth, cl.Expiry.Time())
-	}
-
-	gone := fx.pending(t, `{"grants":["documents:read"],"resourceQuery":{"collection":"reports"}}`)
-	fx.approve(t, gone.ApprovalID)
-	p, _, err := policy.Load(context.Background(), []byte("version: 1\nrules: []\n"), "empty.yaml", policytest.QuickstartCatalog())
+	empty, _, err := policy.Load(context.Background(), []byte("version: 1\nrules: []\n"), "empty.yaml", policytest.QuickstartCatalog())
 	if err != nil {
 		t.Fatal(err)
 	}
-	fx.pol.p.Store(p)
-	wantDenied(t, fx.redeem(t, gone.ApprovalID), "no longer allows")
+	tests := []struct {
+		name   string
+		policy *policy.Policy
+		issues bool
+	}{
+		{"unchanged", approvalPolicy(t, "[retrieve, search, list]", "1h", 1, true), true},
+		{"without approval now", approvalPolicy(t, "[retrieve, search, list]", "1h", 1, false), true},
+		{"fewer operations", approvalPolicy(t, "[list, retrieve]", "1h", 1, true), false},
+		{"shorter lifetime", approvalPolicy(t, "[retrieve, search, list]", "5m", 1, true), false},
+		{"lower depth", approvalPolicy(t, "[retrieve, search, list]", "1h", 0, true), false},
+		{"no rule left", empty, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			fx := newApprovalFixture(t)
+			pr := fx.pending(t, `{"grants":["documents:read"],"resourceQuery":{"collection":"reports"}}`)
+			fx.approve(t, pr.ApprovalID)
+			fx.pol.p.Store(tc.policy)
+			resp := fx.redeem(t, pr.ApprovalID)
+			if !tc.issues {
+				wantDenied(t, resp, "no longer allows")
+				if idx, _ := fx.index.ListByPrincipal(context.Background(), "user:alice@example.com"); len(idx) != 0 {
+					t.Fatalf("minted %d capabilities", len(idx))
+				}
+				wantDenied(t, fx.redeem(t, pr.ApprovalID), "already used")
+				if n := len(fx.upstream.calls("a2a/capabilities/request")); n != 0 {
+					t.Fatalf("upstream saw %d capability requests", n)
+				}
+				return
+			}
+			cl := fx.claims(t, issued(t, resp)[0])
+			if !slices.Equal(cl.Operations, []string{"retrieve", "search", "list"}) || cl.MaxDepth != 1 ||
+				!cl.Expiry.Time().Equal(fx.now.Add(time.Hour)) || len(cl.Handles) != 2 {
+				t.Fatalf("not exactly what was approved: %+v", cl)
+			}
+		})
+	}
 }
 
 func TestApprovalDeniedAndExpired(t *testing.T) {

@@ -30,7 +30,8 @@
 //     When the policy says a grant waits for human approval, nothing is
 //     issued: the request is held in the approval store and answered with
 //     a pending result; asking again with its approvalId returns, once,
-//     what was approved narrowed to what the policy then allows.
+//     exactly what was approved, or nothing when the policy then in
+//     force no longer allows all of it.
 //     a2a/capabilities/approval/status tells the principal who asked where
 //     the request stands, without issuing anything (approval.go);
 //     anyone else is told the id is unknown.

@@ -89,9 +89,9 @@ func (a *API) listApprovals(w http.ResponseWriter, r *http.Request) {
 		forged = nil
 	}
 	more := len(list) > limit
-	out := []approval.Request{}
+	out := []approval.Shown{}
 	for _, req := range list[:min(len(list), limit)] {
-		out = append(out, req.Public())
+		out = append(out, req.Show())
 	}
 	writeJSONStatus(w, http.StatusOK, map[string]any{"approvals": out, "more": more, "forged": append([]string{}, forged...)})
 }
@@ -110,7 +110,7 @@ func (a *API) getApproval(w http.ResponseWriter, r *http.Request) {
 		a.approvalError(w, r, err)
 		return
 	}
-	writeJSONStatus(w, http.StatusOK, req.Public())
+	writeJSONStatus(w, http.StatusOK, req.Show())
 }
 
 // decisionRequest is the body of approve and deny.
@@ -142,7 +142,7 @@ func (a *API) decideApproval(approve bool) http.HandlerFunc {
 			a.approvalError(w, r, err)
 			return
 		}
-		writeJSONStatus(w, http.StatusOK, req.Public())
+		writeJSONStatus(w, http.StatusOK, req.Show())
 	}
 }
 
@@ -156,6 +156,10 @@ func (a *API) approvalError(w http.ResponseWriter, r *http.Request, err error) {
 		status = http.StatusForbidden
 	case errors.Is(err, approval.ErrNotPending), errors.Is(err, approval.ErrExpired):
 		status = http.StatusConflict
+	case errors.Is(err, approval.ErrActionChanged):
+		a.deps.Logger.WarnContext(r.Context(), "admin: a stored approval request no longer matches its action hash", "error", err)
+		writeJSONStatus(w, http.StatusConflict, map[string]string{"error": "the request no longer holds the action its hash covers: nothing was decided"})
+		return
 	default:
 		a.deps.Logger.ErrorContext(r.Context(), "approval store unavailable", "error", err)
 		writeJSONStatus(w, status, map[string]string{"error": "approval store unavailable"})

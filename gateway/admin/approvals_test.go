@@ -105,7 +105,7 @@ func TestApprovalRoutes(t *testing.T) {
 		})
 	}
 	_, body := send(t, srv, "dave", http.MethodGet, path, "")
-	var got approval.Request
+	var got approval.Shown
 	if err := json.Unmarshal([]byte(body), &got); err != nil || got.DecidedBy != "user:dave@example.com" || got.Reason != "ticket SEC-1" {
 		t.Fatalf("decided request %s", body)
 	}
@@ -149,7 +149,7 @@ func TestApprovalListingFiltersBeforeLimit(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			status, body := send(t, srv, tc.key, http.MethodGet, "/admin/approvals"+tc.query, "")
 			var got struct {
-				Approvals []approval.Request
+				Approvals []approval.Shown
 				More      bool
 			}
 			if status != http.StatusOK || json.Unmarshal([]byte(body), &got) != nil {

@@ -372,9 +372,12 @@ func (c *Config) partProblems() []error {
 		}
 		ps = append(ps, p)
 	}
-	if err := c.Approvals.Validate(); err != nil {
-		ps = append(ps, &problem{path: "approvals.max_pending_per_principal", cause: err,
-			msg: fmt.Sprintf("must be 0 (the default, %d) to %d", approval.DefaultMaxPending, approval.MaxPendingLimit)})
+	for _, err := range unjoin(c.Approvals.Validate()) {
+		p := &problem{path: "approvals", msg: err.Error(), cause: err}
+		if ce, ok := errors.AsType[*approval.ConfigError](err); ok {
+			p.path, p.msg = "approvals."+ce.Field, ce.Msg
+		}
+		ps = append(ps, p)
 	}
 	for _, err := range unjoin(authn.ValidateConfig(c.OIDC, c.DevKeys)) {
 		p := &problem{path: "oidc", msg: err.Error(), cause: err}

@@ -164,7 +164,8 @@ func TestApproverSeesApprovalsOnly(t *testing.T) {
 	}
 	code, page = b.post("/console/approvals", url.Values{"csrf": {csrf(t, page)}, "id": {f.pending},
 		"decision": {"deny"}, "reason": {"not during the freeze"}})
-	if code != http.StatusOK || !strings.Contains(page, "Denied.") || strings.Contains(page, "fix the parental leave section") {
+	if code != http.StatusOK || !strings.Contains(page, "Denied.") || strings.Contains(page, `id="`+f.pending+`"`) ||
+		!strings.Contains(page, `<tr id="h-`+f.pending+`" class="outcome-denied">`) || !strings.Contains(page, "not during the freeze") {
 		t.Fatalf("deny: %d\n%s", code, page)
 	}
 	if got := f.decision(t, f.pending); got != "denied by user:sec@example.com: not during the freeze" {

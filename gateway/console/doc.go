@@ -6,13 +6,24 @@
 //
 // # Pages
 //
-//   - Pending approvals: who asks, the purpose, exactly what would be
-//     issued (resources by display name), the policy rule and revision;
-//     approve or deny with a reason. Decisions go to the approval store as
-//     the signed-in principal (id and groups), which refuses anyone the
-//     request's rule does not name as an approver, and the requester.
+//   - Approvals: each waiting request, who asks, the purpose, exactly
+//     what would be issued (resources by display name, lifetimes for
+//     people: "15 min"), the grant that asked for approval marked (and
+//     by whom it must be approved) apart from those riding along, the
+//     policy rule and revision, and the action hash that binds approving
+//     to exactly that (see approval's package doc); approve or deny with
+//     a reason. The buttons are shown only to an operator who may decide
+//     the request; others read why not (their own request, or not named
+//     by its rule), and the store refuses them all the same. Decisions
+//     go to the approval store as the signed-in principal (id and
+//     groups), which refuses anyone the request's rule does not name as
+//     an approver, and the requester.
 //     The page shows the newest 200 requests the operator may see,
-//     filtered before that limit, and says so when more wait. Admins see the ids of stored requests that fail their MAC (tampered
+//     filtered before that limit, and says so when more wait. Below
+//     them, the newest 50 decided or expired requests the operator may
+//     see (kept a day past their deadline): approved, denied, expired or
+//     redeemed, by whom, when, why and what they asked. Admins see the
+//     ids of stored requests that fail their MAC (tampered
 //     with, or written without the gateway's key) named in a warning,
 //     whatever status they claim; such a request is never decided or
 //     redeemed, and never hidden.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"strings"
 
 	"github.com/capgate/capgate/gateway/config"
 )
@@ -57,6 +58,24 @@ func CookiesSecure(cfg *config.Config) bool {
 	}
 	host, _, err := net.SplitHostPort(cfg.Admin.Addr)
 	return err != nil || !loopback(host)
+}
+
+// BaseURL is the console's address as browsers reach it, for links to it
+// (the approval webhook's): console.public_url, else the origin of the
+// OIDC redirect URL; empty without a console or either address.
+func BaseURL(cfg *config.Config) string {
+	cs := cfg.Console
+	switch {
+	case cs == nil:
+		return ""
+	case cs.PublicURL != "":
+		return strings.TrimRight(cs.PublicURL, "/")
+	case cs.OIDC != nil:
+		if u, err := url.Parse(cs.OIDC.RedirectURL); err == nil && u.Host != "" {
+			return u.Scheme + "://" + u.Host
+		}
+	}
+	return ""
 }
 
 // schemeHTTPS reports whether raw is an https URL; anything else that is

@@ -123,3 +123,25 @@ func TestSecureCookieBehindProxy(t *testing.T) {
 		}
 	}
 }
+
+// TestBaseURL: links to the console (the approval webhook's) use its
+// public address, else the OIDC redirect URL's origin, else none.
+func TestBaseURL(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		console *config.Console
+		want    string
+	}{
+		{"no console", nil, ""},
+		{"neither address", &config.Console{}, ""},
+		{"public url", &config.Console{PublicURL: "https://capgate-admin.example.com/"}, "https://capgate-admin.example.com"},
+		{"redirect url's origin", &config.Console{OIDC: &config.ConsoleOIDC{RedirectURL: "https://adm.example.com:8443/console/callback"}}, "https://adm.example.com:8443"},
+		{"public url wins", &config.Console{PublicURL: "https://a.example.com", OIDC: &config.ConsoleOIDC{RedirectURL: "https://b.example.com/cb"}}, "https://a.example.com"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := console.BaseURL(&config.Config{Console: tc.console}); got != tc.want {
+				t.Errorf("BaseURL = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
