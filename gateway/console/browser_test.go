@@ -65,7 +65,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	}
 	run(t, ctx, "see the tree",
 		chromedp.Navigate(base+"/console/capabilities"),
-		chromedp.WaitVisible(chromedp.CSS(`svg.delegation`)))
+		chromedp.WaitVisible(chromedp.CSS(`ul.delegation`)))
 	text = textOf(t, ctx, `section.tree`)
 	for _, want := range []string{"user:alice@example.com", "agent:summarizer", "agent:helper", "depth 2"} {
 		if !strings.Contains(text, want) {
@@ -75,10 +75,10 @@ func TestConsoleInBrowser(t *testing.T) {
 	screenshot(t, ctx, "capabilities")
 	forgedPost(t, ctx, f)
 	run(t, ctx, "revoke",
-		chromedp.Click(chromedp.CSS(`svg.delegation a`)),
+		chromedp.Click(chromedp.CSS(`ul.delegation a.node`)),
 		chromedp.WaitVisible(chromedp.CSS(`#descendants`)))
 	text = textOf(t, ctx, `#descendants`)
-	if !strings.Contains(text, "2 descendants") {
+	if !strings.Contains(text, "2 live descendants") {
 		t.Errorf("the confirmation says %q", text)
 	}
 	run(t, ctx, "confirm", chromedp.Click(chromedp.CSS(`form[action="/console/revoke"] button`)),
@@ -117,7 +117,7 @@ func forgedPost(t *testing.T, ctx context.Context, f *fixture) {
 		t.Fatalf("a forged post revoked the capability: %s", got)
 	}
 	run(t, ctx, "back", chromedp.Navigate(f.srv.URL+"/console/capabilities"),
-		chromedp.WaitVisible(chromedp.CSS(`svg.delegation`)))
+		chromedp.WaitVisible(chromedp.CSS(`ul.delegation`)))
 }
 
 func run(t *testing.T, ctx context.Context, step string, actions ...chromedp.Action[chromedp.Void]) {

@@ -52,6 +52,10 @@ type Config struct {
 	// AuditFile is the audit trail the audit page reads; empty when the
 	// trail goes to standard output.
 	AuditFile string
+	// MCPServers names the upstream MCP servers (config mcp_servers): a
+	// capability whose audience is one of them is marked MCP on the
+	// capabilities pages.
+	MCPServers []string
 	// InsecureCookies leaves the Secure flag off the cookies. Set it only
 	// for a console that browsers reach over plain http on a loopback
 	// address; FromConfig decides it (see CookiesSecure).
@@ -141,6 +145,7 @@ func (c *Console) Handler() http.Handler {
 	mux.Handle("GET /console/approvals", c.signedIn(roleApprover, c.approvalsPage))
 	mux.Handle("POST /console/approvals", c.signedIn(roleApprover, c.decide))
 	mux.Handle("GET /console/capabilities", c.signedIn(roleAdmin, c.capabilitiesPage))
+	mux.Handle("GET /console/capability", c.signedIn(roleAdmin, c.revokeConfirm))
 	mux.Handle("GET /console/revoke", c.signedIn(roleAdmin, c.revokeConfirm))
 	mux.Handle("POST /console/revoke", c.signedIn(roleAdmin, c.revoke))
 	mux.Handle("GET /console/policy", c.signedIn(roleAdmin, c.policyPage))

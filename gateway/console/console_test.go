@@ -94,7 +94,7 @@ func TestDevLoginAndEveryPage(t *testing.T) {
 		"/console/approvals":                               "HR handbook",
 		"/console/capabilities":                            "agent:helper",
 		"/console/capabilities?principal=agent:summarizer": "agent:summarizer",
-		"/console/revoke?id=" + f.chain[0].CapabilityID:    "also revokes 2 descendants",
+		"/console/revoke?id=" + f.chain[0].CapabilityID:    "also revokes 2 live descendants",
 		"/console/policy":                                  "Revision in force",
 		"/console/policy?principal=user:alice@example.com&groups=finance&agent=documents&grants=documents:read&collection=reports": "documents:read",
 		"/console/audit": "2 events, chain intact",
@@ -265,7 +265,7 @@ func TestRevokeKillsDescendants(t *testing.T) {
 	b := newBrowser(t, f)
 	b.signIn(adminKey)
 	_, page := b.get("/console/revoke?id=" + f.chain[1].CapabilityID)
-	if !strings.Contains(page, "also revokes 1 descendant.") {
+	if !strings.Contains(page, "also revokes 1 live descendant.") {
 		t.Fatalf("confirm page:\n%s", page)
 	}
 	code, page := b.post("/console/revoke", url.Values{"csrf": {csrf(t, page)}, "id": {f.chain[1].CapabilityID}})
