@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/capgate/capgate/gateway/approval"
+	"github.com/capgate/capgate/policy"
 )
 
 const approvalsAbout = `Lists, approves or denies capability requests waiting for human approval,
@@ -150,13 +151,4 @@ func writeDecided(w io.Writer, out adminAnswer) error {
 }
 
 // shortDuration renders d without its zero units: 15m, 1h30m, 24h, 90s.
-func shortDuration(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
-}
+func shortDuration(d time.Duration) string { return policy.FormatDuration(d) }

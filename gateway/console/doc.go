@@ -17,14 +17,27 @@
 //     whatever status they claim; such a request is never decided or
 //     redeemed, and never hidden.
 //   - Live capabilities: filtered by principal, agent or grant; each root
-//     drawn with its delegation tree as SVG (holders, operations, depth,
-//     expiry, state). A live capability whose index record cannot be read
-//     (corrupt, from an incompatible version, tampered with, deleted or
-//     evicted before the capability expires) is named in a warning above
-//     the trees, never hidden. Revoking first shows how many descendants
-//     die with it, then revokes through the admin API's own path.
-//   - Policy: the revision in force, the last reload and its error, and an
-//     explain form.
+//     drawn with its delegation tree as nested boxes that wrap their text
+//     (holder, capability id, purpose, operations, resources by display
+//     name, depth, expiry), capabilities on MCP servers (config
+//     mcp_servers) marked MCP. Only live ones are shown and counted:
+//     revoked and expired ones are left out, with their number said. A
+//     live capability whose index record cannot be read (corrupt, from an
+//     incompatible version, tampered with, deleted or evicted before the
+//     capability expires) is named in a warning above the trees, never
+//     hidden. A capability's page (/console/capability?id=) shows it in
+//     full; while it is live it offers Revoke, first saying how many live
+//     descendants die with it, then revokes through the admin API's own
+//     path. A revoked one says so and offers nothing.
+//   - Policy: the revision in force, the last reload and its error, every
+//     rule as the loaded policy holds it (whom it matches, what it
+//     applies to, operations, resources, lifetime, delegation, approvers,
+//     conditions), and an explain form taking what `capgate policy
+//     explain` takes (principal with issuer, groups and claims; agent,
+//     grants, operations, collection, filters, purpose, expiry; or an A2E
+//     host and capabilities; a decision time). The decision comes back
+//     highlighted (allowed, allowed after approval, denied) with what
+//     would be issued and why, and the rule-by-rule trace.
 //   - Audit: the newest events of the audit file and the chain status,
 //     verified on every view. Without audit.file the page says that it
 //     has nothing to read.
