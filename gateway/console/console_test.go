@@ -311,7 +311,7 @@ func TestAuditPageShowsBrokenChain(t *testing.T) {
 	}
 	b := newBrowser(t, f)
 	b.signIn(adminKey)
-	if _, page := b.get("/console/audit"); !strings.Contains(page, "0 events verified, then broken at line 1") {
+	if _, page := b.get("/console/audit"); !strings.Contains(page, "chain broken at position 1, after 0 events verified") {
 		t.Errorf("audit page:\n%s", page)
 	}
 }

@@ -38,9 +38,15 @@
 //     host and capabilities; a decision time). The decision comes back
 //     highlighted (allowed, allowed after approval, denied) with what
 //     would be issued and why, and the rule-by-rule trace.
-//   - Audit: the newest events of the audit file and the chain status,
-//     verified on every view. Without audit.file the page says that it
-//     has nothing to read.
+//   - Audit: the events of the audit file, newest first, 50 a page, with
+//     filters (principal, holder, admin or caller; agent, MCP server or
+//     A2E host; capability id, at the top of an event or in an
+//     admin.revoke's request and result; event kind, exact or by prefix
+//     such as "capability"; a UTC time range). Capability ids link to
+//     their page; an admin.revoke row says what was revoked. The chain is
+//     verified on every view: "N events, chain intact", or the position
+//     where it first breaks. Without audit.file the page says that it has
+//     nothing to read (`capgate demo --serve` always keeps a file).
 //
 // # Sign-in and protection
 //

@@ -60,6 +60,8 @@ type fixture struct {
 	// pending is the id of carol's waiting request.
 	pending   string
 	auditFile string
+	// auditLog appends chained events to auditFile.
+	auditLog *slog.Logger
 	// chain holds the root, child and grandchild records, root first.
 	chain []capindex.Record
 }
@@ -128,6 +130,7 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 		t.Fatal(err)
 	}
 	auditLog := f.openAudit(t)
+	f.auditLog = auditLog
 	pol := staticPolicy{quickstartPolicy(t)}
 	logger := slog.New(slog.NewJSONHandler(f.logs, nil))
 	access := config.AdminAccess{Groups: []string{"capgate-admins"}}
