@@ -186,8 +186,13 @@ func parseEvent(line []byte) (auditEvent, bool) {
 		}
 	}
 	for _, k := range shownFields {
-		if s := str(k); s != "" {
-			ev.Fields = append(ev.Fields, [2]string{k, s})
+		switch v := m[k].(type) {
+		case string:
+			if v != "" {
+				ev.Fields = append(ev.Fields, [2]string{k, v})
+			}
+		case float64:
+			ev.Fields = append(ev.Fields, [2]string{k, strconv.FormatFloat(v, 'f', -1, 64)})
 		}
 	}
 	collectIDs(m, &ev.Capabilities)

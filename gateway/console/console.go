@@ -7,6 +7,7 @@ import (
 	"errors"
 	"html/template"
 	"io/fs"
+	"log/slog"
 	"net/http"
 	"slices"
 
@@ -88,6 +89,9 @@ type Deps struct {
 	Revoker       Revoker
 	Policy        PolicySource
 	Approvals     Approvals
+	// Audit receives a console.refused event for every request the
+	// console refuses with 401 or 403; nil records nothing.
+	Audit *slog.Logger
 	// HTTPClient talks to the OIDC issuer; nil means http.DefaultClient.
 	HTTPClient *http.Client
 	// Runtime's clock and logger must be set; FromConfig reads secrets
@@ -234,13 +238,15 @@ func (c *Console) signedIn(min role, next handlerFunc) http.Handler {
 		}
 		op := operator{session: s, Role: c.roleOf(s.Principal, s.Groups), CSRF: c.seal.token("session", s.SID)}
 		if op.Role < min {
-			c.fail(w, http.StatusForbidden, "This page is for capgate admins: approvers see the approvals page only.")
+			c.refuse(w, r, http.StatusForbidden, s.Principal, "not an admin",
+				"This page is for capgate admins: approvers see the approvals page only.")
 			return
 		}
 		if r.Method == http.MethodPost {
 			r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
 			if !c.seal.checkToken("session", s.SID, r.PostFormValue("csrf")) {
-				c.fail(w, http.StatusForbidden, "The form's CSRF token is missing or wrong; nothing was done.")
+				c.refuse(w, r, http.StatusForbidden, s.Principal, "CSRF token missing or wrong",
+					"The form's CSRF token is missing or wrong; nothing was done.")
 				return
 			}
 		}

@@ -72,7 +72,11 @@
 // the cookie would have expired), and every page checks it, so a copy of
 // the cookie kept from before opens nothing. When the store cannot
 // answer, no page opens (503), and a sign-out that cannot be recorded
-// says so and leaves the session valid. Every
+// says so and leaves the session valid. Every request the console refuses
+// with 401 or 403 (a failed sign-in, someone who is neither admin nor
+// approver, an approver on an admin page, a post without its CSRF token)
+// is a console.refused audit event naming the principal when known, the
+// path, the status and the reason. Every
 // response carries a Content-Security-Policy that allows no script and no
 // inline style. Pages never render a capability token or a real resource
 // id: resources appear by display name only.

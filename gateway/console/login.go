@@ -56,7 +56,8 @@ func (c *Console) devLogin(w http.ResponseWriter, r *http.Request) {
 	var p pending
 	if err := c.seal.open(r, loginCookie, &p); err != nil || c.deps.Now().Unix() >= p.Expires ||
 		!c.seal.checkToken("login", p.Nonce, r.PostFormValue("csrf")) {
-		c.fail(w, http.StatusForbidden, "The form's CSRF token is missing or wrong; nothing was done.")
+		c.refuse(w, r, http.StatusForbidden, "", "sign-in CSRF token missing or wrong",
+			"The form's CSRF token is missing or wrong; nothing was done.")
 		return
 	}
 	pr, err := c.deps.Authenticator.AuthenticateToken(r.Context(), r.PostFormValue("key"))
@@ -64,6 +65,7 @@ func (c *Console) devLogin(w http.ResponseWriter, r *http.Request) {
 		err = authn.ErrInvalidCredentials
 	}
 	if err != nil {
+		c.audited(r, http.StatusUnauthorized, "", "not a dev key of this gateway")
 		c.showLogin(w, r, http.StatusUnauthorized, "That key is not a dev key of this gateway.")
 		return
 	}
@@ -74,7 +76,8 @@ func (c *Console) devLogin(w http.ResponseWriter, r *http.Request) {
 func (c *Console) enter(w http.ResponseWriter, r *http.Request, pr *authn.Principal) {
 	if c.roleOf(pr.ID, pr.Groups) == roleNone {
 		c.deps.Logger.InfoContext(r.Context(), "console: sign-in refused", "principal", pr.ID)
-		c.fail(w, http.StatusForbidden, pr.ID+" is neither a capgate admin nor an approver.")
+		c.refuse(w, r, http.StatusForbidden, pr.ID, "neither an admin nor an approver",
+			pr.ID+" is neither a capgate admin nor an approver.")
 		return
 	}
 	s := session{Principal: pr.ID, Issuer: pr.Issuer, Groups: pr.Groups, SID: randomText(),
