@@ -237,6 +237,10 @@ func (c *Console) signedIn(min role, next handlerFunc) http.Handler {
 			return
 		}
 		op := operator{session: s, Role: c.roleOf(s.Principal, s.Groups), CSRF: c.seal.token("session", s.SID)}
+		if op.Role < s.Role {
+			c.endDemoted(w, r, op)
+			return
+		}
 		if op.Role < min {
 			c.refuse(w, r, http.StatusForbidden, s.Principal, "not an admin",
 				"This page is for capgate admins: approvers see the approvals page only.")
@@ -252,6 +256,22 @@ func (c *Console) signedIn(min role, next handlerFunc) http.Handler {
 		}
 		next(w, r, op)
 	})
+}
+
+// endDemoted ends the session of an operator who holds less than at
+// sign-in (the configuration or a reloaded policy took the role away),
+// on every replica, as a sign-out does; they may sign in again with what
+// they hold now.
+func (c *Console) endDemoted(w http.ResponseWriter, r *http.Request, op operator) {
+	if err := c.endSession(r.Context(), op.session); err != nil {
+		c.deps.Logger.ErrorContext(r.Context(), "console: ending a demoted operator's session failed", "principal", op.Principal, "error", err)
+		c.fail(w, http.StatusServiceUnavailable, "The console cannot check the session right now; nothing was done. Try again.")
+		return
+	}
+	c.deps.Logger.InfoContext(r.Context(), "console: session ended, the role was taken away", "principal", op.Principal)
+	c.audited(r, http.StatusForbidden, op.Principal, "role taken away since sign-in: session ended")
+	c.clearCookie(w, sessionCookie)
+	http.Redirect(w, r, "/console/login", http.StatusSeeOther)
 }
 
 // toConsole sends a browser that opens the admin listener's root to the

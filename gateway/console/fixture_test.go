@@ -81,6 +81,9 @@ type fixtureOptions struct {
 	// sessionKey, when set, seals the cookies: consoles sharing it open
 	// each other's sessions, as replicas do.
 	sessionKey []byte
+	// policy, when set, is the console's policy source instead of the
+	// quickstart policy.
+	policy console.PolicySource
 }
 
 // failingList is a desk whose List returns fail with its requests.
@@ -137,6 +140,10 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	api := admin.New(admin.Config{Access: access, MaxTTL: time.Hour}, admin.Deps{
 		Authenticator: au, Index: f.listed, Verifier: f.verifier, Revocations: f.revs,
 		Policy: pol, Audit: auditLog, Runtime: platform.Runtime{Logger: logger, Now: time.Now}})
+	var consolePolicy console.PolicySource = pol
+	if fo.policy != nil {
+		consolePolicy = fo.policy
+	}
 	var approvals console.Approvals = f.approvals
 	if fo.listFails != nil {
 		approvals = failingList{f.approvals, fo.listFails}
@@ -144,7 +151,7 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	c, err := console.New(console.Config{Access: access, Approvers: fo.approvers,
 		DevLogin: true, OIDC: fo.oidc, AuditFile: f.auditFile, SessionKey: fo.sessionKey}, console.Deps{
 		Authenticator: au, Index: f.listed, Verifier: f.verifier, Revocations: f.revs, Revoker: api,
-		Policy: pol, Approvals: approvals, Audit: auditLog, Runtime: platform.Runtime{Logger: logger, Now: time.Now}})
+		Policy: consolePolicy, Approvals: approvals, Audit: auditLog, Runtime: platform.Runtime{Logger: logger, Now: time.Now}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,13 +74,14 @@ func (c *Console) devLogin(w http.ResponseWriter, r *http.Request) {
 
 // enter starts the session of an authenticated principal, if it may enter.
 func (c *Console) enter(w http.ResponseWriter, r *http.Request, pr *authn.Principal) {
-	if c.roleOf(pr.ID, pr.Groups) == roleNone {
+	r0 := c.roleOf(pr.ID, pr.Groups)
+	if r0 == roleNone {
 		c.deps.Logger.InfoContext(r.Context(), "console: sign-in refused", "principal", pr.ID)
 		c.refuse(w, r, http.StatusForbidden, pr.ID, "neither an admin nor an approver",
 			pr.ID+" is neither a capgate admin nor an approver.")
 		return
 	}
-	s := session{Principal: pr.ID, Issuer: pr.Issuer, Groups: pr.Groups, SID: randomText(),
+	s := session{Principal: pr.ID, Issuer: pr.Issuer, Groups: pr.Groups, SID: randomText(), Role: r0,
 		Expires: c.deps.Now().Add(sessionTTL).Unix()}
 	v, err := c.seal.seal(sessionCookie, s)
 	if err != nil {

@@ -62,6 +62,10 @@ type session struct {
 	// SID is random; the CSRF token is bound to it.
 	SID     string `json:"s"`
 	Expires int64  `json:"e"`
+	// Role is the role held at sign-in: a session whose principal holds
+	// less on a later request (a reloaded policy no longer names them as
+	// an approver, say) ends.
+	Role role `json:"r,omitempty"`
 }
 
 // pending is a sign-in in progress, sealed in the login cookie: the nonce
