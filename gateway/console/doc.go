@@ -57,7 +57,11 @@
 // admin_access principals and groups enter, plus the approvers: those the
 // console's configuration lists and everyone an approval section of the
 // policy in force names. Approvers see the approvals page only. The role
-// is re-read from the configuration and the policy on every request.
+// is re-read from the configuration and the policy on every request: an
+// operator who holds less than at sign-in (a reloaded policy no longer
+// names them as an approver, an admin taken out of admin_access) has the
+// session ended on every replica, as by a sign-out, and audited; they may
+// sign in again with what they hold now.
 //
 // The session is an AES-256-GCM sealed cookie (HttpOnly, SameSite=Lax)
 // under a key derived from the session key. It is Secure unless the
