@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"slices"
 
 	"github.com/capgate/capgate/captoken"
@@ -53,6 +54,10 @@ type Config struct {
 	// AuditFile is the audit trail the audit page reads; empty when the
 	// trail goes to standard output.
 	AuditFile string
+	// TrustedProxies are the proxies whose X-Forwarded-Proto: https makes
+	// the cookies Secure even with InsecureCookies (config
+	// console.trusted_proxies).
+	TrustedProxies []netip.Prefix
 	// MCPServers names the upstream MCP servers (config mcp_servers): a
 	// capability whose audience is one of them is marked MCP on the
 	// capabilities pages.
@@ -232,7 +237,7 @@ func (c *Console) signedIn(min role, next handlerFunc) http.Handler {
 			c.fail(w, http.StatusServiceUnavailable, "The console cannot check the session right now; nothing was done. Try again.")
 			return
 		case ended:
-			c.clearCookie(w, sessionCookie)
+			c.clearCookie(w, r, sessionCookie)
 			http.Redirect(w, r, "/console/login", http.StatusSeeOther)
 			return
 		}
@@ -270,7 +275,7 @@ func (c *Console) endDemoted(w http.ResponseWriter, r *http.Request, op operator
 	}
 	c.deps.Logger.InfoContext(r.Context(), "console: session ended, the role was taken away", "principal", op.Principal)
 	c.audited(r, http.StatusForbidden, op.Principal, "role taken away since sign-in: session ended")
-	c.clearCookie(w, sessionCookie)
+	c.clearCookie(w, r, sessionCookie)
 	http.Redirect(w, r, "/console/login", http.StatusSeeOther)
 }
 

@@ -68,7 +68,11 @@
 // config says browsers reach the console over plain http on loopback
 // (CookiesSecure): console.public_url's scheme, else the OIDC redirect
 // URL's, else a loopback-only admin listener; never the request's Host
-// header, which a TLS-terminating proxy may set to a loopback name. Every state-changing form carries a CSRF
+// header, which a TLS-terminating proxy may set to a loopback name. Even
+// then, a request straight from one of console.trusted_proxies (IP
+// addresses or CIDR prefixes) whose X-Forwarded-Proto says https gets
+// Secure cookies; the header never takes Secure away, and from anyone
+// else it is ignored. Every state-changing form carries a CSRF
 // token bound to the session (or, for the login form, to the sign-in
 // cookie); a post without it is refused before anything is done. Signing
 // out ends the session on every replica: its id joins the gateway's

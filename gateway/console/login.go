@@ -41,7 +41,7 @@ func (c *Console) startPending(w http.ResponseWriter, r *http.Request) (pending,
 	if err != nil {
 		return pending{}, err
 	}
-	c.setCookie(w, loginCookie, v, loginTTL)
+	c.setCookie(w, r, loginCookie, v, loginTTL)
 	return p, nil
 }
 
@@ -88,8 +88,8 @@ func (c *Console) enter(w http.ResponseWriter, r *http.Request, pr *authn.Princi
 		c.fail(w, http.StatusInternalServerError, "The session could not be written.")
 		return
 	}
-	c.clearCookie(w, loginCookie)
-	c.setCookie(w, sessionCookie, v, sessionTTL)
+	c.clearCookie(w, r, loginCookie)
+	c.setCookie(w, r, sessionCookie, v, sessionTTL)
 	c.deps.Logger.InfoContext(r.Context(), "console: signed in", "principal", pr.ID)
 	http.Redirect(w, r, "/console/", http.StatusSeeOther)
 }
@@ -104,7 +104,7 @@ func (c *Console) logout(w http.ResponseWriter, r *http.Request, op operator) {
 		return
 	}
 	c.deps.Logger.InfoContext(r.Context(), "console: signed out", "principal", op.Principal)
-	c.clearCookie(w, sessionCookie)
+	c.clearCookie(w, r, sessionCookie)
 	http.Redirect(w, r, "/console/login", http.StatusSeeOther)
 }
 

@@ -68,7 +68,7 @@ func (c *Console) oidcStart(w http.ResponseWriter, r *http.Request) {
 		c.fail(w, http.StatusInternalServerError, "The sign-in could not start.")
 		return
 	}
-	c.setCookie(w, loginCookie, v, loginTTL)
+	c.setCookie(w, r, loginCookie, v, loginTTL)
 	http.Redirect(w, r, oc.AuthCodeURL(p.State, oauth2.S256ChallengeOption(p.Verifier), oidc.Nonce(p.IDNonce)), http.StatusFound)
 }
 
