@@ -179,7 +179,9 @@ func parseEvent(line []byte) (auditEvent, bool) {
 	str := func(k string) string { s, _ := m[k].(string); return s }
 	seq, _ := m["seq"].(float64)
 	ev := auditEvent{Time: str("time"), Event: str("event"), Chain: str("chain"), Seq: uint64(seq), values: map[string][]string{}}
-	ev.at, _ = time.Parse(time.RFC3339Nano, ev.Time)
+	if at, err := time.Parse(time.RFC3339Nano, ev.Time); err == nil {
+		ev.at, ev.Time = at, at.UTC().Format("2006-01-02 15:04:05Z")
+	}
 	for _, k := range slices.Concat(principalFields, agentFields) {
 		if s := str(k); s != "" {
 			ev.values[k] = []string{s}

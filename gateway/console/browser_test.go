@@ -72,7 +72,6 @@ func TestConsoleInBrowser(t *testing.T) {
 			t.Errorf("the tree does not show %q: %q", want, text)
 		}
 	}
-	screenshot(t, ctx, "capabilities")
 	forgedPost(t, ctx, f)
 	run(t, ctx, "revoke",
 		chromedp.Click(chromedp.CSS(`ul.delegation a.node`)),
@@ -93,7 +92,6 @@ func TestConsoleInBrowser(t *testing.T) {
 	if text != "4 events, chain intact" { // two seeded, the forged post refused, the revocation
 		t.Errorf("chain status %q", text)
 	}
-	screenshot(t, ctx, "audit")
 }
 
 // forgedPost has a page on another origin post the revoke form without

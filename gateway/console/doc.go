@@ -48,6 +48,10 @@
 //     where it first breaks. Without audit.file the page says that it has
 //     nothing to read (`capgate demo --serve` always keeps a file).
 //
+// Every page is shot in headless Chromium at 1280 and 800 px wide into
+// testdata/screenshots (go test -run TestScreenshots -update), and no page
+// may be wider than the window.
+//
 // # Sign-in and protection
 //
 // Operators sign in with OIDC (authorization code with PKCE, through
