@@ -141,7 +141,7 @@ func (g *Gateway) adminHandler(opts Options) (http.Handler, error) {
 	c, err := console.FromConfig(g.cfg, console.Deps{
 		Authenticator: g.authn, Index: index, Verifier: g.caps.Verifier,
 		Revocations: g.caps.Revocations, Revoker: api, Policy: g.caps.Policy,
-		Approvals: g.caps.Approvals, Runtime: opts.Runtime,
+		Approvals: g.caps.Approvals, Audit: g.caps.Audit, Runtime: opts.Runtime,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)

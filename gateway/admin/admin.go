@@ -69,10 +69,11 @@ func New(cfg Config, deps Deps) *API { return &API{cfg: cfg, deps: deps} }
 
 // Handler returns the admin API, for its own listener. Callers
 // authenticate like any caller, and must then be one of the configured
-// admin principals or belong to an admin group.
+// admin principals or belong to an admin group. Every call it refuses
+// with 401 or 403 is an admin.refused audit event.
 func (a *API) Handler() http.Handler {
 	r := chi.NewRouter()
-	r.Use(authn.Middleware(a.deps.Authenticator, a.deps.Logger))
+	r.Use(a.auditRefusals, authn.Middleware(a.deps.Authenticator, a.deps.Logger), noteCaller)
 	r.Group(func(r chi.Router) {
 		r.Use(a.adminOnly)
 		r.Post("/admin/revoke", a.adminRevoke)

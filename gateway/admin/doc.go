@@ -4,7 +4,9 @@
 // list a principal's capabilities with their revocation state; reload and
 // read the policy. Every caller authenticates like any other and must be
 // an admin principal or in an admin group; every revocation is an audit
-// event naming the operator.
+// event naming the operator, and every call refused with 401 or 403 is an
+// admin.refused event (method, path, status, and the caller when it
+// authenticated).
 //
 // The approval routes are the exception: the policy, not admin_access,
 // says who decides a request waiting for approval. Any authenticated

@@ -79,6 +79,8 @@ policy: {file: p.yaml}
 		{"cors origins", base + "cors: {allowed_origins: ['https://app.example'], allow_credentials: true, max_age: 10m}\n", nil, ""},
 		{"console public url", base + "admin: {addr: '0.0.0.0:9090'}\nadmin_access: {groups: [ops]}\nconsole: {public_url: 'https://capgate-admin.example.com'}\n", nil, ""},
 		{"console public url on loopback http", base + "admin: {addr: '0.0.0.0:9090'}\nadmin_access: {groups: [ops]}\nconsole: {public_url: 'http://localhost:9090'}\n", nil, ""},
+		{"console trusted proxies", base + "admin: {addr: '127.0.0.1:9090'}\nadmin_access: {groups: [ops]}\nconsole: {trusted_proxies: ['10.0.0.0/8', '192.0.2.10', '::1']}\n", nil, ""},
+		{"console trusted proxy not an address", base + "admin: {addr: '127.0.0.1:9090'}\nadmin_access: {groups: [ops]}\nconsole: {trusted_proxies: ['proxy.example.com']}\n", ErrInvalid, "console.trusted_proxies[0]: \"proxy.example.com\" is neither an IP address nor a CIDR prefix"},
 		{"console public url in clear", base + "admin: {addr: '0.0.0.0:9090'}\nadmin_access: {groups: [ops]}\nconsole: {public_url: 'http://capgate-admin.example.com'}\n", ErrInvalid, "console.public_url: \"http://capgate-admin.example.com\" must use https"},
 		{"console redirect url in clear", base + "oidc: [{issuer: 'https://idp.example', audience: capgate}]\nadmin: {addr: '0.0.0.0:9090'}\nadmin_access: {groups: [ops]}\nconsole: {oidc: {issuer: 'https://idp.example', client_id: c, redirect_url: 'http://admin.example/console/callback'}}\n", ErrInvalid, "console.oidc.redirect_url"},
 		{"pending bound", base + "approvals: {max_pending_per_principal: 5}\n", nil, ""},

@@ -94,7 +94,7 @@ func TestDevLoginAndEveryPage(t *testing.T) {
 		"/console/approvals":                               "HR handbook",
 		"/console/capabilities":                            "agent:helper",
 		"/console/capabilities?principal=agent:summarizer": "agent:summarizer",
-		"/console/revoke?id=" + f.chain[0].CapabilityID:    "also revokes 2 descendants",
+		"/console/revoke?id=" + f.chain[0].CapabilityID:    "also revokes 2 live descendants",
 		"/console/policy":                                  "Revision in force",
 		"/console/policy?principal=user:alice@example.com&groups=finance&agent=documents&grants=documents:read&collection=reports": "documents:read",
 		"/console/audit": "2 events, chain intact",
@@ -266,7 +266,7 @@ func TestRevokeKillsDescendants(t *testing.T) {
 	b := newBrowser(t, f)
 	b.signIn(adminKey)
 	_, page := b.get("/console/revoke?id=" + f.chain[1].CapabilityID)
-	if !strings.Contains(page, "also revokes 1 descendant.") {
+	if !strings.Contains(page, "also revokes 1 live descendant.") {
 		t.Fatalf("confirm page:\n%s", page)
 	}
 	code, page := b.post("/console/revoke", url.Values{"csrf": {csrf(t, page)}, "id": {f.chain[1].CapabilityID}})
@@ -312,7 +312,7 @@ func TestAuditPageShowsBrokenChain(t *testing.T) {
 	}
 	b := newBrowser(t, f)
 	b.signIn(adminKey)
-	if _, page := b.get("/console/audit"); !strings.Contains(page, "0 events verified, then broken at line 1") {
+	if _, page := b.get("/console/audit"); !strings.Contains(page, "chain broken at position 1, after 0 events verified") {
 		t.Errorf("audit page:\n%s", page)
 	}
 }

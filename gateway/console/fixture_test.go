@@ -60,6 +60,8 @@ type fixture struct {
 	// pending is the id of carol's waiting request.
 	pending   string
 	auditFile string
+	// auditLog appends chained events to auditFile.
+	auditLog *slog.Logger
 	// chain holds the root, child and grandchild records, root first.
 	chain []capindex.Record
 }
@@ -79,6 +81,9 @@ type fixtureOptions struct {
 	// sessionKey, when set, seals the cookies: consoles sharing it open
 	// each other's sessions, as replicas do.
 	sessionKey []byte
+	// policy, when set, is the console's policy source instead of the
+	// quickstart policy.
+	policy console.PolicySource
 }
 
 // failingList is a desk whose List returns fail with its requests.
@@ -128,12 +133,17 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 		t.Fatal(err)
 	}
 	auditLog := f.openAudit(t)
+	f.auditLog = auditLog
 	pol := staticPolicy{quickstartPolicy(t)}
 	logger := slog.New(slog.NewJSONHandler(f.logs, nil))
 	access := config.AdminAccess{Groups: []string{"capgate-admins"}}
 	api := admin.New(admin.Config{Access: access, MaxTTL: time.Hour}, admin.Deps{
 		Authenticator: au, Index: f.listed, Verifier: f.verifier, Revocations: f.revs,
 		Policy: pol, Audit: auditLog, Runtime: platform.Runtime{Logger: logger, Now: time.Now}})
+	var consolePolicy console.PolicySource = pol
+	if fo.policy != nil {
+		consolePolicy = fo.policy
+	}
 	var approvals console.Approvals = f.approvals
 	if fo.listFails != nil {
 		approvals = failingList{f.approvals, fo.listFails}
@@ -141,7 +151,7 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	c, err := console.New(console.Config{Access: access, Approvers: fo.approvers,
 		DevLogin: true, OIDC: fo.oidc, AuditFile: f.auditFile, SessionKey: fo.sessionKey}, console.Deps{
 		Authenticator: au, Index: f.listed, Verifier: f.verifier, Revocations: f.revs, Revoker: api,
-		Policy: pol, Approvals: approvals, Runtime: platform.Runtime{Logger: logger, Now: time.Now}})
+		Policy: consolePolicy, Approvals: approvals, Audit: auditLog, Runtime: platform.Runtime{Logger: logger, Now: time.Now}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,6 +26,14 @@ func FromConfig(cfg *config.Config, deps Deps) (*Console, error) {
 	}
 	c := Config{Access: cfg.AdminAccess, Approvers: cs.Approvers, DevLogin: len(cfg.DevKeys) > 0,
 		OIDC: cs.OIDC, AuditFile: cfg.Audit.File, InsecureCookies: !CookiesSecure(cfg)}
+	proxies, err := config.ParseProxies(cs.TrustedProxies)
+	if err != nil {
+		return nil, fmt.Errorf("console.trusted_proxies: %w", err)
+	}
+	c.TrustedProxies = proxies
+	for _, s := range cfg.MCPServers {
+		c.MCPServers = append(c.MCPServers, s.Name)
+	}
 	if cs.OIDC != nil && cs.OIDC.ClientSecretEnv != "" {
 		c.ClientSecret = getenv(cs.OIDC.ClientSecretEnv)
 	}
