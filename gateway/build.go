@@ -21,6 +21,7 @@ import (
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/freeze"
 	"github.com/capgate/capgate/gateway/metrics"
 	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/gateway/ratelimit"
@@ -201,7 +202,20 @@ func (b *Built) stores(ctx context.Context, cfg *config.Config, opts BuildOption
 		b.closers = append(b.closers, mem.Close)
 	}
 	b.revocations = caps.Revocations
+	caps.Frozen = freeze.New(ctx, freeze.Options{Runtime: opts.Runtime, MaxStaleness: staleness(cfg)})
+	b.closers = append(b.closers, caps.Frozen.Close)
+	if opts.Redis != nil {
+		b.readyChecks = append(b.readyChecks, caps.Frozen.Ready)
+	}
 	return nil
+}
+
+// staleness is the config's redis.max_staleness, zero without Redis.
+func staleness(cfg *config.Config) time.Duration {
+	if cfg.Redis == nil {
+		return 0
+	}
+	return cfg.Redis.MaxStaleness.D()
 }
 
 // guards opens what watches over every capability: the audit trail, the

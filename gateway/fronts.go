@@ -42,7 +42,7 @@ func (b *Built) fronts(ctx context.Context, cfg *config.Config, opts BuildOption
 	b.closers = append(b.closers, closeSessions)
 	a2a, err := a2afront.New(ctx, a2afront.ConfigFrom(cfg), a2afront.Deps{
 		Runtime: opts.Runtime, Authenticator: a, Keys: caps.Keys, Verifier: caps.Verifier,
-		Index: caps.Index, Revocations: caps.Revocations, Policy: caps.Policy, Approvals: caps.Approvals,
+		Index: caps.Index, Revocations: caps.Revocations, Frozen: caps.Frozen, Policy: caps.Policy, Approvals: caps.Approvals,
 		Tasks: caps.Tasks, Audit: caps.Audit, Limits: caps.Limits,
 	})
 	if err != nil {
@@ -61,7 +61,7 @@ func mcpFront(cfg *config.Config, opts BuildOptions, a *authn.Authenticator, cap
 		return nil, nil
 	}
 	f, err := mcpfront.New(mcpfront.ConfigFrom(cfg), mcpfront.Deps{
-		Authenticator: a, Verifier: caps.Verifier, Index: caps.Index, Revocations: caps.Revocations,
+		Authenticator: a, Verifier: caps.Verifier, Index: caps.Index, Revocations: caps.Revocations, Frozen: caps.Frozen,
 		Audit: caps.Audit, Runtime: opts.Runtime,
 	})
 	if err != nil {

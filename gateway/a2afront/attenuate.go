@@ -51,6 +51,9 @@ func (f *Front) capabilitiesAttenuate(ctx context.Context, c *call) outcome {
 // attenuate mints a child of a verified, live parent, held by holder, and
 // indexes it.
 func (f *Front) attenuate(ctx context.Context, parent *captoken.Claims, rec *capindex.Record, cons sep.Constraints, holder string) (sep.Capability, *captoken.Claims, *jsonrpc.Error) {
+	if e := f.frozen(ctx, "", holder); e != nil {
+		return sep.Capability{}, nil, e
+	}
 	cc := captoken.Constraints{Operations: cons.Operations, Handles: cons.ResourceHandles}
 	if cons.Expires != nil {
 		cc.Expires = *cons.Expires

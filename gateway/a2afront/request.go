@@ -26,6 +26,10 @@ func (f *Front) capabilitiesRequest(ctx context.Context, c *call) outcome {
 	if err != nil {
 		return fail(c.req.ID, jsonrpc.ErrorFor(err))
 	}
+	if e := f.frozen(ctx, c.agent.cfg.Name, c.principal.ID); e != nil {
+		f.auditIssue(ctx, c, p, policy.Decision{}, nil, frozenOutcome(e))
+		return fail(c.req.ID, e)
+	}
 	if p.ApprovalID != "" {
 		return f.redeemApproval(ctx, c, p)
 	}

@@ -19,11 +19,13 @@ const (
 	TaskIndex Store = "task_index"
 	// ApprovalStore keeps the requests waiting for a human's decision.
 	ApprovalStore Store = "approval_store"
+	// FreezeList holds the agents and principals operators froze.
+	FreezeList Store = "freeze_list"
 )
 
 // Stores lists every Store, for the tests that check each is named.
 func Stores() []Store {
-	return []Store{RevocationStore, RateLimitStore, CapabilityIndex, TaskIndex, ApprovalStore}
+	return []Store{RevocationStore, RateLimitStore, CapabilityIndex, TaskIndex, ApprovalStore, FreezeList}
 }
 
 // Noun is the store's name for a person: "revocation store".
@@ -39,6 +41,8 @@ func (s Store) Noun() string {
 		return "task index"
 	case ApprovalStore:
 		return "approval store"
+	case FreezeList:
+		return "freeze list"
 	}
 	return string(s)
 }

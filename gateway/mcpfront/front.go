@@ -15,6 +15,7 @@ import (
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/enforce"
+	"github.com/capgate/capgate/gateway/freeze"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/mcp"
 	"github.com/capgate/capgate/gateway/platform"
@@ -61,6 +62,9 @@ type Deps struct {
 	// Revocations says whether a capability or an ancestor is revoked.
 	// Required.
 	Revocations revocation.Store
+	// Frozen is the emergency stop: a capability for a frozen server or
+	// of a frozen principal is refused. Nil freezes nothing.
+	Frozen *freeze.Set
 	// Audit receives one event per tools/call decision; nil records
 	// nothing.
 	Audit *slog.Logger
@@ -121,7 +125,7 @@ func New(cfg Config, deps Deps) (*Front, error) {
 		f.servers[sc.Name] = s
 	}
 	f.checks, err = enforce.New(enforce.Deps{
-		Index: deps.Index, Verifier: deps.Verifier, Revocations: deps.Revocations,
+		Index: deps.Index, Verifier: deps.Verifier, Revocations: deps.Revocations, Frozen: deps.Frozen,
 		Fronted: f.fronts, Logger: deps.Logger, Tracer: deps.Tracer,
 	})
 	if err != nil {
