@@ -74,6 +74,12 @@ func commands() *command {
 		}},
 		{name: "revoke", synopsis: []string{"[--admin URL] [--key KEY] [--json]\n(--capability ID | --revocation ID | --principal P [--before T])"},
 			about: revokeAbout, run: runRevoke, summary: "revoke through a gateway's admin API"},
+		{name: "freeze", synopsis: freezeSynopsis, about: freezeAbout, run: runFreeze("freeze"),
+			summary: "emergency stop: revoke everything of an agent or principal and refuse it until unfreeze"},
+		{name: "unfreeze", synopsis: freezeSynopsis, about: freezeAbout, run: runFreeze("unfreeze"),
+			summary: "lift a freeze"},
+		{name: "frozen", synopsis: []string{"[--admin URL] [--key KEY] [--json]"}, about: freezeAbout, run: runFrozen,
+			summary: "list what is frozen, by whom and why"},
 		{name: "approvals", about: "capgate approvals: capability requests waiting for a human decision", subs: []*command{
 			{name: "approvals list", synopsis: []string{"[--admin URL] [--key KEY] [--status S] [--principal P] [--json]"},
 				about: approvalsAbout, run: approvalsList, summary: "list capability requests waiting for a human decision"},
