@@ -25,6 +25,10 @@
 //     die with it, then revokes through the admin API's own path.
 //   - Policy: the revision in force, the last reload and its error, and an
 //     explain form.
+//   - Emergency stop: what is frozen, by whom, since when and why, with
+//     a form that freezes an agent or a principal (a reason required) and
+//     one per entry that lifts it, both through the admin API's path
+//     (package freeze; see the admin API's POST /admin/freeze).
 //   - Audit: the newest events of the audit file and the chain status,
 //     verified on every view. Without audit.file the page says that it
 //     has nothing to read.
