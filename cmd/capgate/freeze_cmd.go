@@ -79,12 +79,12 @@ func writeFrozen(verb string) func(io.Writer, adminAnswer) error {
 			_, err := fmt.Fprintf(w, "unfroze %s; capabilities revoked when it was frozen stay revoked\n", what)
 			return err
 		}
-		if _, err := fmt.Fprintf(w, "froze %s on every replica and revoked %d live capabilities with their descendants\n", what, a.Revoked); err != nil {
+		if _, err := fmt.Fprintf(w, "froze %s on every replica and revoked %s with their descendants\n", what, counted(a.Revoked, "live capability", "live capabilities")); err != nil {
 			return err
 		}
 		if len(a.Unreadable) > 0 {
-			fmt.Fprintf(w, "%d capability records could not be read (refused while frozen, not revoked): %s\n",
-				len(a.Unreadable), strings.Join(a.Unreadable, " "))
+			fmt.Fprintf(w, "%s could not be read (refused while frozen, not revoked): %s\n",
+				counted(len(a.Unreadable), "capability record", "capability records"), strings.Join(a.Unreadable, " "))
 		}
 		if a.Truncated {
 			fmt.Fprintln(w, "the index listed its maximum: freeze again to revoke older capabilities (all are refused while frozen)")
@@ -123,4 +123,12 @@ func runFrozen(ctx context.Context, args []string, e env) error {
 		}
 		return nil
 	})
+}
+
+// counted is "1 one" or "N many".
+func counted(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
