@@ -71,6 +71,8 @@ func commands() *command {
 		{name: "audit", about: "capgate audit: the audit trail", subs: []*command{
 			{name: "audit verify", synopsis: auditSynopsis, about: auditAbout, run: runAuditVerify,
 				summary: "check the audit trail's hash chains (and checkpoint signatures with keys)"},
+			{name: "audit export", synopsis: auditExportSynopsis, about: auditExportAbout, run: runAuditExport,
+				summary: "render the audit trail as OCSF or CEF for a SIEM"},
 		}},
 		{name: "revoke", synopsis: []string{"[--admin URL] [--key KEY] [--json]\n(--capability ID | --revocation ID | --principal P [--before T])"},
 			about: revokeAbout, run: runRevoke, summary: "revoke through a gateway's admin API"},
