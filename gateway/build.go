@@ -19,10 +19,12 @@ import (
 	"github.com/capgate/capgate/gateway/a2afront"
 	"github.com/capgate/capgate/gateway/approval"
 	"github.com/capgate/capgate/gateway/audit"
+	"github.com/capgate/capgate/gateway/audit/siem"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/console"
+	"github.com/capgate/capgate/gateway/freeze"
 	"github.com/capgate/capgate/gateway/metrics"
 	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/gateway/ratelimit"
@@ -206,7 +208,20 @@ func (b *Built) stores(ctx context.Context, cfg *config.Config, opts BuildOption
 		b.closers = append(b.closers, mem.Close)
 	}
 	b.revocations = caps.Revocations
+	caps.Frozen = freeze.New(ctx, freeze.Options{Runtime: opts.Runtime, MaxStaleness: staleness(cfg)})
+	b.closers = append(b.closers, caps.Frozen.Close)
+	if opts.Redis != nil {
+		b.readyChecks = append(b.readyChecks, caps.Frozen.Ready)
+	}
 	return nil
+}
+
+// staleness is the config's redis.max_staleness, zero without Redis.
+func staleness(cfg *config.Config) time.Duration {
+	if cfg.Redis == nil {
+		return 0
+	}
+	return cfg.Redis.MaxStaleness.D()
 }
 
 // guards opens what watches over every capability: the audit trail, the
@@ -215,7 +230,7 @@ func (b *Built) stores(ctx context.Context, cfg *config.Config, opts BuildOption
 // stream, draws on one budget and sees every approval.
 func (b *Built) guards(cfg *config.Config, opts BuildOptions, caps *Capabilities) error {
 	log, closeAudit, err := audit.Open(audit.OpenOptions{
-		Runtime: opts.Runtime, Writer: opts.AuditWriter, File: cfg.Audit.File, Chain: cfg.Audit.Chain,
+		Runtime: opts.Runtime, Writer: opts.AuditWriter, File: cfg.Audit.File, Chain: cfg.Audit.Chain, Format: siem.Format(cfg.Audit.Format),
 		Checkpoints:  audit.Checkpoints{Signer: caps.Keys, Every: cfg.Audit.CheckpointEvery, Interval: cfg.Audit.CheckpointInterval.D()},
 		StreamMaxLen: cfg.Audit.StreamMaxLen, StreamOptions: []audit.StreamOption{audit.WithOnDrop(opts.Metrics.AuditEventDropped),
 			audit.WithOnError(func(error) { opts.Metrics.RedisError("audit") })},

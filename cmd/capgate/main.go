@@ -71,9 +71,17 @@ func commands() *command {
 		{name: "audit", about: "capgate audit: the audit trail", subs: []*command{
 			{name: "audit verify", synopsis: auditSynopsis, about: auditAbout, run: runAuditVerify,
 				summary: "check the audit trail's hash chains (and checkpoint signatures with keys)"},
+			{name: "audit export", synopsis: auditExportSynopsis, about: auditExportAbout, run: runAuditExport,
+				summary: "render the audit trail as OCSF or CEF for a SIEM"},
 		}},
 		{name: "revoke", synopsis: []string{"[--admin URL] [--key KEY] [--json]\n(--capability ID | --revocation ID | --principal P [--before T])"},
 			about: revokeAbout, run: runRevoke, summary: "revoke through a gateway's admin API"},
+		{name: "freeze", synopsis: freezeSynopsis, about: freezeAbout, run: runFreeze("freeze"),
+			summary: "emergency stop: revoke everything of an agent or principal and refuse it until unfreeze"},
+		{name: "unfreeze", synopsis: freezeSynopsis, about: freezeAbout, run: runFreeze("unfreeze"),
+			summary: "lift a freeze"},
+		{name: "frozen", synopsis: []string{"[--admin URL] [--key KEY] [--json]"}, about: freezeAbout, run: runFrozen,
+			summary: "list what is frozen, by whom and why"},
 		{name: "approvals", about: "capgate approvals: capability requests waiting for a human decision", subs: []*command{
 			{name: "approvals list", synopsis: []string{"[--admin URL] [--key KEY] [--status S] [--principal P] [--json]"},
 				about: approvalsAbout, run: approvalsList, summary: "list capability requests waiting for a human decision"},

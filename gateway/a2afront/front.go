@@ -23,6 +23,7 @@ import (
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/enforce"
+	"github.com/capgate/capgate/gateway/freeze"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/gateway/proxy"
@@ -89,6 +90,10 @@ type Deps struct {
 	Index capindex.Index
 	// Revocations says whether a capability (or an ancestor) is revoked.
 	Revocations revocation.Store
+	// Frozen is the emergency stop: nothing is issued to or for a frozen
+	// agent or principal, and their capabilities are refused. Nil
+	// freezes nothing.
+	Frozen *freeze.Set
 	// Tasks records who started each task; nil means an in-memory index
 	// bounded by Config.MaxTasks and Config.TaskTTL.
 	Tasks taskindex.Index
@@ -174,7 +179,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Front, error) {
 		f.agents[ac.Name] = a
 	}
 	f.checks, err = enforce.New(enforce.Deps{
-		Index: deps.Index, Verifier: deps.Verifier, Revocations: deps.Revocations,
+		Index: deps.Index, Verifier: deps.Verifier, Revocations: deps.Revocations, Frozen: deps.Frozen,
 		Fronted: f.fronts, Logger: deps.Logger, Tracer: f.deps.Tracer,
 	})
 	if err != nil {

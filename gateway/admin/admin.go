@@ -18,6 +18,7 @@ import (
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/freeze"
 	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/policy"
 	"github.com/capgate/capgate/revocation"
@@ -45,6 +46,9 @@ type Deps struct {
 	Index         capindex.Index
 	Verifier      *captoken.Verifier
 	Revocations   revocation.Store
+	// Frozen is the emergency stop's list; nil answers the freeze routes
+	// with 501.
+	Frozen *freeze.Set
 	// Approvals holds requests waiting for human approval; nil answers
 	// the approval routes with 501.
 	Approvals approval.Store
@@ -80,6 +84,9 @@ func (a *API) Handler() http.Handler {
 		r.Get("/admin/capabilities", a.adminCapabilities)
 		r.Post("/admin/policy/reload", a.adminReload)
 		r.Get("/admin/policy", a.adminPolicy)
+		r.Post("/admin/freeze", a.adminFreeze)
+		r.Post("/admin/unfreeze", a.adminUnfreeze)
+		r.Get("/admin/frozen", a.adminFrozen)
 	})
 	a.approvalRoutes(r)
 	return r

@@ -95,6 +95,10 @@ type Audit struct {
 	// CheckpointInterval is the longest an event waits for a signed
 	// checkpoint to cover it; 0 means one minute.
 	CheckpointInterval Duration `yaml:"checkpoint_interval,omitempty"`
+	// Format is how the file and the stream receive each event:
+	// canonical (empty), ocsf or cef (package audit/siem). The hash chain
+	// is over the canonical events whatever the format.
+	Format string `yaml:"format,omitempty"`
 }
 
 // AdminAccess names the principals allowed on the admin listener.

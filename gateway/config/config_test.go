@@ -129,6 +129,8 @@ policy: {file: p.yaml}
 		{"gated, narrower operation, agent enforces", gated("read", ", agent_enforces_operations: true"), nil, ""},
 		{"gated, agent_enforces_operations not a bool", gated("read", ", agent_enforces_operations: maybe"), ErrInvalid, "agent_enforces_operations"},
 		{"gated, case variant of the key", gated("read", ", Agent_Enforces_Operations: true"), ErrInvalid, "unknown key"},
+		{"audit format ocsf", base + "audit: {format: ocsf}\n", nil, ""},
+		{"audit format unknown", base + "audit: {format: leef}\n", ErrInvalid, `audit.format: "leef" is none of canonical, ocsf, cef`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -145,6 +145,11 @@ func (c *Config) validate() []error {
 	if c.Audit.CheckpointEvery < 0 || c.Audit.CheckpointInterval < 0 {
 		add("audit.checkpoint_every", "and checkpoint_interval must not be negative")
 	}
+	switch c.Audit.Format {
+	case "", "canonical", "ocsf", "cef":
+	default:
+		add("audit.format", "%q is none of canonical, ocsf, cef", c.Audit.Format)
+	}
 	if c.Capabilities.MaxTTL < 0 {
 		add("capabilities.max_ttl", "must be positive")
 	}

@@ -97,6 +97,8 @@ type Deps struct {
 	// Audit receives a console.refused event for every request the
 	// console refuses with 401 or 403; nil records nothing.
 	Audit *slog.Logger
+	// Freezer is the emergency stop (freeze.go); nil says there is none.
+	Freezer Freezer
 	// HTTPClient talks to the OIDC issuer; nil means http.DefaultClient.
 	HTTPClient *http.Client
 	// Runtime's clock and logger must be set; FromConfig reads secrets
@@ -159,6 +161,8 @@ func (c *Console) Handler() http.Handler {
 	mux.Handle("POST /console/revoke", c.signedIn(roleAdmin, c.revoke))
 	mux.Handle("GET /console/policy", c.signedIn(roleAdmin, c.policyPage))
 	mux.Handle("GET /console/audit", c.signedIn(roleAdmin, c.auditPage))
+	mux.Handle("GET /console/freeze", c.signedIn(roleAdmin, c.freezePage))
+	mux.Handle("POST /console/freeze", c.signedIn(roleAdmin, c.freezePost))
 	return headers(mux)
 }
 

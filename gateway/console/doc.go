@@ -49,6 +49,10 @@
 //     host and capabilities; a decision time). The decision comes back
 //     highlighted (allowed, allowed after approval, denied) with what
 //     would be issued and why, and the rule-by-rule trace.
+//   - Emergency stop: what is frozen, by whom, since when and why, with
+//     a form that freezes an agent or a principal (a reason required) and
+//     one per entry that lifts it, both through the admin API's path
+//     (package freeze; see the admin API's POST /admin/freeze).
 //   - Audit: the events of the audit file, newest first, 50 a page, with
 //     filters (principal, holder, admin or caller; agent, MCP server or
 //     A2E host; capability id, at the top of an event or in an

@@ -22,6 +22,7 @@ import (
 	"github.com/capgate/capgate/gateway/capindex/capindextest"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/console"
+	"github.com/capgate/capgate/gateway/freeze"
 	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/policy"
 	"github.com/capgate/capgate/policy/policytest"
@@ -138,7 +139,7 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	logger := slog.New(slog.NewJSONHandler(f.logs, nil))
 	access := config.AdminAccess{Groups: []string{"capgate-admins"}}
 	api := admin.New(admin.Config{Access: access, MaxTTL: time.Hour}, admin.Deps{
-		Authenticator: au, Index: f.listed, Verifier: f.verifier, Revocations: f.revs,
+		Authenticator: au, Index: f.listed, Verifier: f.verifier, Revocations: f.revs, Frozen: freeze.New(ctx, freeze.Options{}),
 		Policy: pol, Audit: auditLog, Runtime: platform.Runtime{Logger: logger, Now: time.Now}})
 	var consolePolicy console.PolicySource = pol
 	if fo.policy != nil {
@@ -150,7 +151,7 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	}
 	c, err := console.New(console.Config{Access: access, Approvers: fo.approvers,
 		DevLogin: true, OIDC: fo.oidc, AuditFile: f.auditFile, SessionKey: fo.sessionKey}, console.Deps{
-		Authenticator: au, Index: f.listed, Verifier: f.verifier, Revocations: f.revs, Revoker: api,
+		Authenticator: au, Index: f.listed, Verifier: f.verifier, Revocations: f.revs, Revoker: api, Freezer: api,
 		Policy: consolePolicy, Approvals: approvals, Audit: auditLog, Runtime: platform.Runtime{Logger: logger, Now: time.Now}})
 	if err != nil {
 		t.Fatal(err)

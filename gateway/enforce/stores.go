@@ -21,11 +21,13 @@ const (
 	ApprovalStore Store = "approval_store"
 	// PushRelayStore keeps the push configs the gateway relays.
 	PushRelayStore Store = "push_relay_store"
+	// FreezeList holds the agents and principals operators froze.
+	FreezeList Store = "freeze_list"
 )
 
 // Stores lists every Store, for the tests that check each is named.
 func Stores() []Store {
-	return []Store{RevocationStore, RateLimitStore, CapabilityIndex, TaskIndex, ApprovalStore, PushRelayStore}
+	return []Store{RevocationStore, RateLimitStore, CapabilityIndex, TaskIndex, ApprovalStore, PushRelayStore, FreezeList}
 }
 
 // Noun is the store's name for a person: "revocation store".
@@ -43,6 +45,8 @@ func (s Store) Noun() string {
 		return "approval store"
 	case PushRelayStore:
 		return "push relay store"
+	case FreezeList:
+		return "freeze list"
 	}
 	return string(s)
 }

@@ -32,6 +32,10 @@ type asked struct {
 // sep.PendingResult.
 func (is *Issuer) Request(ctx context.Context, caller *authn.Principal, t Target, p sep.RequestParams) (any, *jsonrpc.Error) {
 	a := asked{caller: caller, target: t, params: p}
+	if e := is.frozen(ctx, t.Name(), caller.ID); e != nil {
+		is.auditIssue(ctx, a, policy.Decision{}, nil, frozenOutcome(e))
+		return nil, e
+	}
 	if p.ApprovalID != "" {
 		return is.redeem(ctx, a)
 	}
@@ -202,6 +206,7 @@ func (is *Issuer) auditIssue(ctx context.Context, a asked, d policy.Decision, ca
 	is.deps.Audit(ctx, EventIssue,
 		slog.String("principal", a.caller.ID), slog.String("agent", a.target.Name()),
 		slog.Any("grants", a.params.Grants), slog.String("purpose", a.params.Purpose),
+		requestAttr(is.policyInput(a, time.Time{}), is.deps.Policy.Current(), a.params.ApprovalID),
 		slog.String("policy_revision", d.Revision), slog.Any("rules", rules),
 		slog.Any("capability_ids", ids), slog.String("decision", decision))
 }

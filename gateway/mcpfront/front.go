@@ -19,6 +19,7 @@ import (
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/enforce"
+	"github.com/capgate/capgate/gateway/freeze"
 	"github.com/capgate/capgate/gateway/issue"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/mcp"
@@ -80,6 +81,10 @@ type Deps struct {
 	// Revocations says whether a capability or an ancestor is revoked.
 	// Required.
 	Revocations revocation.Store
+	// Frozen is the emergency stop: a capability for a frozen server or
+	// of a frozen principal is refused, and nothing is issued to either.
+	// Nil freezes nothing.
+	Frozen *freeze.Set
 	// Keys sign the capabilities the front issues and attenuates, and
 	// Policy decides issuance; without both, the capability methods are
 	// refused (grant_denied) and only presented capabilities are served.
@@ -158,7 +163,7 @@ func New(cfg Config, deps Deps) (*Front, error) {
 		f.servers[sc.Name] = s
 	}
 	f.checks, err = enforce.New(enforce.Deps{
-		Index: deps.Index, Verifier: deps.Verifier, Revocations: deps.Revocations,
+		Index: deps.Index, Verifier: deps.Verifier, Revocations: deps.Revocations, Frozen: deps.Frozen,
 		Fronted: f.fronts, Logger: deps.Logger, Tracer: deps.Tracer,
 	})
 	if err != nil {
