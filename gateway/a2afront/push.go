@@ -104,9 +104,9 @@ func relayStoreError(ctx context.Context, f *Front, err error) *jsonrpc.Error {
 // push support is refused; a relayed one is sealed, and apply puts the
 // relay's config in its place once the rest of params is final.
 func (f *Front) sendPush(ctx context.Context, c *call, params map[string]json.RawMessage) (apply func(), e *jsonrpc.Error) {
-	confKey, pushKey, raw, found := findSendPush(params)
-	if !found {
-		return nil, nil
+	confKey, pushKey, raw, found, e := findSendPush(params)
+	if e != nil || !found {
+		return nil, e
 	}
 	if e := f.pushSupported(ctx, c); e != nil {
 		return nil, e
@@ -127,7 +127,10 @@ func (f *Front) sendPush(ctx context.Context, c *call, params map[string]json.Ra
 }
 
 // findSendPush returns where a send's push config is, if it has one.
-func findSendPush(params map[string]json.RawMessage) (confKey, pushKey string, raw json.RawMessage, found bool) {
+// Two of them (under two spellings an agent may read as one, or v0.3's
+// and v1.0's names side by side) are refused: the relay would seal one
+// and forward the other.
+func findSendPush(params map[string]json.RawMessage) (confKey, pushKey string, raw json.RawMessage, found bool, e *jsonrpc.Error) {
 	for k, v := range params {
 		if !jsonrpc.LenientName(k, "configuration") {
 			continue
@@ -139,9 +142,12 @@ func findSendPush(params map[string]json.RawMessage) (confKey, pushKey string, r
 		for ck, cv := range conf {
 			if (jsonrpc.LenientName(ck, "pushNotificationConfig") || jsonrpc.LenientName(ck, "taskPushNotificationConfig")) &&
 				string(cv) != "null" {
-				return k, ck, cv, true
+				if found {
+					return "", "", nil, false, invalidMember("params.configuration", "the send carries more than one push config", nil)
+				}
+				confKey, pushKey, raw, found = k, ck, cv, true
 			}
 		}
 	}
-	return "", "", nil, false
+	return confKey, pushKey, raw, found, nil
 }
