@@ -1,0 +1,62 @@
+package a2afront
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/jsonrpc"
+	"github.com/capgate/capgate/gateway/pushrelay"
+)
+
+// downStore is a relay store that cannot answer.
+type downStore struct{ pushrelay.Store }
+
+func (downStore) Get(context.Context, string, string) (pushrelay.Record, error) {
+	return pushrelay.Record{}, pushrelay.ErrUnavailable
+}
+
+// TestPushAnswer: a config in an agent's answer whose url is a relay URL
+// becomes the caller's own; one the store cannot give back, or another
+// principal's, refuses the answer rather than show the relay's URL or
+// secret.
+func TestPushAnswer(t *testing.T) {
+	fx := newFixture(t)
+	relay, err := pushrelay.Open(&config.PushRelay{URL: "https://gw.example", MaxAttempts: 1, QueueSize: 1, MaxConfigs: 10},
+		pushrelay.Options{Key: bytes.Repeat([]byte{1}, 32), TTL: time.Hour, Now: time.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { relay.Close() })
+	fx.front.deps.Push = relay
+	rec, secret, err := pushrelay.NewRecord(pushrelay.Record{Agent: "documents", Owner: fx.principal(t, aliceKey).ID, Task: "t1",
+		Target: pushrelay.Target{URL: "https://alice.example/hook", Token: "alice-token"}})
+	if err != nil || relay.Store.Put(context.Background(), rec) != nil {
+		t.Fatal(err)
+	}
+	answer := `{"jsonrpc":"2.0","id":1,"result":{"taskId":"t1","pushNotificationConfig":{"id":"` + rec.ConfigID +
+		`","url":"` + relay.URLFor("documents", rec.ID) + `","token":"` + secret + `"}}}`
+	get := `{"jsonrpc":"2.0","id":1,"method":"tasks/pushNotificationConfig/get","params":{"id":"t1"}}`
+
+	c := fx.call(t, aliceKey, "documents", get)
+	c.canonical = jsonrpc.MethodGetTaskPushNotificationConfig
+	out, err := fx.front.pushAnswer(context.Background(), c, []byte(answer))
+	if err != nil || !strings.Contains(string(out), "https://alice.example/hook") || !strings.Contains(string(out), "alice-token") ||
+		strings.Contains(string(out), secret) || strings.Contains(string(out), "/push/") {
+		t.Errorf("alice's answer: %s, %v", out, err)
+	}
+
+	bob := fx.call(t, bobKey, "documents", get)
+	bob.canonical = c.canonical
+	if _, err := fx.front.pushAnswer(context.Background(), bob, []byte(answer)); !errors.Is(err, errRelayAnswer) {
+		t.Errorf("another principal's config: %v", err)
+	}
+	relay.Store = downStore{relay.Store}
+	if _, err := fx.front.pushAnswer(context.Background(), c, []byte(answer)); !errors.Is(err, errRelayAnswer) {
+		t.Errorf("store down: %v", err)
+	}
+}
