@@ -260,6 +260,14 @@ func TestPushRelayEndToEnd(t *testing.T) {
 			t.Errorf("a push was delivered after revocation: %s", d.body)
 		}
 	}
+	m := scrape(t, h.srv.URL+"/metrics")
+	for _, want := range []string{`capgate_push_relay_pushes_total{agent="notes",outcome="dropped_revoked"} 1`,
+		`capgate_push_relay_pushes_total{agent="notes",outcome="unauthenticated"} 1`,
+		`capgate_push_relay_pushes_total{agent="notes",outcome="refused"} 1`} {
+		if !strings.Contains(m, want) {
+			t.Errorf("metrics lack %s", want)
+		}
+	}
 }
 
 // TestPushConfigRefusals: every refused push config, on a send or on a
