@@ -60,3 +60,34 @@ func TestPushAnswer(t *testing.T) {
 		t.Errorf("store down: %v", err)
 	}
 }
+
+// failingStore is a relay store whose writes fail.
+type failingStore struct{ pushrelay.Store }
+
+func (failingStore) Put(context.Context, pushrelay.Record) error { return pushrelay.ErrUnavailable }
+
+// TestRelayStoreDownRefusesTheSend: a push config the relay cannot seal
+// refuses the whole send (-32049 naming the push relay store), and the
+// agent sees nothing.
+func TestRelayStoreDownRefusesTheSend(t *testing.T) {
+	fx := newFixture(t)
+	relay, err := pushrelay.Open(&config.PushRelay{URL: "https://gw.example", MaxAttempts: 1, QueueSize: 1, MaxConfigs: 10},
+		pushrelay.Options{Key: bytes.Repeat([]byte{1}, 32), TTL: time.Hour, Now: time.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { relay.Close() })
+	relay.Store = failingStore{relay.Store}
+	fx.front.deps.Push = relay
+	fx.front.agents["documents"].cfg.PushRelay = config.PushRelayAll
+	out := fx.front.decide(context.Background(), fx.call(t, aliceKey, "documents",
+		`{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"role":"user","messageId":"m","parts":[{"kind":"text","text":"hi"}]},`+
+			`"configuration":{"pushNotificationConfig":{"url":"https://93.184.216.34/hook"}}}}`))
+	if out.resp == nil || out.resp.Error == nil || out.resp.Error.Code != jsonrpc.CodeRevocationUnavailable ||
+		!strings.Contains(out.resp.Error.Message, "push relay store") || out.forward != nil {
+		t.Errorf("outcome %+v", out.resp)
+	}
+	if n := len(fx.upstream.calls("message/send")); n != 0 {
+		t.Errorf("the agent received %d sends", n)
+	}
+}
