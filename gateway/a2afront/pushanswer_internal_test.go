@@ -20,18 +20,25 @@ func (downStore) Get(context.Context, string, string) (pushrelay.Record, error) 
 	return pushrelay.Record{}, pushrelay.ErrUnavailable
 }
 
-// TestPushAnswer: a config in an agent's answer whose url is a relay URL
-// becomes the caller's own; one the store cannot give back, or another
-// principal's, refuses the answer rather than show the relay's URL or
-// secret.
-func TestPushAnswer(t *testing.T) {
-	fx := newFixture(t)
+// testRelay is a relay in memory whose URLs are under https://gw.example.
+func testRelay(t *testing.T) *pushrelay.Relay {
+	t.Helper()
 	relay, err := pushrelay.Open(&config.PushRelay{URL: "https://gw.example", MaxAttempts: 1, QueueSize: 1, MaxConfigs: 10},
 		pushrelay.Options{Key: bytes.Repeat([]byte{1}, 32), TTL: time.Hour, Now: time.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { relay.Close() })
+	return relay
+}
+
+// TestPushAnswer: a config in an agent's answer whose url is a relay URL
+// becomes the caller's own; one the store cannot give back, or another
+// principal's, refuses the answer rather than show the relay's URL or
+// secret.
+func TestPushAnswer(t *testing.T) {
+	fx := newFixture(t)
+	relay := testRelay(t)
 	fx.front.deps.Push = relay
 	rec, secret, err := pushrelay.NewRecord(pushrelay.Record{Agent: "documents", Owner: fx.principal(t, aliceKey).ID, Task: "t1",
 		Target: pushrelay.Target{URL: "https://alice.example/hook", Token: "alice-token"}})
@@ -71,12 +78,7 @@ func (failingStore) Put(context.Context, pushrelay.Record) error { return pushre
 // agent sees nothing.
 func TestRelayStoreDownRefusesTheSend(t *testing.T) {
 	fx := newFixture(t)
-	relay, err := pushrelay.Open(&config.PushRelay{URL: "https://gw.example", MaxAttempts: 1, QueueSize: 1, MaxConfigs: 10},
-		pushrelay.Options{Key: bytes.Repeat([]byte{1}, 32), TTL: time.Hour, Now: time.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { relay.Close() })
+	relay := testRelay(t)
 	relay.Store = failingStore{relay.Store}
 	fx.front.deps.Push = relay
 	fx.front.agents["documents"].cfg.PushRelay = config.PushRelayAll
