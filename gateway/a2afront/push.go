@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
+	"net/url"
 
 	"github.com/capgate/capgate/gateway/agentcard"
 	"github.com/capgate/capgate/gateway/config"
@@ -81,6 +83,9 @@ func (f *Front) relayedConfig(ctx context.Context, c *call, raw json.RawMessage,
 	if e := relayStoreError(ctx, f, err); e != nil {
 		return nil, e
 	}
+	f.audit(ctx, EventPush, slog.String("caller", rec.Owner), slog.String("agent", rec.Agent), slog.String("task", task),
+		slog.String("relay_id", rec.ID), slog.String("capability_id", rec.CapabilityID),
+		slog.String("target_host", targetHost(pc.Target.URL)), slog.String("decision", "relayed"))
 	return map[string]string{"id": rec.ConfigID, "url": f.deps.Push.URLFor(rec.Agent, rec.ID), "token": secret}, nil
 }
 
@@ -150,4 +155,14 @@ func findSendPush(params map[string]json.RawMessage) (confKey, pushKey string, r
 		}
 	}
 	return confKey, pushKey, raw, found, nil
+}
+
+// targetHost is the host of a caller's push URL, for the audit trail: the
+// rest of the URL may carry the caller's secrets.
+func targetHost(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	return u.Host
 }

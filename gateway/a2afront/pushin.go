@@ -19,8 +19,9 @@ import (
 	"github.com/capgate/capgate/gateway/pushrelay"
 )
 
-// EventPush is the audit event of a push an agent posted to the relay
-// and the gateway refused or dropped.
+// EventPush is the audit event of the push relay: a caller's config
+// relayed (decision "relayed"), or a push an agent posted to the relay
+// that the gateway refused or dropped (decision: the outcome).
 const EventPush = "push.relay"
 
 // maxPushBody bounds what an agent may post to the relay in one push.
