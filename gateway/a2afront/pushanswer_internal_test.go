@@ -20,10 +20,11 @@ func (downStore) Get(context.Context, string, string) (pushrelay.Record, error) 
 	return pushrelay.Record{}, pushrelay.ErrUnavailable
 }
 
-// testRelay is a relay in memory whose URLs are under https://gw.example.
-func testRelay(t *testing.T) *pushrelay.Relay {
+// testRelay is a relay in memory whose URLs are under https://gw.example,
+// queueing up to queue pushes.
+func testRelay(t testing.TB, queue int) *pushrelay.Relay {
 	t.Helper()
-	relay, err := pushrelay.Open(&config.PushRelay{URL: "https://gw.example", MaxAttempts: 1, QueueSize: 1, MaxConfigs: 10},
+	relay, err := pushrelay.Open(&config.PushRelay{URL: "https://gw.example", MaxAttempts: 1, QueueSize: queue, MaxConfigs: 10},
 		pushrelay.Options{Key: bytes.Repeat([]byte{1}, 32), TTL: time.Hour, Now: time.Now})
 	if err != nil {
 		t.Fatal(err)
@@ -38,7 +39,7 @@ func testRelay(t *testing.T) *pushrelay.Relay {
 // secret.
 func TestPushAnswer(t *testing.T) {
 	fx := newFixture(t)
-	relay := testRelay(t)
+	relay := testRelay(t, 1)
 	fx.front.deps.Push = relay
 	rec, secret, err := pushrelay.NewRecord(pushrelay.Record{Agent: "documents", Owner: fx.principal(t, aliceKey).ID, Task: "t1",
 		Target: pushrelay.Target{URL: "https://alice.example/hook", Token: "alice-token"}})
@@ -78,7 +79,7 @@ func (failingStore) Put(context.Context, pushrelay.Record) error { return pushre
 // agent sees nothing.
 func TestRelayStoreDownRefusesTheSend(t *testing.T) {
 	fx := newFixture(t)
-	relay := testRelay(t)
+	relay := testRelay(t, 1)
 	relay.Store = failingStore{relay.Store}
 	fx.front.deps.Push = relay
 	fx.front.agents["documents"].cfg.PushRelay = config.PushRelayAll
