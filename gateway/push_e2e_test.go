@@ -260,39 +260,95 @@ func TestPushRelayEndToEnd(t *testing.T) {
 			t.Errorf("a push was delivered after revocation: %s", d.body)
 		}
 	}
+	m := scrape(t, h.srv.URL+"/metrics")
+	for _, want := range []string{`capgate_push_relay_pushes_total{agent="notes",outcome="dropped_revoked"} 1`,
+		`capgate_push_relay_pushes_total{agent="notes",outcome="unauthenticated"} 1`,
+		`capgate_push_relay_pushes_total{agent="notes",outcome="refused"} 1`} {
+		if !strings.Contains(m, want) {
+			t.Errorf("metrics lack %s", want)
+		}
+	}
 }
 
-// TestPushConfigRefusals: every refusal leaves the agent untouched.
+// TestPushConfigRefusals: every refused push config, on a send or on a
+// set, leaves the agent untouched.
 func TestPushConfigRefusals(t *testing.T) {
 	rcv := startReceiver(t)
+	hook := map[string]any{"url": rcv.srv.URL + "/hook"}
 	tests := []struct {
-		name   string
-		pushes bool
-		relay  bool
-		hook   string
-		code   int
-		reason string
+		name                   string
+		pushes, relay, private bool
+		set                    bool // on tasks/pushNotificationConfig/set rather than a send
+		cfg                    map[string]any
+		code                   int
+		reason                 string
 	}{
-		{"agent without push support", false, true, rcv.srv.URL + "/hook", -32004, "missing_capability"},
-		{"relay off on a scoped send", true, false, rcv.srv.URL + "/hook", -32004, "push_not_relayed"},
-		{"http target", true, true, strings.Replace(rcv.srv.URL, "https:", "http:", 1) + "/hook", jsonrpc.CodeInvalidParams, "invalid_params"},
-		{"credentials in the url", true, true, strings.Replace(rcv.srv.URL, "https://", "https://u:p@", 1), jsonrpc.CodeInvalidParams, "invalid_params"},
+		{"send to an agent without push support", false, true, true, false, hook, -32004, "missing_capability"},
+		{"send with the relay off", true, false, true, false, hook, -32004, "push_not_relayed"},
+		{"set with the relay off", true, false, true, true, hook, -32004, "push_not_relayed"},
+		{"http target", true, true, true, false, map[string]any{"url": strings.Replace(rcv.srv.URL, "https:", "http:", 1)}, jsonrpc.CodeInvalidParams, "push_target_refused"},
+		{"credentials in the url", true, true, true, false, map[string]any{"url": strings.Replace(rcv.srv.URL, "https://", "https://u:p@", 1)}, jsonrpc.CodeInvalidParams, "push_target_refused"},
+		{"loopback target on send", true, true, false, false, hook, jsonrpc.CodeInvalidParams, "push_target_refused"},
+		{"loopback target on set", true, true, false, true, hook, jsonrpc.CodeInvalidParams, "push_target_refused"},
+		{"metadata address", true, true, false, true, map[string]any{"url": "https://169.254.169.254/latest/meta-data"}, jsonrpc.CodeInvalidParams, "push_target_refused"},
+		{"unknown member", true, true, true, true, map[string]any{"url": rcv.srv.URL, "callback": "https://elsewhere.example"}, jsonrpc.CodeInvalidParams, "invalid_params"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			agent := startPushAgent(t, tc.pushes)
-			h := pushHarness(t, agent, rcv, tc.relay)
+			h := pushHarnessWith(t, agent, rcv, tc.relay, func(c *config.Config) {
+				if c.PushRelay != nil {
+					c.PushRelay.AllowPrivateTargets = tc.private
+				}
+			}, nil)
 			alice := h.notesCapability("alice-dev-key", "personal", "notes:read")
-			before := agent.counter.n.Load()
-			body := h.notesCall("alice-dev-key", "message/send",
-				withPush(noteMessage("read", alice.ID, "notes.read", ""), map[string]any{"url": tc.hook}))
-			r := decodeRPC(t, body)
-			if r.Error == nil || r.Error.Code != tc.code || !strings.Contains(string(body), tc.reason) {
+			var body []byte
+			if tc.set {
+				r := decodeRPC(t, h.notesCall("alice-dev-key", "message/send", noteMessage("read", alice.ID, "notes.read", "")))
+				var task struct{ ID string }
+				if r.Error != nil || json.Unmarshal(r.Result, &task) != nil {
+					t.Fatalf("send: %+v", r.Error)
+				}
+				before := agent.counter.n.Load()
+				body = h.notesCall("alice-dev-key", "tasks/pushNotificationConfig/set", map[string]any{"taskId": task.ID,
+					"pushNotificationConfig": tc.cfg, "metadata": map[string]any{agentcard.ExtensionURI: map[string]any{"capabilityId": alice.ID}}})
+				agent.sawNothingSince(t, before)
+			} else {
+				before := agent.counter.n.Load()
+				body = h.notesCall("alice-dev-key", "message/send", withPush(noteMessage("read", alice.ID, "notes.read", ""), tc.cfg))
+				agent.sawNothingSince(t, before)
+			}
+			if r := decodeRPC(t, body); r.Error == nil || r.Error.Code != tc.code || !strings.Contains(string(body), tc.reason) {
 				t.Errorf("got %s, want code %d (%s)", body, tc.code, tc.reason)
 			}
-			if n := agent.counter.n.Load(); n != before {
-				t.Errorf("the agent received %d calls; a refused call must never reach it", n-before)
-			}
 		})
+	}
+}
+
+// TestSendWithTwoPushConfigs: a send carrying v0.3's and v1.0's push
+// config side by side is refused: one would be relayed and the other
+// forwarded.
+func TestSendWithTwoPushConfigs(t *testing.T) {
+	rcv := startReceiver(t)
+	agent := startPushAgent(t, true)
+	h := pushHarness(t, agent, rcv, true)
+	alice := h.notesCapability("alice-dev-key", "personal", "notes:read")
+	params := noteMessage("read", alice.ID, "notes.read", "")
+	params["configuration"] = map[string]any{"pushNotificationConfig": map[string]any{"url": rcv.srv.URL + "/a"},
+		"taskPushNotificationConfig": map[string]any{"url": "https://elsewhere.example/b"}}
+	before := agent.counter.n.Load()
+	body := h.notesCall("alice-dev-key", "message/send", params)
+	agent.sawNothingSince(t, before)
+	if r := decodeRPC(t, body); r.Error == nil || r.Error.Code != jsonrpc.CodeInvalidParams {
+		t.Errorf("got %s, want invalid params", body)
+	}
+}
+
+// sawNothingSince fails when the agent received a call since it had
+// received before.
+func (a *pushAgent) sawNothingSince(t *testing.T, before int64) {
+	t.Helper()
+	if n := a.counter.n.Load(); n != before {
+		t.Errorf("the agent received %d calls; a refused call must never reach it", n-before)
 	}
 }

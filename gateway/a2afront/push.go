@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
+	"net/url"
 
 	"github.com/capgate/capgate/gateway/agentcard"
 	"github.com/capgate/capgate/gateway/config"
@@ -81,6 +83,9 @@ func (f *Front) relayedConfig(ctx context.Context, c *call, raw json.RawMessage,
 	if e := relayStoreError(ctx, f, err); e != nil {
 		return nil, e
 	}
+	f.audit(ctx, EventPush, slog.String("caller", rec.Owner), slog.String("agent", rec.Agent), slog.String("task", task),
+		slog.String("relay_id", rec.ID), slog.String("capability_id", rec.CapabilityID),
+		slog.String("target_host", targetHost(pc.Target.URL)), slog.String("decision", "relayed"))
 	return map[string]string{"id": rec.ConfigID, "url": f.deps.Push.URLFor(rec.Agent, rec.ID), "token": secret}, nil
 }
 
@@ -104,9 +109,9 @@ func relayStoreError(ctx context.Context, f *Front, err error) *jsonrpc.Error {
 // push support is refused; a relayed one is sealed, and apply puts the
 // relay's config in its place once the rest of params is final.
 func (f *Front) sendPush(ctx context.Context, c *call, params map[string]json.RawMessage) (apply func(), e *jsonrpc.Error) {
-	confKey, pushKey, raw, found := findSendPush(params)
-	if !found {
-		return nil, nil
+	confKey, pushKey, raw, found, e := findSendPush(params)
+	if e != nil || !found {
+		return nil, e
 	}
 	if e := f.pushSupported(ctx, c); e != nil {
 		return nil, e
@@ -127,7 +132,10 @@ func (f *Front) sendPush(ctx context.Context, c *call, params map[string]json.Ra
 }
 
 // findSendPush returns where a send's push config is, if it has one.
-func findSendPush(params map[string]json.RawMessage) (confKey, pushKey string, raw json.RawMessage, found bool) {
+// Two of them (under two spellings an agent may read as one, or v0.3's
+// and v1.0's names side by side) are refused: the relay would seal one
+// and forward the other.
+func findSendPush(params map[string]json.RawMessage) (confKey, pushKey string, raw json.RawMessage, found bool, e *jsonrpc.Error) {
 	for k, v := range params {
 		if !jsonrpc.LenientName(k, "configuration") {
 			continue
@@ -139,9 +147,22 @@ func findSendPush(params map[string]json.RawMessage) (confKey, pushKey string, r
 		for ck, cv := range conf {
 			if (jsonrpc.LenientName(ck, "pushNotificationConfig") || jsonrpc.LenientName(ck, "taskPushNotificationConfig")) &&
 				string(cv) != "null" {
-				return k, ck, cv, true
+				if found {
+					return "", "", nil, false, invalidMember("params.configuration", "the send carries more than one push config", nil)
+				}
+				confKey, pushKey, raw, found = k, ck, cv, true
 			}
 		}
 	}
-	return "", "", nil, false
+	return confKey, pushKey, raw, found, nil
+}
+
+// targetHost is the host of a caller's push URL, for the audit trail: the
+// rest of the URL may carry the caller's secrets.
+func targetHost(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	return u.Host
 }

@@ -19,8 +19,9 @@ import (
 	"github.com/capgate/capgate/gateway/pushrelay"
 )
 
-// EventPush is the audit event of a push an agent posted to the relay
-// and the gateway refused or dropped.
+// EventPush is the audit event of the push relay: a caller's config
+// relayed (decision "relayed"), or a push an agent posted to the relay
+// that the gateway refused or dropped (decision: the outcome).
 const EventPush = "push.relay"
 
 // maxPushBody bounds what an agent may post to the relay in one push.
@@ -126,11 +127,11 @@ func (f *Front) relayPush(ctx context.Context, a *agent, rec pushrelay.Record, b
 		}
 		return metrics.PushRefused, http.StatusUnprocessableEntity, errors.Join(err, errOf(resp.Error))
 	}
-	if rec.Task == "" {
-		rec.Task = task
-		if err := f.deps.Push.Store.Put(ctx, rec); err != nil {
-			return metrics.PushUnavailable, http.StatusServiceUnavailable, err
-		}
+	// Binds a config that came with a send to its task, and refreshes
+	// the record's life, as the task index's is refreshed by each answer.
+	rec.Task = task
+	if err := f.deps.Push.Store.Put(ctx, rec); err != nil {
+		return metrics.PushUnavailable, http.StatusServiceUnavailable, err
 	}
 	if !f.deps.Push.Deliverer.Enqueue(pushrelay.Push{Agent: a.cfg.Name, Target: rec.Target, Body: resp.Result}) {
 		return metrics.PushQueueFull, http.StatusServiceUnavailable, errors.New("the delivery queue is full")

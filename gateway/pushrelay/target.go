@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/netip"
 	"net/url"
+	"path"
 	"strings"
 	"syscall"
 )
@@ -50,7 +51,7 @@ func (t Targets) CheckTarget(ctx context.Context, raw string) error {
 		return fmt.Errorf("%w: the URL must be https", ErrTarget)
 	}
 	for _, p := range t.Refused {
-		if p != "" && strings.HasPrefix(raw, p) {
+		if under(u, p) {
 			return fmt.Errorf("%w: the URL is the gateway's own relay", ErrTarget)
 		}
 	}
@@ -100,4 +101,19 @@ func (t Targets) Control(_, address string, _ syscall.RawConn) error {
 		return fmt.Errorf("%w: dialling %q", ErrTarget, address)
 	}
 	return t.checkAddr(ap.Addr())
+}
+
+// under reports whether u is at or below the URL prefix, as a client
+// would reach it: scheme and host compared in any case, the path
+// cleaned of dot segments and repeated slashes.
+func under(u *url.URL, prefix string) bool {
+	p, err := url.Parse(prefix)
+	if err != nil || p.Host == "" {
+		return false
+	}
+	if !strings.EqualFold(u.Scheme, p.Scheme) || !strings.EqualFold(u.Host, p.Host) {
+		return false
+	}
+	want := strings.TrimSuffix(path.Clean("/"+p.Path), "/") + "/"
+	return strings.HasPrefix(path.Clean("/"+u.Path)+"/", want)
 }

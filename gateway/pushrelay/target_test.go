@@ -24,7 +24,7 @@ func (f fakeResolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Ad
 }
 
 func TestCheckTarget(t *testing.T) {
-	res := fakeResolver{"hooks.example.com": {"93.184.216.34"}, "rebind.example": {"93.184.216.34", "10.0.0.7"},
+	res := fakeResolver{"hooks.example.com": {"93.184.216.34"}, "gw.example": {"93.184.216.35"}, "rebind.example": {"93.184.216.34", "10.0.0.7"},
 		"local.example": {"127.0.0.1"}}
 	strict := pushrelay.Targets{Resolver: res, Refused: []string{"https://gw.example/a2a/"}}
 	lax := pushrelay.Targets{Resolver: res, AllowHTTP: true, AllowPrivate: true}
@@ -53,6 +53,10 @@ func TestCheckTarget(t *testing.T) {
 		{"credentials", strict, "https://u:p@hooks.example.com/", pushrelay.ErrTarget},
 		{"relative", strict, "/hook", pushrelay.ErrTarget},
 		{"the relay itself", strict, "https://gw.example/a2a/notes/push/x", pushrelay.ErrTarget},
+		{"the relay in capitals", strict, "HTTPS://GW.EXAMPLE/a2a/notes/push/x", pushrelay.ErrTarget},
+		{"the relay by dot segments", strict, "https://gw.example/x/../a2a//notes/push/x", pushrelay.ErrTarget},
+		{"the relay's base", strict, "https://gw.example/a2a", pushrelay.ErrTarget},
+		{"beside the relay", strict, "https://gw.example/a2afoo", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
