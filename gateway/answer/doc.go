@@ -38,4 +38,13 @@
 // escaped, and other known ids are redacted or refuse the answer, by the
 // decision core's map (package enforce). The A2A front adds task
 // ownership and generation translation.
+//
+// # Not built yet
+//
+//   - One strict walk feeding every processor. A unary answer is still
+//     walked by the answer check, then by each processor that reads it
+//     (task ownership, the id search, the id mapping) and by the check of
+//     loose space; each walk skips a string's text eight bytes at a time
+//     and allocates nothing, but a 256 KiB answer still costs about three
+//     times what a plain reverse proxy spends on it.
 package answer

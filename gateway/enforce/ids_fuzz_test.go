@@ -97,6 +97,13 @@ func FuzzIDMapDifferential(f *testing.F) {
 		if got != want || gotRefused != wantRefused {
 			t.Fatalf("Replace(%q) = %q, %v; the replacer gives %q, %v", in, got, gotRefused, want, wantRefused)
 		}
+		appended, changed, appRefused, ok := m.AppendReplace([]byte("<"), []byte(in), nil)
+		if !changed && !appRefused {
+			appended = append(appended, in...)
+		}
+		if !ok || appRefused != wantRefused || !wantRefused && string(appended) != "<"+want {
+			t.Fatalf("AppendReplace(%q) = %q, %v, %v; Replace gives %q, %v", in, appended, appRefused, ok, want, wantRefused)
+		}
 		named := slices.ContainsFunc(append(slices.Clone(k.IDs), held...), func(id string) bool {
 			return id != "" && strings.Contains(in, id)
 		})

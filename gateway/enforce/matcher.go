@@ -41,32 +41,9 @@ func newMatcher(ids []string) *matcher {
 // pattern in the set.
 type match struct{ start, end, pattern int }
 
-// next returns the occurrence in b that starts first at or after from,
-// the longest one starting there. Each search starts a fresh iterator on
-// b[from:] and takes its first match alone: the library's iterator
-// resumes one byte past a match's start, so its later matches may
-// overlap.
-func (m *matcher) next(b []byte, from int) (match, bool) {
-	if m == nil || from >= len(b) {
-		return match{}, false
-	}
-	if m.few != nil {
-		return m.nextFew(b, from)
-	}
-	x := m.ac.IterByte(b[from:]).Next()
-	if x == nil {
-		return match{}, false
-	}
-	return match{start: from + x.Start(), end: from + x.End(), pattern: x.Pattern()}, true
-}
-
-// nextFew is next over few: the occurrence that starts first, the
-// longest of those starting there.
-func (m *matcher) nextFew(b []byte, from int) (match, bool) {
-	return m.bestFew(b, from, nil)
-}
-
-// bestFew is nextFew, with at[i], when given, the start of the next
+// bestFew returns the occurrence of one of few in b that starts first at
+// or after from, the longest of those starting there, with at[i], when
+// given, the start of the next
 // occurrence of few[i] at or after an earlier search's from (-1: none
 // after it; unknownPos: not searched yet). An id is searched again only
 // once from has passed its known occurrence, so a cursor reads the text
@@ -115,9 +92,13 @@ type cursor struct {
 	ok     bool
 	primed bool
 	at     []int // per id of m.few
+	// it is the automaton's one iterator over b, kept from search to
+	// search (nextAC).
+	it ahocorasick.Iter
 }
 
-// next is m.next(b, from); from must not decrease between calls.
+// next returns the occurrence in b that starts first at or after from,
+// the longest one starting there; from must not decrease between calls.
 func (c *cursor) next(from int) (match, bool) {
 	if c.primed && !(c.ok && c.hit.start < from) {
 		return c.hit, c.ok
@@ -135,7 +116,29 @@ func (c *cursor) next(from int) (match, bool) {
 		}
 		c.hit, c.ok = c.m.bestFew(c.b, from, c.at)
 	default:
-		c.hit, c.ok = c.m.next(c.b, from)
+		c.hit, c.ok = c.nextAC(from)
 	}
 	return c.hit, c.ok
+}
+
+// nextAC is next over the automaton, through the cursor's one iterator
+// over b.
+// After a match at s the library's iterator searches again from s+1, as
+// a fresh search from s+1 would; the cursor's last match started before
+// from, so the iterator stands at or before from, and the first match it
+// then yields that starts at or after from is the leftmost-longest of
+// b[from:]: no match starts between where it stood and that one. Matches
+// starting before from (overlapping the last one) are passed over. One
+// iterator per text, instead of one per match, saves its allocations
+// and its prefilter's warm-up at every match.
+func (c *cursor) nextAC(from int) (match, bool) {
+	if c.it == nil {
+		c.it = c.m.ac.IterByte(c.b)
+	}
+	for x := c.it.Next(); x != nil; x = c.it.Next() {
+		if x.Start() >= from {
+			return match{start: x.Start(), end: x.End(), pattern: x.Pattern()}, true
+		}
+	}
+	return match{}, false
 }

@@ -23,7 +23,8 @@ const IDsPer80Bytes = 1024.0 / 80
 // Targets of the scale matrix, all ratios from one run.
 const (
 	// ThresholdCatalogRatio: capgate's req/s with a catalog of 10,000
-	// over its req/s with a catalog of 2, same 4 KiB answer.
+	// over its req/s with a catalog of 2, same 4 KiB answer, each taken
+	// over the req/s of the baseline run beside it.
 	ThresholdCatalogRatio = 0.9
 	// Threshold256KiB and Threshold256KiBIDs: capgate over the baseline
 	// with 256 KiB answers, without ids and with one per 80 bytes.
@@ -213,13 +214,16 @@ func (r *ScaleReport) finishScale(wall time.Duration) {
 			row.Ratio = row.Capgate.RequestsPerSecond() / base
 		}
 	}
+	// The two catalogs run on two labs, minutes apart on a machine whose
+	// speed drifts: each is taken over the baseline run beside it.
 	cat2, _ := r.row("catalog 2")
 	cat10k, _ := r.row("catalog 10,000")
 	catalog := 0.0
-	if v := cat2.Capgate.RequestsPerSecond(); v > 0 {
-		catalog = cat10k.Capgate.RequestsPerSecond() / v
+	if cat2.Ratio > 0 {
+		catalog = cat10k.Ratio / cat2.Ratio
 	}
-	r.Checks = []Check{r.ratioCheck(fmt.Sprintf("catalog 10,000 ≥ %.2f× catalog 2 (4 KiB answer)", ThresholdCatalogRatio), catalog, ThresholdCatalogRatio, cat2, cat10k)}
+	r.Checks = []Check{r.ratioCheck(fmt.Sprintf("catalog 10,000 ≥ %.2f× catalog 2 (4 KiB, each ÷ its baseline)", ThresholdCatalogRatio),
+		catalog, ThresholdCatalogRatio, cat2, cat10k)}
 	for _, t := range []struct {
 		row  string
 		min  float64
