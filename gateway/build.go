@@ -3,6 +3,7 @@ package gateway
 import (
 	"cmp"
 	"context"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -57,6 +58,9 @@ type BuildOptions struct {
 	Registry *prometheus.Registry
 	// TracerProvider overrides the config's tracing.
 	TracerProvider trace.TracerProvider
+	// PushRootCAs, when set, are the only roots the push relay trusts
+	// for callers' receivers (a test's receiver); nil means the system's.
+	PushRootCAs *x509.CertPool
 }
 
 // Built is a gateway with the resources FromConfig opened for it.

@@ -40,10 +40,14 @@ func (b *Built) fronts(ctx context.Context, cfg *config.Config, opts BuildOption
 		return Fronts{}, fmt.Errorf("gateway: a2e: %w", err)
 	}
 	b.closers = append(b.closers, closeSessions)
+	relay, err := b.pushRelay(cfg, opts, caps)
+	if err != nil {
+		return Fronts{}, err
+	}
 	a2a, err := a2afront.New(ctx, a2afront.ConfigFrom(cfg), a2afront.Deps{
 		Runtime: opts.Runtime, Authenticator: a, Keys: caps.Keys, Verifier: caps.Verifier,
 		Index: caps.Index, Revocations: caps.Revocations, Policy: caps.Policy, Approvals: caps.Approvals,
-		Tasks: caps.Tasks, Audit: caps.Audit, Limits: caps.Limits,
+		Tasks: caps.Tasks, Audit: caps.Audit, Limits: caps.Limits, Push: relay,
 	})
 	if err != nil {
 		return Fronts{}, fmt.Errorf("gateway: %w", err)
@@ -62,7 +66,8 @@ func mcpFront(cfg *config.Config, opts BuildOptions, a *authn.Authenticator, cap
 	}
 	f, err := mcpfront.New(mcpfront.ConfigFrom(cfg), mcpfront.Deps{
 		Authenticator: a, Verifier: caps.Verifier, Index: caps.Index, Revocations: caps.Revocations,
-		Audit: caps.Audit, Runtime: opts.Runtime,
+		Keys: caps.Keys, Policy: caps.Policy, Limits: caps.Limits, Approvals: caps.Approvals,
+		Sessions: caps.Tasks, Audit: caps.Audit, Runtime: opts.Runtime,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("gateway: mcp: %w", err)

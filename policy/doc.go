@@ -12,6 +12,11 @@
 // grants, skills and A2E hosts, and every name in a policy is checked
 // against it when the policy loads.
 //
+// An agent's resources, when the config lists them (its catalog), are
+// answered to a resource query through a ResourceIndex: indexed once by
+// collection and by attribute value, so that a query reads only the
+// resources that can match it, whatever the catalog's size.
+//
 // # The file
 //
 // A policy file is YAML, `version: 1`, with three rule sections:
@@ -26,6 +31,10 @@
 // issuers, groups (any of), all_groups (every one of) and claims
 // (name → value or list of values); every criterion set must hold. A
 // matcher must say something: `any: true` is how a rule matches everyone.
+// An MCP server the gateway fronts is in the Catalog as an agent is: a
+// rule names it in agents, its grants in grants, and its tools are the
+// skills whose operations bound what a capability lets its holder call;
+// resources select from the server's catalog as from an agent's.
 // "*" in agents, grants, hosts, capabilities, skills or methods means all,
 // and must stand alone. An optional defaults section sets max_ttl and
 // max_delegation_depth for allow rules that set none; without it they are

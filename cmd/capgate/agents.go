@@ -11,13 +11,14 @@ import (
 	"time"
 
 	"github.com/capgate/capgate/deploy/examples/quickstart/documents"
+	"github.com/capgate/capgate/deploy/examples/quickstart/files"
 	"github.com/capgate/capgate/deploy/examples/quickstart/lab"
 	"github.com/capgate/capgate/deploy/examples/quickstart/notes"
 	"github.com/capgate/capgate/deploy/examples/quickstart/summarizer"
 )
 
-const agentsAbout = `Serves the quickstart example agents and the lab A2E host on fixed
-addresses, for capgate serve --config deploy/examples/quickstart/capgate.yaml
+const agentsAbout = `Serves the quickstart example agents, the lab A2E host and the files
+MCP server on fixed addresses, for capgate serve --config deploy/examples/quickstart/capgate.yaml
 and the compose file.
 
 Environment: CAPGATE_SUMMARIZER_KEY is the summarizer's credential at the
@@ -26,7 +27,8 @@ shared secret, the same the gateway is given.
 `
 
 // runExampleAgents is `capgate example-agents`: it serves the quickstart
-// example agents and the lab A2E host on fixed addresses, for `capgate serve --config
+// example agents, the lab A2E host and the files MCP server on fixed
+// addresses, for `capgate serve --config
 // deploy/examples/quickstart/capgate.yaml` and the compose file.
 func runExampleAgents(ctx context.Context, args []string, e env) error {
 	fs := flag.NewFlagSet("example-agents", flag.ContinueOnError)
@@ -34,6 +36,7 @@ func runExampleAgents(ctx context.Context, args []string, e env) error {
 	sumAddr := fs.String("summarizer", "127.0.0.1:9102", "summarizer agent listen `ADDR`")
 	labAddr := fs.String("lab", "127.0.0.1:9103", "lab A2E host listen `ADDR` (its secret is $CAPGATE_LAB_TOKEN)")
 	notesAddr := fs.String("notes", "127.0.0.1:9104", "notes agent listen `ADDR`")
+	filesAddr := fs.String("files", "127.0.0.1:9105", "files MCP server listen `ADDR`")
 	gatewayURL := fs.String("gateway", "http://127.0.0.1:8080", "gateway base `URL` the summarizer calls")
 	if _, err := parsePositional(fs, args, 0, 0, ""); err != nil {
 		return err
@@ -44,7 +47,7 @@ func runExampleAgents(ctx context.Context, args []string, e env) error {
 		return err
 	}
 	sum, err := summarizer.New(summarizer.Options{
-		BaseURL: "http://" + *sumAddr, DocumentsURL: *gatewayURL + "/a2a/documents",
+		BaseURL: "http://" + *sumAddr, DocumentsURL: *gatewayURL + "/a2a/documents", FilesURL: *gatewayURL + "/mcp/files",
 		Credential: e.getenv("CAPGATE_SUMMARIZER_KEY"), Logger: logger, Now: time.Now,
 	})
 	if err != nil {
@@ -59,13 +62,18 @@ func runExampleAgents(ctx context.Context, args []string, e env) error {
 	if err != nil {
 		return err
 	}
-	handlers := map[string]http.Handler{*docsAddr: docs.Handler(), *sumAddr: sum.Handler(), *labAddr: labHost.Handler(), *notesAddr: notesAgent}
+	handlers := map[string]http.Handler{*docsAddr: docs.Handler(), *sumAddr: sum.Handler(), *labAddr: labHost.Handler(), *notesAddr: notesAgent,
+		*filesAddr: files.New(files.Options{Logger: logger, Now: time.Now}).Handler()}
 	errc := make(chan error, len(handlers))
 	for addr, h := range handlers {
 		go func() { errc <- listenAndServe(ctx, addr, h) }()
 	}
-	logger.Info("example agents serving", "documents", *docsAddr, "summarizer", *sumAddr, "lab", *labAddr, "notes", *notesAddr)
-	return errors.Join(<-errc, <-errc, <-errc, <-errc)
+	logger.Info("example agents serving", "documents", *docsAddr, "summarizer", *sumAddr, "lab", *labAddr, "notes", *notesAddr, "files", *filesAddr)
+	errs := make([]error, len(handlers))
+	for i := range errs {
+		errs[i] = <-errc
+	}
+	return errors.Join(errs...)
 }
 
 func listenAndServe(ctx context.Context, addr string, h http.Handler) error {

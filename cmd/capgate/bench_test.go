@@ -47,11 +47,11 @@ func TestBenchQuickTable(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	if !strings.Contains(stderr, "loadtest plan: 6 runs") {
+	if !strings.Contains(stderr, "loadtest plan: 7 runs") {
 		t.Errorf("the plan is not printed first:\n%s", stderr)
 	}
 	rows := tableRows(t, stdout)
-	for _, target := range []string{"upstream", "baseline", "capgate", "issuance", "issuance-catalog", "attenuation"} {
+	for _, target := range []string{"upstream", "baseline", "capgate", "mcp", "issuance", "issuance-catalog", "attenuation"} {
 		f, ok := rows[target]
 		if !ok {
 			t.Errorf("table has no %s row:\n%s", target, stdout)
@@ -89,6 +89,34 @@ func TestBenchQuickJSON(t *testing.T) {
 	}
 }
 
+// TestBenchWorld: with a 16 KiB answer naming the capability's ids and a
+// catalog of 1,000, the invoke path runs without a failed request, every
+// call reaching the upstream.
+func TestBenchWorld(t *testing.T) {
+	code, stdout, stderr := benchRun(t, "--quick", "--duration", "100ms", "--warmup", "0", "--conns", "1",
+		"--variants", "memory", "--only", "capgate", "--answer-kib", "16", "--ids-per-kib", "12.8", "--catalog", "1000", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	var rep struct {
+		Rows []struct {
+			Requests    int64   `json:"requests"`
+			Errors      int64   `json:"errors"`
+			BytesPerReq float64 `json:"bytes_per_req"`
+		} `json:"rows"`
+		Problems []string `json:"problems"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("--json output: %v\n%s", err, stdout)
+	}
+	if len(rep.Rows) != 1 || rep.Rows[0].Requests == 0 || rep.Rows[0].Errors != 0 || len(rep.Problems) != 0 {
+		t.Fatalf("rows %+v, problems %q", rep.Rows, rep.Problems)
+	}
+	if rep.Rows[0].BytesPerReq < 16<<10 {
+		t.Errorf("%.0f B allocated per request: the 16 KiB answer was not carried", rep.Rows[0].BytesPerReq)
+	}
+}
+
 func TestBenchUsage(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -105,6 +133,11 @@ func TestBenchUsage(t *testing.T) {
 		{"negative duration", []string{"--duration", "-1s"}, 2, "--duration"},
 		{"stray argument", []string{"now"}, 2, "unexpected argument"},
 		{"unknown flag", []string{"--fast"}, 2, "fast"},
+		{"negative answer", []string{"--answer-kib", "-1"}, 2, "answer of -1 KiB"},
+		{"ids without an answer", []string{"--ids-per-kib", "12.8"}, 2, "ids per KiB need an answer size"},
+		{"too many ids", []string{"--answer-kib", "4", "--ids-per-kib", "100"}, 2, "100 ids per KiB is outside"},
+		{"catalog of one", []string{"--catalog", "1"}, 2, "catalog of 1 is outside"},
+		{"ids not a number", []string{"--ids-per-kib", "many"}, 2, "ids-per-kib"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -135,7 +168,7 @@ func TestBenchCPUProfile(t *testing.T) {
 func TestBenchDurationText(t *testing.T) {
 	o := loadtest.Options{}.WithDefaults()
 	load := o.Budget(o.Plan(loadtest.Variants()))
-	if want := fmt.Sprintf("about 90 s: %d s of load", int(load.Seconds())); !strings.Contains(benchUsage, want) || load > 90*time.Second {
+	if want := fmt.Sprintf("about 105 s: %d s of load", int(load.Seconds())); !strings.Contains(benchUsage, want) || load > 105*time.Second {
 		t.Errorf("bench --help does not say %q (the default plan loads for %v)", want, load)
 	}
 	for _, doc := range []string{"../../README.md", "../../BENCHMARKS.md"} {
@@ -143,8 +176,8 @@ func TestBenchDurationText(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(string(data), "capgate bench` (about 90 s)") && !strings.Contains(string(data), "# about 90 s") {
-			t.Errorf("%s does not give the default run as about 90 s", doc)
+		if !strings.Contains(string(data), "capgate bench` (about 105 s)") && !strings.Contains(string(data), "# about 105 s") {
+			t.Errorf("%s does not give the default run as about 105 s", doc)
 		}
 	}
 	code, out, _ := benchRun(t, "--quick", "--duration", "100ms", "--conns", "1", "--variants", "memory")

@@ -60,7 +60,7 @@ func nextFreePort(addr string) string {
 }
 
 // writeBanner writes every URL the served world answers on: each A2A
-// agent and A2E host, the metrics, the admin API and the console, with
+// agent, A2E host and MCP server, the metrics, the admin API and the console, with
 // the keys to use and the flags that move the listeners.
 func writeBanner(w io.Writer, world *quickstart.World) {
 	fmt.Fprintf(w, "capgate quickstart world serving (Ctrl-C to stop)\n\n")
@@ -73,6 +73,11 @@ func writeBanner(w io.Writer, world *quickstart.World) {
 	label = "A2E"
 	for _, h := range world.Config.A2EHosts {
 		fmt.Fprintf(tw, "  %s\t%s/a2e/%s/\t(POST session, GET stream, POST send)\n", label, world.URL, h.Name)
+		label = ""
+	}
+	label = "MCP"
+	for _, m := range world.Config.MCPServers {
+		fmt.Fprintf(tw, "  %s\t%s/mcp/%s\t(Streamable HTTP)\n", label, world.URL, m.Name)
 		label = ""
 	}
 	fmt.Fprintf(tw, "  metrics\t%s/metrics\t(Prometheus)\n", world.URL)

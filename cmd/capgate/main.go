@@ -84,7 +84,7 @@ func commands() *command {
 		}},
 		{name: "bench", synopsis: benchSynopsis, about: benchUsage, run: runBench,
 			summary: "load: capgate against a plain reverse proxy"},
-		{name: "example-agents", synopsis: []string{"[--documents ADDR] [--summarizer ADDR] [--lab ADDR] [--notes ADDR]\n[--gateway URL]"},
+		{name: "example-agents", synopsis: []string{"[--documents ADDR] [--summarizer ADDR] [--lab ADDR] [--notes ADDR]\n[--files ADDR] [--gateway URL]"},
 			about: agentsAbout, run: runExampleAgents, summary: "serve the quickstart example agents and lab host"},
 		{name: "version", synopsis: []string{""}, about: versionAbout, run: runVersion,
 			summary: "the module version and VCS revision of this binary"},

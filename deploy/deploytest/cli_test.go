@@ -27,7 +27,7 @@ type usedCommand struct {
 func usedCommands() []usedCommand {
 	return []usedCommand{
 		{"serve", []string{"config"}},
-		{"example-agents", []string{"documents", "summarizer", "lab", "notes", "gateway"}},
+		{"example-agents", []string{"documents", "summarizer", "lab", "notes", "files", "gateway"}},
 		{"keys generate", []string{"out", "rotate", "activate", "if-absent"}},
 		{"keys activate", []string{"keys"}},
 		{"keys prune", []string{"keys", "older-than"}},

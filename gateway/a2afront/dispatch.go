@@ -34,10 +34,10 @@ func (f *Front) methodTable() map[string]methodHandler {
 		jsonrpc.MethodSendMessage:                      f.send,
 		jsonrpc.MethodSendStreamingMessage:             f.send,
 		jsonrpc.MethodSubscribeToTask:                  f.checkedForward,
-		jsonrpc.MethodSetTaskPushNotificationConfig:    f.checkedForward,
+		jsonrpc.MethodSetTaskPushNotificationConfig:    f.pushSet,
 		jsonrpc.MethodGetTaskPushNotificationConfig:    f.checkedForward,
 		jsonrpc.MethodListTaskPushNotificationConfig:   f.checkedForward,
-		jsonrpc.MethodDeleteTaskPushNotificationConfig: f.checkedForward,
+		jsonrpc.MethodDeleteTaskPushNotificationConfig: f.pushDelete,
 	}
 }
 

@@ -5,8 +5,9 @@
 // revocation store, policy, audit), New builds it without network I/O,
 // and Mount adds its routes to a router.
 //
-// What is not A2A's lives elsewhere, and the front wires it: the
-// capability decision in package enforce (checks.go puts its refusals on
+// What is not A2A's lives elsewhere, and the front wires it: issuance,
+// approvals, attenuation and revocation in package issue (shared with the
+// MCP front), the capability decision in package enforce (checks.go puts its refusals on
 // the JSON-RPC wire), the answer pipeline in package answer (answers.go
 // installs it), task ownership in package a2atasks (tasks.go), and
 // translation between generations in package a2agen (translate.go). The
@@ -42,6 +43,8 @@
 //     never forwarded; attenuation only ever narrows.
 //   - A send that carries capabilities is a delegation: each one becomes a
 //     child held by the receiving agent, and only the children travel.
+//     A capability for one of the gateway's MCP servers (Config.Delegable)
+//     is delegated the same way; the agent uses its child at /mcp/{server}.
 //   - On an agent with gated messaging (messages.require_capability),
 //     every send and every follow-up on a task must present a capability
 //     for the agent that passes the same checks, covering the operation
@@ -67,6 +70,31 @@
 //     principal that started it (package a2atasks); anyone else is told
 //     the task does not exist. Per agent, task_ownership off forwards as
 //     before.
+//   - A push config set on a call scoped to a capability (or on any call,
+//     per agent push_relay: all) is relayed (push.go, pushcfg.go, package
+//     pushrelay): the caller's URL and credentials are sealed in the relay
+//     store, and the agent gets the relay URL /a2a/{agent}/push/{id} with
+//     a per-config secret; the answers of set, get and list show the
+//     caller its own config (pushAnswer), and delete forgets it. What the
+//     agent posts to the relay URL (pushin.go) must present the secret,
+//     be about the config's task, and pass the answer pipeline under the
+//     capability, still live, before it is queued for the caller. Without
+//     a relay (or with push_relay: off) a push config on a scoped call is
+//     refused (-32004 push_not_relayed); a send carrying a push config to
+//     an agent whose card declares no push notifications is -32004.
+//     ListTaskPushNotificationConfigs, v1.0's plural, is the list method
+//     as the other spellings are.
+//
+// # Not built yet
+//
+// The relay holds a push only in memory between the agent's POST and its
+// delivery: a replica that stops drops what it has queued (counted as
+// closed), and the agent is not told. A push config set on an unscoped
+// call of an agent with push_relay: scoped is forwarded as the caller
+// wrote it, straight to the caller's URL, as before the relay. A
+// caller's config id is kept for the agent (so get and delete by it
+// work). Deliveries are not signed by the gateway: the caller's receiver
+// authenticates them by its own token and credentials only.
 //
 // # One way out
 //

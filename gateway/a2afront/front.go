@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"time"
 
 	"go.opentelemetry.io/otel/trace/noop"
@@ -25,6 +26,7 @@ import (
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/gateway/proxy"
+	"github.com/capgate/capgate/gateway/pushrelay"
 	"github.com/capgate/capgate/gateway/ratelimit"
 	"github.com/capgate/capgate/gateway/taskindex"
 	"github.com/capgate/capgate/policy"
@@ -62,10 +64,18 @@ type Config struct {
 	// OIDCIssuers are the trusted issuers' URLs, declared in served cards
 	// as OpenID Connect security schemes beside HTTP Bearer.
 	OIDCIssuers []string
+	// Delegable are the targets of the gateway's other fronts (its MCP
+	// servers) whose capabilities a caller may delegate to an agent with
+	// a send, as it delegates an agent's.
+	Delegable []string
 	// MaxTasks and TaskTTL bound the in-memory task index used when
 	// Deps.Tasks is nil; zero means DefaultMaxTasks and DefaultTaskTTL.
 	MaxTasks int
 	TaskTTL  time.Duration
+	// MaxAnswerBytes bounds one upstream answer and one stream event of
+	// an agent that sets no bound of its own (config.Agent's
+	// MaxAnswerBytes); zero means answer.DefaultMaxBytes (16 MiB).
+	MaxAnswerBytes int
 }
 
 // Deps are the front's collaborators.
@@ -90,6 +100,10 @@ type Deps struct {
 	// Approvals holds requests that wait for human approval; nil denies
 	// every request that needs one.
 	Approvals approval.Store
+	// Push relays push notifications (package pushrelay); nil relays
+	// none, and a push config on a call scoped to a capability is
+	// refused.
+	Push *pushrelay.Relay
 	// Audit receives one event per issuance, attenuation, invocation
 	// decision, delegation and revocation; nil records nothing.
 	Audit *slog.Logger
@@ -127,6 +141,11 @@ type agent struct {
 	// known is what answers to calls scoped to a capability are checked
 	// for beyond the capability's own ids: its catalog, compiled once.
 	known *enforce.Catalog
+	// maxAnswer bounds one of its answers, or one stream event.
+	maxAnswer int
+	// catalog is its config catalog, indexed once by collection and
+	// attribute: issuance reads only the resources a query can match.
+	catalog *policy.ResourceIndex
 }
 
 // New builds the front. It performs no network I/O: agent cards are
@@ -163,8 +182,8 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Front, error) {
 	}
 	f.tasks = a2atasks.New(deps.Tasks, deps.Logger)
 	f.methods = f.methodTable()
-	f.answers, err = answer.New(answer.Options{MaxBytes: maxUpstreamResponse, Logger: deps.Logger},
-		f.taskAnswer, f.mapIDs, f.translateAnswer)
+	f.answers, err = answer.New(answer.Options{MaxBytes: cfg.MaxAnswerBytes, Logger: deps.Logger},
+		f.taskAnswer, f.pushAnswer, f.mapIDs, f.translateAnswer)
 	if err != nil {
 		return nil, fmt.Errorf("a2a front: %w", err)
 	}
@@ -200,7 +219,9 @@ func (f *Front) newAgent(ctx context.Context, ac config.Agent) (*agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &agent{cfg: ac, url: u, publicURL: f.cfg.PublicURL + "/a2a/" + ac.Name, known: knownIDs(ac)}
+	a := &agent{cfg: ac, url: u, publicURL: f.cfg.PublicURL + "/a2a/" + ac.Name, known: knownIDs(ac),
+		maxAnswer: cmp.Or(ac.MaxAnswerBytes, f.cfg.MaxAnswerBytes, answer.DefaultMaxBytes),
+		catalog:   policy.NewResourceIndex(ac.Catalog)}
 	a.proxy = proxy.New(u, proxy.Options{
 		Transport: rt, ErrorHandler: f.upstreamError, ModifyResponse: f.modifyAnswer, Logger: f.deps.Logger,
 	})
@@ -214,10 +235,11 @@ func (f *Front) newAgent(ctx context.Context, ac config.Agent) (*agent, error) {
 	return a, nil
 }
 
-// fronts reports whether name is an agent this front serves.
+// fronts reports whether name is an agent this front serves, or a
+// target of another front whose capabilities may be delegated here.
 func (f *Front) fronts(name string) bool {
 	_, ok := f.agents[name]
-	return ok
+	return ok || slices.Contains(f.cfg.Delegable, name)
 }
 
 // upstreamError answers a failed upstream hop with a JSON-RPC error, for
@@ -249,7 +271,17 @@ func ConfigFrom(cfg *config.Config) Config {
 		Issuer: cfg.Capabilities.Issuer, MaxTTL: cfg.Capabilities.MaxTTL.D(),
 		Limits:          cfg.Limits.Limits,
 		UpstreamTimeout: cfg.Limits.UpstreamTimeout.D(), StreamTimeout: cfg.Listen.StreamTimeout.D(),
-		OIDCIssuers: issuers,
-		MaxTasks:    cfg.Limits.MaxTasks, TaskTTL: cfg.Limits.TaskTTL.D(),
+		OIDCIssuers: issuers, Delegable: mcpServerNames(cfg),
+		MaxTasks: cfg.Limits.MaxTasks, TaskTTL: cfg.Limits.TaskTTL.D(),
+		MaxAnswerBytes: cfg.Limits.MaxAnswerBytes,
 	}
+}
+
+// mcpServerNames are the names of the gateway's MCP servers.
+func mcpServerNames(cfg *config.Config) []string {
+	names := make([]string, 0, len(cfg.MCPServers))
+	for _, s := range cfg.MCPServers {
+		names = append(names, s.Name)
+	}
+	return names
 }

@@ -24,7 +24,12 @@
 //	SubscribeToTask                   tasks/resubscribe
 //	CreateTaskPushNotificationConfig  tasks/pushNotificationConfig/set
 //	GetTaskPushNotificationConfig     tasks/pushNotificationConfig/get
+//	ListTaskPushNotificationConfigs   tasks/pushNotificationConfig/list
 //	DeleteTaskPushNotificationConfig  tasks/pushNotificationConfig/delete
+//
+// ListTaskPushNotificationConfig (singular, an earlier v1 spelling) is
+// translated as the plural; a page size or token is refused, as v0.3
+// lists every config in one answer.
 //
 // Every other method has no translation (ListTasks and the extended card
 // have no v0.3 equivalent): [Translatable] says so and the caller refuses

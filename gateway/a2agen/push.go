@@ -70,12 +70,8 @@ func createPushParamsTo03(o *object) (out, error) {
 // pushIDParamsTo03 translates Get- and DeleteTaskPushNotificationConfig's
 // params ({taskId, id}) into v0.3's ({id, pushNotificationConfigId}).
 func pushIDParamsTo03(o *object) (out, error) {
-	if err := noTenant(o); err != nil {
-		return nil, err
-	}
-	w := out{}
-	var err error
-	if w["id"], err = o.required("taskId"); err != nil {
+	w, err := pushTaskTo03(o)
+	if err != nil {
 		return nil, err
 	}
 	if w["pushNotificationConfigId"], err = o.required("id"); err != nil {
@@ -181,4 +177,17 @@ func pushConfigTo1(c *object, w out) error {
 		w["authentication"] = auth
 	}
 	return c.done()
+}
+
+// pushTaskTo03 starts the v0.3 params of a push-config call naming a
+// task: v1.0's taskId becomes v0.3's id; a tenant is refused.
+func pushTaskTo03(o *object) (out, error) {
+	if err := noTenant(o); err != nil {
+		return nil, err
+	}
+	id, err := o.required("taskId")
+	if err != nil {
+		return nil, err
+	}
+	return out{"id": id}, nil
 }

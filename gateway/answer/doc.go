@@ -5,7 +5,9 @@
 // A front builds one Pipeline with its processors, in order, and installs
 // Pipeline.Modify as its reverse proxy's response hook. For each answer:
 //
-//   - a unary answer is read whole (within Options.MaxBytes); each
+//   - a unary answer is read whole (within the call's limit: Call.MaxBytes,
+//     else Options.MaxBytes, 16 MiB by default; a longer one is replaced
+//     by -32603 answer_too_large naming the limit); each
 //     response object in it (the answer, or each element of an array) is
 //     checked, then run through the processors;
 //   - a text/event-stream is read event by event, and each event's data

@@ -94,6 +94,20 @@ policy: {file: p.yaml}
 		{"task ownership off", strings.Replace(base, `url: "http://127.0.0.1:1/"`, `url: "http://127.0.0.1:1/", task_ownership: off`, 1), nil, ""},
 		{"task ownership unknown", strings.Replace(base, `url: "http://127.0.0.1:1/"`, `url: "http://127.0.0.1:1/", task_ownership: "lax"`, 1), ErrInvalid, "task_ownership: \"lax\" must be enforce, allow_unknown or off"},
 		{"task bounds negative", base + "limits: {max_tasks: -1}\n", ErrInvalid, "limits.max_tasks"},
+		{"push relay", base + "push_relay: {allow_private_targets: true, max_attempts: 3, backoff: 1s}\n", nil, ""},
+		{"push relay all", strings.Replace(base, `url: "http://127.0.0.1:1/"`, `url: "http://127.0.0.1:1/", push_relay: all`, 1) + "push_relay: {}\n", nil, ""},
+		{"push relay all without the section", strings.Replace(base, `url: "http://127.0.0.1:1/"`, `url: "http://127.0.0.1:1/", push_relay: all`, 1), ErrInvalid, "agents[0].push_relay: all needs the push_relay section"},
+		{"push relay mode unknown", strings.Replace(base, `url: "http://127.0.0.1:1/"`, `url: "http://127.0.0.1:1/", push_relay: some`, 1), ErrInvalid, `agents[0].push_relay: "some" must be scoped, all or off`},
+		{"push relay attempts", base + "push_relay: {max_attempts: 11}\n", ErrInvalid, "push_relay.max_attempts: must be 1 to 10"},
+		{"push relay url", base + "push_relay: {url: 'ftp://gw.example'}\n", ErrInvalid, "push_relay.url"},
+		{"push relay queue", base + "push_relay: {queue_size: -1}\n", ErrInvalid, "push_relay.queue_size"},
+		{"push relay unknown key", base + "push_relay: {allow_private: true}\n", ErrInvalid, "unknown key"},
+		{"answer limit", base + "limits: {max_answer_bytes: 67108864}\n", nil, ""},
+		{"answer limit too small", base + "limits: {max_answer_bytes: 100}\n", ErrInvalid, "limits.max_answer_bytes: 100 must be 4096 (4 KiB) to"},
+		{"answer limit negative", base + "limits: {max_answer_bytes: -1}\n", ErrInvalid, "limits.max_answer_bytes: -1 must be"},
+		{"agent answer limit", strings.Replace(base, `url: "http://127.0.0.1:1/"`, `url: "http://127.0.0.1:1/", max_answer_bytes: 1048576`, 1), nil, ""},
+		{"agent answer limit too large", strings.Replace(base, `url: "http://127.0.0.1:1/"`, `url: "http://127.0.0.1:1/", max_answer_bytes: 2147483648`, 1), ErrInvalid, "agents[0].max_answer_bytes: 2147483648 must be"},
+		{"agent answer limit not a number", strings.Replace(base, `url: "http://127.0.0.1:1/"`, `url: "http://127.0.0.1:1/", max_answer_bytes: 16MiB`, 1), ErrInvalid, "max_answer_bytes"},
 		{"console with dev keys", base + "admin: {addr: '127.0.0.1:0'}\nadmin_access: {groups: [ops]}\nconsole: {approvers: {groups: [security]}}\n", nil, ""},
 		{"console without admin listener", base + "console: {}\n", ErrInvalid, "console: needs the admin listener"},
 		{"console oidc of an unknown issuer", base + "admin: {addr: '127.0.0.1:0'}\nadmin_access: {groups: [ops]}\nconsole: {oidc: {issuer: 'https://idp.example', client_id: c, redirect_url: 'http://127.0.0.1:9090/console/callback'}}\n", ErrInvalid, "console.oidc.issuer"},
@@ -126,6 +140,9 @@ policy: {file: p.yaml}
 			}
 			if err == nil && cfg.Limits.MaxBatch != 32 {
 				t.Errorf("defaults not applied: %+v", cfg.Limits)
+			}
+			if err == nil && !strings.Contains(tt.doc, "max_answer_bytes") && cfg.Limits.MaxAnswerBytes != DefaultMaxAnswerBytes {
+				t.Errorf("answer limit %d, want the default", cfg.Limits.MaxAnswerBytes)
 			}
 		})
 	}

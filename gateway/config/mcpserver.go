@@ -11,8 +11,8 @@ import (
 // MCPServer is one upstream MCP server, under mcp_servers, fronted at
 // /mcp/{name} over Streamable HTTP. It is a target like an agent: its
 // grants reach the policy's catalog under its name, and policy rules name
-// it as they name an agent. The gateway sends it no credential of its own
-// yet (an agent's upstream_auth has no counterpart here).
+// it as they name an agent. The gateway never sends it the caller's
+// credential; with upstream_auth it sends its own.
 type MCPServer struct {
 	// Name is the path segment under /mcp/, and the target's name in the
 	// policy and in the capabilities issued for it.
@@ -34,6 +34,41 @@ type MCPServer struct {
 	// to no handle the caller holds: UnmappedRedact (default) or
 	// UnmappedRefuse.
 	UnmappedIDs string `yaml:"unmapped_ids,omitempty"`
+	// UpstreamAuth is the gateway's own credential for the server.
+	UpstreamAuth *MCPUpstreamAuth `yaml:"upstream_auth,omitempty"`
+}
+
+// MCPUpstreamAuth is the credential the gateway sends an MCP server in
+// place of the caller's: a static bearer token read from an environment
+// variable or a file (bearer_env, bearer_file), or an OAuth 2.0
+// client-credentials token as for an agent (token_url, client_id, and
+// client_secret_env or client_secret_file). Exactly one of bearer_env,
+// bearer_file and token_url is set.
+type MCPUpstreamAuth struct {
+	// BearerEnv names the environment variable holding a static token.
+	BearerEnv string `yaml:"bearer_env,omitempty"`
+	// BearerFile names the file holding a static token.
+	BearerFile string `yaml:"bearer_file,omitempty"`
+	// UpstreamAuth is the client-credentials form.
+	UpstreamAuth `yaml:",inline"`
+}
+
+// validate checks one MCP server's upstream_auth at path p.
+func (u *MCPUpstreamAuth) validate(p string, add addFunc) {
+	set := 0
+	for _, v := range []string{u.BearerEnv, u.BearerFile, u.TokenURL} {
+		if v != "" {
+			set++
+		}
+	}
+	switch {
+	case set != 1:
+		add(p, "exactly one of bearer_env, bearer_file and token_url is required")
+	case u.TokenURL != "":
+		u.UpstreamAuth.validate(p, add)
+	case u.ClientID != "" || u.ClientSecretEnv != "" || u.ClientSecretFile != "" || len(u.Scopes) > 0:
+		add(p, "a static bearer token takes no client_id, client_secret_env, client_secret_file or scopes")
+	}
 }
 
 // MCPTool is what the gateway knows of one tool.
@@ -69,6 +104,9 @@ func (c *Config) validateMCPServers(add addFunc) {
 		}
 		Agent{Grants: s.Grants}.validateGrants(p, add)
 		s.validateTools(p, add)
+		if s.UpstreamAuth != nil {
+			s.UpstreamAuth.validate(p+".upstream_auth", add)
+		}
 		switch s.UnmappedIDs {
 		case "", UnmappedRedact, UnmappedRefuse:
 		default:

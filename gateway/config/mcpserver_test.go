@@ -40,6 +40,22 @@ func TestParseMCPServers(t *testing.T) {
 		{"no tools", strings.Replace(filesServer, "tools: {read_file: {operation: read, resources: [/path]}, search_files: {operation: read}},", "", 1), ErrInvalid, "mcp_servers[0].tools: at least one tool"},
 		{"bad principal", strings.Replace(filesServer, `"agent:files"`, "files", 1), ErrInvalid, "mcp_servers[0].principal"},
 		{"bad grant id", strings.Replace(filesServer, `"files:read"`, "files", 1), ErrInvalid, "mcp_servers[0].grants[0].id"},
+		{"static bearer from env", strings.Replace(filesServer, "catalog:", `upstream_auth: {bearer_env: FILES_TOKEN},
+     catalog:`, 1), nil, ""},
+		{"static bearer from a file", strings.Replace(filesServer, "catalog:", `upstream_auth: {bearer_file: files.token},
+     catalog:`, 1), nil, ""},
+		{"client credentials", strings.Replace(filesServer, "catalog:", `upstream_auth: {token_url: "https://idp.example/token", client_id: capgate, client_secret_env: FILES_SECRET},
+     catalog:`, 1), nil, ""},
+		{"two credentials", strings.Replace(filesServer, "catalog:", `upstream_auth: {bearer_env: A, bearer_file: b},
+     catalog:`, 1), ErrInvalid, "mcp_servers[0].upstream_auth: exactly one of bearer_env, bearer_file and token_url"},
+		{"no credential", strings.Replace(filesServer, "catalog:", `upstream_auth: {scopes: [x]},
+     catalog:`, 1), ErrInvalid, "mcp_servers[0].upstream_auth: exactly one of"},
+		{"a bearer with a client", strings.Replace(filesServer, "catalog:", `upstream_auth: {bearer_env: A, client_id: c},
+     catalog:`, 1), ErrInvalid, "mcp_servers[0].upstream_auth: a static bearer token takes no client_id"},
+		{"client credentials without a secret", strings.Replace(filesServer, "catalog:", `upstream_auth: {token_url: "https://idp.example/token", client_id: capgate},
+     catalog:`, 1), ErrInvalid, "mcp_servers[0].upstream_auth: exactly one of client_secret_env and client_secret_file"},
+		{"unknown auth key", strings.Replace(filesServer, "catalog:", `upstream_auth: {bearer_envv: A},
+     catalog:`, 1), ErrInvalid, "mcp_servers[0].upstream_auth.bearer_envv: unknown key"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -37,11 +37,15 @@ func (c *Config) applyDefaults() {
 	if c.Limits.TaskTTL == 0 {
 		c.Limits.TaskTTL = Duration(24 * time.Hour)
 	}
+	if c.Limits.MaxAnswerBytes == 0 {
+		c.Limits.MaxAnswerBytes = DefaultMaxAnswerBytes
+	}
 	for i := range c.Agents {
 		if c.Agents[i].CardRefresh == 0 {
 			c.Agents[i].CardRefresh = Duration(5 * time.Minute)
 		}
 	}
+	c.PushRelay.applyDefaults(c.PublicURL)
 	if c.Policy.ReloadInterval == 0 {
 		c.Policy.ReloadInterval = Duration(2 * time.Second)
 	}
@@ -116,6 +120,7 @@ func (c *Config) validate() []error {
 	c.validateA2EHosts(add)
 	c.validateMCPServers(add)
 	c.validateRedis(add)
+	c.validatePush(add)
 	if c.Admin != nil && len(c.AdminAccess.Principals) == 0 && len(c.AdminAccess.Groups) == 0 {
 		add("admin_access", "an admin listener needs admin principals or groups")
 	}
@@ -146,6 +151,7 @@ func (c *Config) validate() []error {
 	if c.Limits.MaxTasks < 0 || c.Limits.TaskTTL < 0 {
 		add("limits.max_tasks", "and task_ttl must not be negative")
 	}
+	checkAnswerLimit("limits.max_answer_bytes", c.Limits.MaxAnswerBytes, add)
 	if c.Policy.File == "" {
 		add("policy.file", "is required: the grant policy decides what may be issued")
 	}
@@ -209,11 +215,22 @@ func (c *Config) validateAgents(add addFunc) {
 		default:
 			add(p+".task_ownership", "%q must be enforce, allow_unknown or off", a.TaskOwnership)
 		}
+		if a.MaxAnswerBytes != 0 {
+			checkAnswerLimit(p+".max_answer_bytes", a.MaxAnswerBytes, add)
+		}
 		a.validateGrants(p, add)
 		a.validateMessages(p, add)
 		if a.UpstreamAuth != nil {
 			a.UpstreamAuth.validate(p+".upstream_auth", add)
 		}
+	}
+}
+
+// checkAnswerLimit checks an answer limit set at path: 4 KiB to 1 GiB.
+func checkAnswerLimit(path string, n int, add addFunc) {
+	if n < minAnswerBytes || n > maxAnswerBytes {
+		add(path, "%d must be %d (4 KiB) to %d (1 GiB) bytes; an agent returns a larger artifact as a file part by URI",
+			n, minAnswerBytes, maxAnswerBytes)
 	}
 }
 
@@ -325,6 +342,11 @@ func (c *Config) resolvePaths(dir string) {
 	for i := range c.Agents {
 		if ua := c.Agents[i].UpstreamAuth; ua != nil {
 			ua.ClientSecretFile = abs(ua.ClientSecretFile)
+		}
+	}
+	for i := range c.MCPServers {
+		if ua := c.MCPServers[i].UpstreamAuth; ua != nil {
+			ua.ClientSecretFile, ua.BearerFile = abs(ua.ClientSecretFile), abs(ua.BearerFile)
 		}
 	}
 }

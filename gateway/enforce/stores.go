@@ -19,11 +19,13 @@ const (
 	TaskIndex Store = "task_index"
 	// ApprovalStore keeps the requests waiting for a human's decision.
 	ApprovalStore Store = "approval_store"
+	// PushRelayStore keeps the push configs the gateway relays.
+	PushRelayStore Store = "push_relay_store"
 )
 
 // Stores lists every Store, for the tests that check each is named.
 func Stores() []Store {
-	return []Store{RevocationStore, RateLimitStore, CapabilityIndex, TaskIndex, ApprovalStore}
+	return []Store{RevocationStore, RateLimitStore, CapabilityIndex, TaskIndex, ApprovalStore, PushRelayStore}
 }
 
 // Noun is the store's name for a person: "revocation store".
@@ -39,6 +41,8 @@ func (s Store) Noun() string {
 		return "task index"
 	case ApprovalStore:
 		return "approval store"
+	case PushRelayStore:
+		return "push relay store"
 	}
 	return string(s)
 }

@@ -1,5 +1,5 @@
 // Package interop holds capgate's interoperability tests: the official A2A
-// SDKs, with their default settings, used as real clients and real agents
+// and MCP SDKs, with their default settings, used as real clients and real agents
 // through a real gateway.
 //
 // The gateway is the quickstart world's (gateway.FromConfig on the
@@ -23,6 +23,16 @@
 // SDK versions are pinned: github.com/a2aproject/a2a-go v0.3.15 and
 // github.com/a2aproject/a2a-go/v2 v2.4.0 by go.mod, @a2a-js/sdk 1.3.0 by
 // js/package-lock.json.
+//
+// MCP: the official Go SDK client (github.com/modelcontextprotocol/go-sdk,
+// in both revisions the front speaks) and the official TypeScript SDK
+// client (@modelcontextprotocol/sdk's Client with its
+// StreamableHTTPClientTransport, driven through js/mcpclient.mjs) reach
+// the quickstart's files server, built on the Go SDK, through
+// /mcp/files: initialize, tools/list, tools/call, and the refusals
+// (-32040, -32044, -32045) surfaced to the application with code and
+// data.reason. Their capabilities are signed by the test with the
+// world's key file until issuance at /mcp/{server} is served.
 //
 // The JavaScript dependencies are pinned by js/package-lock.json and are
 // installed with

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -85,21 +86,29 @@ func startJSAgent(t *testing.T, kit, mode string) string {
 // decodes the JSON it prints into out.
 func runClient(t *testing.T, kit, scenario string, args map[string]any, out any) {
 	t.Helper()
+	runScript(t, kit, out, args, "client.mjs", scenario)
+}
+
+// runScript runs a script of the kit with its leading arguments and the
+// JSON of args last, and decodes the JSON it prints into out.
+func runScript(t *testing.T, kit string, out any, args map[string]any, script ...string) {
+	t.Helper()
 	raw, err := json.Marshal(args)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), scriptTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", "client.mjs", scenario, string(raw))
+	cmd := exec.CommandContext(ctx, "node", append(script, string(raw))...)
 	cmd.Dir = kit
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	name := strings.Join(script, " ")
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("client.mjs %s: %v\nstdout: %s\nstderr: %s", scenario, err, stdout.String(), stderr.String())
+		t.Fatalf("%s: %v\nstdout: %s\nstderr: %s", name, err, stdout.String(), stderr.String())
 	}
-	t.Logf("client.mjs %s: %s", scenario, bytes.TrimSpace(stdout.Bytes()))
+	t.Logf("%s: %s", name, bytes.TrimSpace(stdout.Bytes()))
 	if err := json.Unmarshal(stdout.Bytes(), out); err != nil {
-		t.Fatalf("client.mjs %s printed no JSON: %v: %s", scenario, err, stdout.String())
+		t.Fatalf("%s printed no JSON: %v: %s", name, err, stdout.String())
 	}
 }

@@ -26,6 +26,10 @@ func (f *Front) modifyAnswer(resp *http.Response) error {
 		return nil
 	}
 	c := u.c
+	if err := f.bindSession(resp.Request.Context(), resp, c); err != nil {
+		f.deps.Logger.ErrorContext(resp.Request.Context(), "mcp session not bound", "server", c.server.cfg.Name, "error", err)
+		return err
+	}
 	c.stream = strings.Contains(strings.ToLower(resp.Header.Get("Content-Type")), "event-stream")
 	ac := answer.Call[*call]{Value: c, ID: c.req.ID, Target: c.server.cfg.Name, Scoped: c.scope != nil}
 	if c.scope != nil {
@@ -93,7 +97,9 @@ func (f *Front) callableTools(c *call, tools json.RawMessage) json.RawMessage {
 }
 
 // callable reports whether the tool t of a tools/list answer is one the
-// caller could call.
+// caller could call: one the config names and, under the capability the
+// listing presented, whose operation it covers, or, without one, that
+// the policy could grant the caller.
 func (f *Front) callable(c *call, t json.RawMessage) bool {
 	var named struct {
 		Name string `json:"name"`
@@ -105,5 +111,11 @@ func (f *Front) callable(c *call, t json.RawMessage) bool {
 	if !ok {
 		return false
 	}
-	return c.listed == nil || c.listed.Claims.HasOperation(tc.operation)
+	switch {
+	case c.listed != nil:
+		return c.listed.Claims.HasOperation(tc.operation)
+	case c.grantable != nil:
+		return c.grantable[named.Name]
+	}
+	return true
 }

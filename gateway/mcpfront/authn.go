@@ -63,7 +63,7 @@ func (f *Front) authenticate(next http.Handler) http.Handler {
 			}))
 			return
 		}
-		p, err := f.deps.Authenticator.AuthenticateRequest(r.Context(), r)
+		p, err := f.deps.Authenticator.AuthenticateRequestFor(r.Context(), r, s.resource)
 		if err != nil {
 			f.deps.Logger.DebugContext(r.Context(), "mcp request refused", "server", s.cfg.Name, "error", err)
 			f.refuseAuthn(w, s, err)

@@ -5,8 +5,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -21,6 +23,7 @@ import (
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/mcpfront"
+	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/policy"
 	"github.com/capgate/capgate/revocation"
 )
@@ -50,6 +53,46 @@ type world struct {
 	gateway  *httptest.Server
 	// callHeaders are the answer headers the caller got on tool calls.
 	callHeaders answerHeaders
+	// audit holds the front's audit events, one JSON object a line.
+	audit syncBuffer
+}
+
+// syncBuffer is a buffer the front's handlers write concurrently.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// fixedPolicy is a policy that never reloads.
+type fixedPolicy struct{ p *policy.Policy }
+
+func (f fixedPolicy) Current() *policy.Policy { return f.p }
+
+// loadPolicy loads testdata/policy.yaml over the servers' catalog.
+func loadPolicy(t *testing.T, servers []config.MCPServer) fixedPolicy {
+	t.Helper()
+	data, err := os.ReadFile("testdata/policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &config.Config{MCPServers: servers}
+	pol, problems, err := policy.Load(context.Background(), data, "policy.yaml", cfg.Catalog())
+	if err != nil {
+		t.Fatal(err, problems)
+	}
+	return fixedPolicy{pol}
 }
 
 // upstream is the files server, counting what reached it.
@@ -134,13 +177,22 @@ func filesServer(url string) config.MCPServer {
 			"read_file":  {Operation: "read", Resources: []string{"/path"}},
 			"write_file": {Operation: "write", Resources: []string{"/path"}},
 		},
-		Catalog: []policy.Resource{{ID: "corpus/q1-report.md"}, {ID: "corpus/q2-report.md"}, {ID: "corpus/secret.md"}},
+		Catalog: []policy.Resource{{ID: "corpus/q1-report.md", DisplayName: "Q1 report", Collection: "reports"},
+			{ID: "corpus/q2-report.md", DisplayName: "Q2 report", Collection: "reports"},
+			{ID: "corpus/secret.md", DisplayName: "Merger notes", Collection: "board"}},
 	}
 }
 
 // newWorld builds the world around a server speaking version: the newest
 // revision for "" or 2026-07-28, else the session-based revisions.
 func newWorld(t *testing.T, version string) *world {
+	t.Helper()
+	return newWorldWith(t, version, nil)
+}
+
+// newWorldWith is newWorld with the server's config and the front's deps
+// changed by mod before the front is built.
+func newWorldWith(t *testing.T, version string, mod func(*config.MCPServer, *mcpfront.Deps)) *world {
 	t.Helper()
 	ctx := context.Background()
 	w := &world{now: time.Now()}
@@ -157,17 +209,24 @@ func newWorld(t *testing.T, version string) *world {
 	w.revoked = revocation.NewMemory(revocation.MemoryOptions{Now: clock})
 	t.Cleanup(func() { _ = w.revoked.Close(); _ = w.index.Close() })
 	a, err := authn.New(ctx, nil, []authn.DevKey{
-		{Hash: authn.HashKey(aliceKey), Principal: alice}, {Hash: authn.HashKey(bobKey), Principal: bob},
+		{Hash: authn.HashKey(aliceKey), Principal: alice, Groups: []string{"finance"}}, {Hash: authn.HashKey(bobKey), Principal: bob},
 	}, authn.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var up *httptest.Server
 	w.upstream, up = newUpstream(t, version == "" || version == "2026-07-28")
+	servers := []config.MCPServer{filesServer(up.URL)}
+	deps := mcpfront.Deps{Authenticator: a, Verifier: v, Index: w.index, Revocations: w.revoked,
+		Keys: w.keys, Policy: loadPolicy(t, servers), Audit: slog.New(slog.NewJSONHandler(&w.audit, nil)),
+		Runtime: platform.Runtime{Now: clock}}
+	if mod != nil {
+		mod(&servers[0], &deps)
+	}
 	f, err := mcpfront.New(mcpfront.Config{
-		Servers: []config.MCPServer{filesServer(up.URL)}, PublicURL: "https://gateway.example",
-		OIDCIssuers: []string{"https://idp.example"},
-	}, mcpfront.Deps{Authenticator: a, Verifier: v, Index: w.index, Revocations: w.revoked})
+		Servers: servers, PublicURL: "https://gateway.example",
+		OIDCIssuers: []string{"https://idp.example"}, Issuer: "capgate", MaxTTL: time.Hour,
+	}, deps)
 	if err != nil {
 		t.Fatal(err)
 	}

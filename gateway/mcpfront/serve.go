@@ -27,6 +27,9 @@ type call struct {
 	// listed is the capability a tools/list presented, whose operations
 	// bound the tools listed; nil lists every tool the config names.
 	listed *enforce.Scope
+	// grantable are the tools the policy could grant the caller, which
+	// bound a tools/list that presents no capability; nil bounds nothing.
+	grantable map[string]bool
 	// tool is the tool a tools/call calls.
 	tool string
 	// stream is set when the answer is an event stream.
@@ -59,6 +62,9 @@ func (f *Front) serve(w http.ResponseWriter, r *http.Request) {
 	p, ok := authn.PrincipalFrom(r.Context())
 	if !ok {
 		http.Error(w, "unauthenticated", http.StatusUnauthorized)
+		return
+	}
+	if !f.checkSession(w, r, s, p.ID) {
 		return
 	}
 	req, e, status := f.readMessage(w, r)
@@ -134,6 +140,8 @@ func (f *Front) decide(ctx context.Context, c *call) outcome {
 		return f.toolsCall(ctx, c)
 	case m == mcp.MethodToolsList:
 		return f.toolsList(ctx, c)
+	case capabilityMethods[m] != nil:
+		return f.answerCapabilities(ctx, c, capabilityMethods[m])
 	case forwarded[m]:
 		if e := noCapabilityIn(c.req); e != nil {
 			return fail(c.req.ID, e)

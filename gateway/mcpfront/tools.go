@@ -6,7 +6,9 @@ import (
 	"log/slog"
 
 	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/discovery"
 	"github.com/capgate/capgate/gateway/enforce"
+	"github.com/capgate/capgate/gateway/issue"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/mcp"
 	"github.com/capgate/capgate/gateway/proxy"
@@ -42,16 +44,21 @@ func (f *Front) toolsCall(ctx context.Context, c *call) outcome {
 	if e != nil {
 		return fail(c.req.ID, e)
 	}
-	claims, scope, r := f.checks.Decide(ctx, enforce.Request{
-		Holder: c.principal.ID, Audience: c.server.cfg.Name, CapabilityID: id, Token: token, Operation: t.operation,
-	})
+	var claims *captoken.Claims
+	var scope *enforce.Scope
+	r := noCapability(id, token)
+	if r == nil {
+		claims, scope, r = f.checks.Decide(ctx, enforce.Request{
+			Holder: c.principal.ID, Audience: c.server.cfg.Name, CapabilityID: id, Token: token, Operation: t.operation,
+		})
+	}
 	if r == nil {
 		var args json.RawMessage
 		if args, r = rewriteArguments(scope, scope.IDMap(c.server.known), t.resources, m["arguments"]); r == nil && args != nil {
 			m["arguments"] = args
 		}
 	}
-	f.auditCall(ctx, c, claims, r)
+	f.auditCall(ctx, c, id, claims, r)
 	if r != nil {
 		return fail(c.req.ID, wireError(r))
 	}
@@ -62,8 +69,9 @@ func (f *Front) toolsCall(ctx context.Context, c *call) outcome {
 // toolsList forwards a tools/list. With a capability presented, the
 // capability must be usable by the caller for this server, and the
 // answer lists only the tools whose operation it covers; without one, it
-// lists the tools the config names. A tool the config does not name is
-// never listed: it could never be called through the gateway.
+// lists the tools the policy in force could ever grant the caller
+// (grantableTools). A tool the config does not name is never listed: it
+// could never be called through the gateway.
 func (f *Front) toolsList(ctx context.Context, c *call) outcome {
 	m, pc, e := takeCapability(c.req.Params)
 	if e != nil {
@@ -74,6 +82,9 @@ func (f *Front) toolsList(ctx context.Context, c *call) outcome {
 		return fail(c.req.ID, e)
 	}
 	if id == "" && token == "" {
+		if c.grantable, e = f.grantableTools(ctx, c); e != nil {
+			return fail(c.req.ID, e)
+		}
 		return forwardAs(c)
 	}
 	claims, scope, r := f.checks.Decide(ctx, enforce.Request{
@@ -84,6 +95,20 @@ func (f *Front) toolsList(ctx context.Context, c *call) outcome {
 	}
 	c.listed = scope
 	return outcome{forward: encodeRequest(c.req, m), vouched: vouchedFor(claims)}
+}
+
+// msgCapabilityRequired is the -32040 refusal of a call that presents no
+// capability, naming where an MCP client puts one.
+const msgCapabilityRequired = "this call must present a capability: params._meta[\"" + mcp.MetaCapability +
+	"\"] holding {capabilityId} or {capabilityToken}, or a token in the A2A-Capability header"
+
+// noCapability is capability_required, in the MCP front's words, when a
+// call presents no capability at all; nil otherwise.
+func noCapability(id, token string) *enforce.Refusal {
+	if id != "" || token != "" {
+		return nil
+	}
+	return &enforce.Refusal{Reason: enforce.CapabilityRequired, Message: msgCapabilityRequired}
 }
 
 // vouchedFor is the capability context the gateway vouches for on a call
@@ -105,14 +130,20 @@ func encodeRequest(req jsonrpc.Request, m members) []byte {
 }
 
 // auditCall records one tools/call decision: who, which server and tool,
-// under which capability, and the reason of a refusal.
-func (f *Front) auditCall(ctx context.Context, c *call, claims *captoken.Claims, r *enforce.Refusal) {
+// the capability id presented, the capability it was decided under with
+// its place in the chain, and the reason of a refusal.
+func (f *Front) auditCall(ctx context.Context, c *call, requested string, claims *captoken.Claims, r *enforce.Refusal) {
 	attrs := []slog.Attr{
 		slog.String("principal", c.principal.ID), slog.String("server", c.server.cfg.Name),
 		slog.String("tool", c.tool), slog.String("method", mcp.MethodToolsCall),
+		slog.String("requested_capability_id", requested),
 	}
 	if claims != nil {
-		attrs = append(attrs, slog.String("capability_id", claims.CapabilityID), slog.String("grant", claims.Grant))
+		// The chain the call acted under: its capability, the parent it
+		// was attenuated or delegated from, whom it acts for and how deep.
+		attrs = append(attrs, slog.String("capability_id", claims.CapabilityID),
+			slog.String("parent_id", claims.ParentCapabilityID), slog.String("on_behalf_of", claims.Principal),
+			slog.String("holder", claims.Holder), slog.Int("depth", claims.Depth), slog.String("grant", claims.Grant))
 	}
 	outcome, level := "allowed", slog.LevelInfo
 	if r != nil {
@@ -120,4 +151,40 @@ func (f *Front) auditCall(ctx context.Context, c *call, claims *captoken.Claims,
 	}
 	attrs = append(attrs, slog.String("outcome", outcome))
 	f.deps.Audit.LogAttrs(ctx, level, EventToolCall, attrs...)
+}
+
+// grantableTools are the tools of the server the policy in force could
+// grant the caller (discovery.Snapshot: every grant of the server probed
+// for the caller, without a resource query and per catalog collection),
+// or nil when the front has no policy, which lists the tools the config
+// names. A probe that fails refuses the listing.
+func (f *Front) grantableTools(ctx context.Context, c *call) (map[string]bool, *jsonrpc.Error) {
+	if f.deps.Policy == nil {
+		return nil, nil
+	}
+	sc := c.server.cfg
+	skills := make(map[string]string, len(sc.Tools))
+	for name, t := range sc.Tools {
+		skills[name] = t.Operation
+	}
+	var collections []string
+	for _, r := range sc.Catalog {
+		collections = append(collections, r.Collection)
+	}
+	snap, err := discovery.Snapshot(ctx, discovery.Input{
+		Agent: sc.Name, Grants: sc.Grants, Skills: skills, Policy: f.deps.Policy.Current(),
+		Principal: issue.PolicyPrincipal(c.principal), Now: f.deps.Now(), Collections: collections,
+	})
+	if err != nil {
+		f.deps.Logger.WarnContext(ctx, "tools/list: policy probe failed", "server", sc.Name, "error", err)
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: "the tools the policy grants could not be decided",
+			Data: map[string]any{"reason": jsonrpc.ReasonInternal}}
+	}
+	out := map[string]bool{}
+	if snap.Tools != nil {
+		for _, t := range snap.Tools.Items {
+			out[t.Name] = true
+		}
+	}
+	return out, nil
 }

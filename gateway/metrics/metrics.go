@@ -37,6 +37,7 @@ type Metrics struct {
 	unreadable     prometheus.Counter
 	rateLimits     *prometheus.CounterVec
 	cardRefusals   *prometheus.CounterVec
+	pushes         *prometheus.CounterVec
 
 	handler http.Handler
 }
@@ -103,9 +104,10 @@ func (m *Metrics) build() []prometheus.Collector {
 		"Capability index records that listings could not read and named instead of returning; such a capability may be live.")
 	m.rateLimits = newRateLimitChecks()
 	m.cardRefusals = newCardRefusals()
+	m.pushes = newPushes()
 	return []prometheus.Collector{m.requests, m.decisions, m.stepDur, m.upstreamDur, m.redisErrors,
 		m.revision, m.reloads, m.reloadFailures, m.a2eSessions, m.auditDropped, m.unreadable, m.rateLimits,
-		m.cardRefusals}
+		m.cardRefusals, m.pushes}
 }
 
 // initLabels creates the small fixed series at zero, so that rates and

@@ -5,7 +5,8 @@ import "github.com/capgate/capgate/policy"
 // QuickstartCatalog returns the catalog of the quickstart world: the
 // documents agent with its three grants and five skills, the summarizer
 // agent with no grants, the notes agent with two grants and two skills,
-// and the lab A2E host offering tools, memory and env.
+// the files MCP server with two grants and three tools, and the lab A2E
+// host offering tools, memory and env.
 // Every call returns a fresh value.
 func QuickstartCatalog() policy.Catalog {
 	return policy.Catalog{
@@ -32,6 +33,13 @@ func QuickstartCatalog() policy.Catalog {
 					"notes:write": {ID: "notes:write", Operations: []string{"write"}, Attenuable: true, Requires: []string{"notes:read"}},
 				},
 				Skills: map[string]string{"notes.read": "read", "notes.write": "write"},
+			},
+			"files": {
+				Grants: map[string]policy.Grant{
+					"files:read":  {ID: "files:read", Operations: []string{"read", "search"}, Attenuable: true},
+					"files:write": {ID: "files:write", Operations: []string{"write"}, Attenuable: true, Requires: []string{"files:read"}},
+				},
+				Skills: map[string]string{"read_file": "read", "search_files": "search", "write_file": "write"},
 			},
 		},
 		A2EHosts: map[string]policy.A2EHostCatalog{

@@ -64,11 +64,19 @@ func (c *rpcClient) call(ctx context.Context, agent, bearer, method string, para
 }
 
 func (c *rpcClient) post(ctx context.Context, path, bearer string, body []byte) (*rpcResult, error) {
+	return c.postWith(ctx, path, bearer, body, "")
+}
+
+// postWith is post with an Accept header, when accept is not empty.
+func (c *rpcClient) postWith(ctx context.Context, path, bearer string, body []byte, accept string) (*rpcResult, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+path, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
+	if accept != "" {
+		req.Header.Set("Accept", accept)
+	}
 	if bearer != "" {
 		req.Header.Set("Authorization", "Bearer "+bearer)
 	}

@@ -41,7 +41,7 @@ type session struct {
 // did not behave as expected.
 func (w *World) Walkthrough(ctx context.Context, out io.Writer) error {
 	s := &session{w: w, c: &rpcClient{base: w.URL, http: &http.Client{}}}
-	fmt.Fprintf(out, "capgate demo: the quickstart world\n  gateway     %s\n  agents      documents, summarizer, notes (loopback)\n  principals  alice (finance), bob (contractors), carol (hr, editors), dave (security)\n\n", w.URL)
+	fmt.Fprintf(out, "capgate demo: the quickstart world\n  gateway     %s\n  agents      documents, summarizer, notes, and the files MCP server (loopback)\n  principals  alice (finance), bob (contractors), carol (hr, editors), dave (security)\n\n", w.URL)
 	for i, st := range steps() {
 		fmt.Fprintf(out, "%2d. %s\n", i+1, st.title)
 		detail, err := st.run(ctx, s)
@@ -63,6 +63,7 @@ func steps() []step {
 	out = append(out, delegationSteps()...)
 	out = append(out, approvalSteps()...)
 	out = append(out, notesSteps()...)
+	out = append(out, mcpSteps()...)
 	return append(out, a2eSteps()...)
 }
 

@@ -80,6 +80,9 @@ type World struct {
 	// Notes is the plain notes agent (no capability extension), fronted
 	// with capability-gated messaging; its Recorder shows what reached it.
 	Notes *NotesAgent
+	// Files is the files MCP server, fronted at /mcp/files; its Recorder
+	// shows what reached it.
+	Files *FilesServer
 
 	servers []*http.Server
 	tmpDir  string
@@ -134,7 +137,11 @@ func (w *World) start(ctx context.Context, opts Options) error {
 		return err
 	}
 	w.Notes = n
-	cfg, err := w.config(map[string]string{"documents": docsURL, "summarizer": sumURL, "lab": labURL, "notes": n.URL})
+	if w.Files, err = w.startFiles(opts); err != nil {
+		gwLn.Close()
+		return err
+	}
+	cfg, err := w.config(map[string]string{"documents": docsURL, "summarizer": sumURL, "lab": labURL, "notes": n.URL, "files": w.Files.URL})
 	if err != nil {
 		gwLn.Close()
 		return err
@@ -214,7 +221,7 @@ func (w *World) startSummarizer(opts Options) (string, error) {
 	}
 	base := "http://" + ln.Addr().String()
 	agent, err := summarizer.New(summarizer.Options{
-		BaseURL: base, DocumentsURL: w.URL + "/a2a/documents", Credential: SummarizerKey,
+		BaseURL: base, DocumentsURL: w.URL + "/a2a/documents", FilesURL: w.URL + "/mcp/files", Credential: SummarizerKey,
 		Logger: opts.Logger, Now: opts.Now,
 	})
 	if err != nil {
@@ -286,6 +293,13 @@ func (w *World) config(agentURLs map[string]string) (*config.Config, error) {
 			return nil, fmt.Errorf("quickstart: no example host for %q", cfg.A2EHosts[i].Name)
 		}
 		cfg.A2EHosts[i].URL = u
+	}
+	for i := range cfg.MCPServers {
+		u, ok := agentURLs[cfg.MCPServers[i].Name]
+		if !ok {
+			return nil, fmt.Errorf("quickstart: no example MCP server for %q", cfg.MCPServers[i].Name)
+		}
+		cfg.MCPServers[i].URL = u
 	}
 	return cfg, nil
 }

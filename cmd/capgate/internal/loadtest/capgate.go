@@ -85,6 +85,11 @@ type Capgate struct {
 	Server  *Server
 	Built   *gateway.Built
 	Cap     Capability
+	// MCP is alice's capability on the files MCP server, signed by the
+	// load test.
+	MCP Capability
+	// keys are the gateway's signing keys.
+	keys *captoken.KeySet
 }
 
 // capgateOptions configures startCapgate.
@@ -98,9 +103,9 @@ type capgateOptions struct {
 	now         func() time.Time
 	// client sends the setup requests.
 	client *http.Client
-	// catalog puts the documents agent's resources in the config's
-	// catalog, so that issuance makes no hop to the agent.
-	catalog bool
+	// catalog, when set, is the documents agent's catalog in the config,
+	// so that issuance makes no hop to the agent.
+	catalog []policy.Resource
 	// redis, when set, is the gateway's Redis (revocations, index and the
 	// rest), as replicas of one gateway share it; keys is then the key set
 	// the replicas share.
@@ -121,18 +126,27 @@ func startCapgate(ctx context.Context, o capgateOptions) (*Capgate, error) {
 		return nil, err
 	}
 	cfg.Redis = o.redis
+	keys, err := gatewayKeys(o.keys)
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
 	built, err := gateway.FromConfig(ctx, cfg, gateway.BuildOptions{
 		Runtime: platform.Runtime{Logger: slog.New(slog.DiscardHandler), Now: o.now,
 			// The lab A2E host is configured but not started or driven here.
 			Getenv: func(string) string { return "unused-lab-secret" }},
-		Revocations: o.revocations, Keys: o.keys,
+		Revocations: o.revocations, Keys: keys,
 	})
 	if err != nil {
 		ln.Close()
 		return nil, fmt.Errorf("%w: capgate (%s): %w", ErrSetup, o.variant, err)
 	}
-	c := &Capgate{Variant: o.variant, Built: built, Server: serveOn(ln, built.Handler(), cfg.Listen)}
-	if err := c.prepare(ctx, o.client); err != nil {
+	c := &Capgate{Variant: o.variant, Built: built, Server: serveOn(ln, built.Handler(), cfg.Listen), keys: keys}
+	err = c.prepare(ctx, o.client)
+	if err == nil {
+		err = c.prepareMCP(ctx, o.client, cfg.Capabilities.Issuer, o.now())
+	}
+	if err != nil {
 		c.Close()
 		return nil, err
 	}
@@ -141,11 +155,12 @@ func startCapgate(ctx context.Context, o capgateOptions) (*Capgate, error) {
 
 // capgateConfig is the embedded quickstart config with the documents agent
 // pointed at the upstream, no admin listener, no Redis and no
-// per-principal limits; with catalog, the agent's resources (those the
-// upstream resolves) are in the config's catalog. The notes agent stays,
+// per-principal limits; with a catalog, it is the agent's (World.catalog:
+// those the upstream resolves, and perhaps others). The notes agent stays,
 // since the quickstart policy names it, but is never called: it points at
-// a path the upstream does not serve.
-func capgateConfig(publicURL, upstreamURL, policyFile string, catalog bool) (*config.Config, error) {
+// a path the upstream does not serve. The files MCP server is the
+// upstream, under /mcp-files.
+func capgateConfig(publicURL, upstreamURL, policyFile string, catalog []policy.Resource) (*config.Config, error) {
 	data, err := qsfiles.Files.ReadFile("capgate.yaml")
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrSetup, err)
@@ -164,9 +179,7 @@ func capgateConfig(publicURL, upstreamURL, policyFile string, catalog bool) (*co
 		switch a.Name {
 		case "documents":
 			a.URL, found = upstreamURL+"/", true
-			if catalog {
-				a.Catalog = upstreamCatalog()
-			}
+			a.Catalog = catalog
 			agents = append(agents, a)
 		case "notes":
 			a.URL = upstreamURL + "/unused-notes/"
@@ -177,6 +190,9 @@ func capgateConfig(publicURL, upstreamURL, policyFile string, catalog bool) (*co
 		return nil, fmt.Errorf("%w: the quickstart config has no documents agent", ErrSetup)
 	}
 	cfg.Agents = agents
+	for i := range cfg.MCPServers {
+		cfg.MCPServers[i].URL = upstreamURL + "/mcp-files"
+	}
 	return cfg, nil
 }
 
@@ -248,11 +264,16 @@ func post(ctx context.Context, client *http.Client, url string, body []byte) ([]
 // exchange posts body to url as alice and returns the answer's status
 // and body (at most 1 MiB).
 func exchange(ctx context.Context, client *http.Client, url string, body []byte) (int, []byte, error) {
+	return exchangeWith(ctx, client, url, body, RequestHeader())
+}
+
+// exchangeWith is exchange with the request's header.
+func exchangeWith(ctx context.Context, client *http.Client, url string, body []byte, h http.Header) (int, []byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
 		return 0, nil, err
 	}
-	req.Header = RequestHeader()
+	req.Header = h
 	resp, err := client.Do(req)
 	if err != nil {
 		return 0, nil, err

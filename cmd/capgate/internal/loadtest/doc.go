@@ -13,7 +13,10 @@
 //   - capgate, built with gateway.FromConfig from the quickstart config and
 //     policy, driven on the full a2a/skill/invoke path (authenticate,
 //     verify the capability, check revocation, holder, operation and
-//     handle, rewrite, proxy), once per revocation-store variant.
+//     handle, rewrite, proxy), once per revocation-store variant, and on
+//     the MCP front's full tools/call path (read_file at /mcp/files, the
+//     upstream standing for the files MCP server, whose tools/call it
+//     answers with a text content), on the first variant.
 //
 // Drive runs a closed-loop load of C keep-alive connections against one
 // target for a fixed duration after a discarded warm-up, and reports req/s,
@@ -21,6 +24,14 @@
 // whole comparison (every target, variant and connection count, plus
 // issuance and attenuation rates) and returns a Report whose ratios against
 // the baseline come from the same run.
+//
+// A World sizes what is measured: the upstream's answer to an invocation
+// (AnswerKiB of text naming IDsPerKiB of the capability's ids per KiB)
+// and the documents agent's catalog (Catalog resources in the config).
+// RunScale runs the fixed scale matrix (ScaleMatrix), one lab per World,
+// every case in the same interleaved rounds, and returns each row's
+// ratio to the baseline with the same answer (issuance: to issuance from
+// a catalog of 2) and the checks of its targets.
 //
 // What it guarantees:
 //   - loopback only: every listener binds 127.0.0.1, and a throwaway

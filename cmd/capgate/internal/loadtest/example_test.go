@@ -41,11 +41,13 @@ func ExampleOptions_Plan() {
 	// upstream  1
 	// baseline  1
 	// capgate memory 1
+	// mcp memory 1
 	// upstream  64
 	// baseline  64
 	// capgate memory 64
+	// mcp memory 64
 	// issuance memory 64
 	// issuance-catalog memory 64
 	// attenuation memory 64
-	// load time: 54s
+	// load time: 1m6s
 }

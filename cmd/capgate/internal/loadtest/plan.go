@@ -19,6 +19,11 @@ const (
 	TargetBaseline Target = "baseline"
 	// TargetCapgate is capgate on the full a2a/skill/invoke path.
 	TargetCapgate Target = "capgate"
+	// TargetMCP is capgate's MCP front on the full tools/call path
+	// (authenticate, verify the capability, check revocation, holder,
+	// operation and resource argument, rewrite, proxy, map the answer),
+	// the upstream standing for the files MCP server.
+	TargetMCP Target = "mcp"
 	// TargetIssuance is a2a/capabilities/request on capgate, whose
 	// resources the agent resolves (a hop to its resolution hook).
 	TargetIssuance Target = "issuance"
@@ -40,7 +45,7 @@ const (
 
 // Targets lists every target in report order.
 func Targets() []Target {
-	return []Target{TargetUpstream, TargetBaseline, TargetCapgate, TargetIssuance, TargetIssuanceCatalog, TargetAttenuation,
+	return []Target{TargetUpstream, TargetBaseline, TargetCapgate, TargetMCP, TargetIssuance, TargetIssuanceCatalog, TargetAttenuation,
 		TargetPropagation, TargetHeap}
 }
 
@@ -62,7 +67,7 @@ func Variants() []Variant { return []Variant{VariantMemory, VariantRedis, Varian
 
 func (v Variant) needsRedis() bool { return v == VariantRedis || v == VariantSynced }
 
-// Default option values: the default plan of 15 runs takes 90 s of load
+// Default option values: the default plan of 17 runs takes 102 s of load
 // plus a few seconds of setup, within the two minutes the README promises.
 const (
 	DefaultDuration = 5 * time.Second
@@ -111,6 +116,9 @@ type Options struct {
 	// Warmup/Rounds per round. Zero means DefaultRounds, or fewer when
 	// Duration is too short to give each round minSlice.
 	Rounds int
+	// World sizes the upstream's answers and the documents agent's
+	// catalog; the zero World is the quickstart's.
+	World World
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Progress receives the plan, a line per round and one line per
@@ -186,6 +194,7 @@ func (o Options) Validate() error {
 	} else if o.Rounds > 1 && o.Duration/time.Duration(o.Rounds) < minSlice {
 		problems = append(problems, fmt.Sprintf("duration %v in %d rounds gives each step less than %v per round", o.Duration, o.Rounds, minSlice))
 	}
+	problems = append(problems, o.World.validate()...)
 	if len(problems) > 0 {
 		return fmt.Errorf("%w: %v", ErrInvalidOptions, problems)
 	}
@@ -200,8 +209,9 @@ type Step struct {
 }
 
 // Plan lists the steps of o over the variants that can run, in the order
-// they run: per connection count the upstream, the baseline and capgate
-// in each variant (so each ratio compares runs made close in time), then
+// they run: per connection count the upstream, the baseline, capgate in
+// each variant and the MCP front on the first variant (so each ratio
+// compares runs made close in time), then
 // issuance on the first variant (issuance never consults the revocation
 // store, so it would be the same on every variant), issuance from the
 // catalog (in memory), and attenuation on each variant, at the largest
@@ -212,6 +222,9 @@ func (o Options) Plan(variants []Variant) []Step {
 		steps = append(steps, Step{Target: TargetUpstream, Conns: c}, Step{Target: TargetBaseline, Conns: c})
 		for _, v := range variants {
 			steps = append(steps, Step{Target: TargetCapgate, Variant: v, Conns: c})
+		}
+		if len(variants) > 0 {
+			steps = append(steps, Step{Target: TargetMCP, Variant: variants[0], Conns: c})
 		}
 	}
 	if len(variants) > 0 {

@@ -24,18 +24,19 @@ func TestPlan(t *testing.T) {
 		want     string
 	}{
 		{"default", Options{}, Variants(),
-			"upstream/-/1 baseline/-/1 capgate/memory/1 capgate/redis/1 capgate/synced/1 " +
-				"upstream/-/64 baseline/-/64 capgate/memory/64 capgate/redis/64 capgate/synced/64 " +
+			"upstream/-/1 baseline/-/1 capgate/memory/1 capgate/redis/1 capgate/synced/1 mcp/memory/1 " +
+				"upstream/-/64 baseline/-/64 capgate/memory/64 capgate/redis/64 capgate/synced/64 mcp/memory/64 " +
 				"issuance/memory/64 issuance-catalog/memory/64 attenuation/memory/64 attenuation/redis/64 attenuation/synced/64"},
 		{"redis skipped", Options{}, []Variant{VariantMemory},
-			"upstream/-/1 baseline/-/1 capgate/memory/1 upstream/-/64 baseline/-/64 capgate/memory/64 " +
+			"upstream/-/1 baseline/-/1 capgate/memory/1 mcp/memory/1 upstream/-/64 baseline/-/64 capgate/memory/64 mcp/memory/64 " +
 				"issuance/memory/64 issuance-catalog/memory/64 attenuation/memory/64"},
 		{"ops at the largest count", Options{Conns: []int{8, 2}}, []Variant{VariantSynced},
-			"upstream/-/8 baseline/-/8 capgate/synced/8 upstream/-/2 baseline/-/2 capgate/synced/2 " +
+			"upstream/-/8 baseline/-/8 capgate/synced/8 mcp/synced/8 upstream/-/2 baseline/-/2 capgate/synced/2 mcp/synced/2 " +
 				"issuance/synced/8 issuance-catalog/memory/8 attenuation/synced/8"},
 		{"only capgate", Options{Only: TargetCapgate}, Variants(),
 			"capgate/memory/1 capgate/redis/1 capgate/synced/1 capgate/memory/64 capgate/redis/64 capgate/synced/64"},
 		{"only baseline", Options{Only: TargetBaseline, Conns: []int{4}}, Variants(), "baseline/-/4"},
+		{"only mcp", Options{Only: TargetMCP}, Variants(), "mcp/memory/1 mcp/memory/64"},
 		{"no variant", Options{Conns: []int{1}}, nil, "upstream/-/1 baseline/-/1"},
 	}
 	for _, tt := range tests {
@@ -51,12 +52,12 @@ func TestPlan(t *testing.T) {
 // for setup.
 func TestDefaultBudget(t *testing.T) {
 	o := Options{}.WithDefaults()
-	if b := o.Budget(o.Plan(Variants())); b != 90*time.Second {
-		t.Fatalf("default budget %v, want 90s", b)
+	if b := o.Budget(o.Plan(Variants())); b != 102*time.Second {
+		t.Fatalf("default budget %v, want 102s", b)
 	}
 	o.Warmup = -1
-	if b := o.Budget(o.Plan([]Variant{VariantMemory})); b != 9*5*time.Second {
-		t.Fatalf("budget without warm-up %v, want 45s", b)
+	if b := o.Budget(o.Plan([]Variant{VariantMemory})); b != 11*5*time.Second {
+		t.Fatalf("budget without warm-up %v, want 55s", b)
 	}
 }
 

@@ -103,7 +103,7 @@ func (r *Report) Finish(wall time.Duration) {
 	for i := range r.Rows {
 		row := &r.Rows[i]
 		b, ok := base[row.Conns]
-		if !ok || b.RequestsPerSecond() == 0 || row.Method != methodInvoke {
+		if !ok || b.RequestsPerSecond() == 0 || !proxied(row.Method) {
 			continue
 		}
 		row.HasBaseline = true
@@ -128,7 +128,7 @@ func (r *Report) Problems() []string {
 		if row.Errors > 0 {
 			out = append(out, fmt.Sprintf("%s: %d of %d requests failed; first: %s", row.label(), row.Errors, row.Requests, row.FirstError))
 		}
-		if ok := row.Requests - row.Errors; row.Method == methodInvoke && uint64(ok) > row.UpstreamCalls {
+		if ok := row.Requests - row.Errors; proxied(row.Method) && uint64(ok) > row.UpstreamCalls {
 			out = append(out, fmt.Sprintf("%s: %d requests succeeded but the upstream saw only %d calls", row.label(), ok, row.UpstreamCalls))
 		}
 	}

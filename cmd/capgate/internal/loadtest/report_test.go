@@ -23,6 +23,7 @@ func sampleReport() *Report {
 	r.Add(Step{Target: TargetCapgate, Variant: VariantMemory, Conns: 1}, res(40_000, 150, 600, 12_500, 446), 40_200)
 	r.Add(Step{Target: TargetBaseline, Conns: 64}, res(60_000, 5000, 9000, 20_000, 185), 60_100)
 	r.Add(Step{Target: TargetCapgate, Variant: VariantMemory, Conns: 64}, res(57_000, 5400, 9800, 25_000, 444), 57_100)
+	r.Add(Step{Target: TargetMCP, Variant: VariantMemory, Conns: 64}, res(54_000, 5600, 10_000, 26_000, 520), 54_100)
 	bad := res(30_000, 6000, 11_000, 30_000, 470)
 	bad.Errors, bad.FirstError = 12, "loadtest: JSON-RPC error response: {\"code\":-32049}"
 	r.Add(Step{Target: TargetCapgate, Variant: VariantRedis, Conns: 64}, bad, 29_990)
@@ -65,9 +66,10 @@ func TestReportRatios(t *testing.T) {
 		{1, 1, 0, true},
 		{2, 0.8, us(150 - 95), true},
 		{4, 0.95, us(400), true},
-		{6, 0, 0, false}, // issuance is not an invoke: no ratio
-		{7, 0, 0, false},
+		{5, 0.9, us(600), true}, // the MCP front's tools/call is proxied: a ratio
+		{7, 0, 0, false},        // issuance is not an invoke: no ratio
 		{8, 0, 0, false},
+		{9, 0, 0, false},
 	}
 	for _, tt := range tests {
 		row := r.Rows[tt.row]

@@ -49,12 +49,12 @@ type slicer func(s Step) (Result, uint64, error)
 func runPlanWith(steps []Step, o Options, run slicer) ([]Result, []uint64, error) {
 	split := len(steps)
 	for i, s := range steps {
-		if methodOf(s.Target) != methodInvoke {
+		if !proxied(methodOf(s.Target)) {
 			split = i
 			break
 		}
 	}
-	if slices.ContainsFunc(steps[split:], func(s Step) bool { return methodOf(s.Target) == methodInvoke }) {
+	if slices.ContainsFunc(steps[split:], func(s Step) bool { return proxied(methodOf(s.Target)) }) {
 		return nil, nil, fmt.Errorf("%w: an invoke step after issuance or attenuation in the plan", ErrInvalidOptions)
 	}
 	results, calls, err := runRounds(steps[:split], 0, len(steps), o, run)

@@ -79,9 +79,15 @@ func methodOf(t Target) string {
 		return methodRequest
 	case TargetAttenuation:
 		return methodAttenuate
+	case TargetMCP:
+		return methodToolsCall
 	}
 	return methodInvoke
 }
+
+// proxied reports whether a method is driven through to the upstream,
+// so that its rows are compared with the baseline's.
+func proxied(method string) bool { return method == methodInvoke || method == methodToolsCall }
 
 func variantLabel(v Variant) string {
 	if v == "" {

@@ -25,7 +25,7 @@ func TestRunQuick(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := stepNames(stepsOf(rep)); got != "upstream/-/2 baseline/-/2 capgate/memory/2 issuance/memory/2 issuance-catalog/memory/2 attenuation/memory/2" {
+	if got := stepNames(stepsOf(rep)); got != "upstream/-/2 baseline/-/2 capgate/memory/2 mcp/memory/2 issuance/memory/2 issuance-catalog/memory/2 attenuation/memory/2" {
 		t.Fatalf("rows %s", got)
 	}
 	if p := rep.Problems(); len(p) != 0 {
@@ -35,8 +35,11 @@ func TestRunQuick(t *testing.T) {
 		if row.Requests == 0 || row.Latencies.P50 <= 0 {
 			t.Errorf("%s: %d requests, p50 %v", row.label(), row.Requests, row.Latencies.P50)
 		}
+		if row.Target == TargetMCP && (!row.HasBaseline || row.UpstreamCalls < uint64(row.Requests)) {
+			t.Errorf("%s: no ratio to the baseline, or %d requests with %d upstream calls", row.label(), row.Requests, row.UpstreamCalls)
+		}
 	}
-	if !strings.HasPrefix(progress.String(), "loadtest: starting") || !strings.Contains(progress.String(), "loadtest plan: 6 runs") {
+	if !strings.HasPrefix(progress.String(), "loadtest: starting") || !strings.Contains(progress.String(), "loadtest plan: 7 runs") {
 		t.Errorf("progress does not start with the plan:\n%s", progress.String())
 	}
 }

@@ -17,8 +17,8 @@ func (r *Report) WriteTable(w io.Writer) error {
 	fmt.Fprintf(&b, "capgate load test: %s %s/%s, GOMAXPROCS=%d, NumCPU=%d; %v per run after a %v warm-up (discarded), in %s; wall %v\n",
 		r.GoVersion, r.GOOS, r.GOARCH, r.GOMAXPROCS, r.NumCPU, r.Duration, r.Warmup, roundsLabel(r.Rounds), r.Wall.Round(100*time.Millisecond))
 	if len(r.Rows) > 0 { // a run of the figures alone has no load rows to explain
-		fmt.Fprintf(&b, "invoke = %s retrieve_document (capgate: full path); issuance = %s; attenuation = %s\n",
-			methodInvoke, methodRequest, methodAttenuate)
+		fmt.Fprintf(&b, "invoke = %s retrieve_document (capgate: full path); mcp = %s read_file at /mcp/files (full path); issuance = %s; attenuation = %s\n",
+			methodInvoke, methodToolsCall, methodRequest, methodAttenuate)
 		b.WriteString(AllocsNote + "\n\n")
 		cells := [][]string{{"target", "variant", "conns", "req/s", "p50", "p99", "p99.9", "cpu/req", "allocs/req", "B/req", "errors", "×baseline", "Δp50"}}
 		for _, row := range r.Rows {

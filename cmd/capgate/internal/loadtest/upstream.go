@@ -17,6 +17,7 @@ const (
 	methodInvoke    = "a2a/skill/invoke"
 	methodRequest   = "a2a/capabilities/request"
 	methodAttenuate = "a2a/capabilities/attenuate"
+	methodToolsCall = "tools/call"
 	// capabilityExtensionURI is the SEP capability-negotiation extension.
 	capabilityExtensionURI = "https://github.com/a2aproject/A2A/sep/capability-negotiation"
 )
@@ -35,6 +36,10 @@ const upstreamCard = `{"name":"documents","description":"loadtest stand-in for t
 const resolveResult = `{"resources":[` +
 	`{"id":"reports/q1-financial","collection":"reports","displayName":"Q1 Financial Summary","attributes":{"quarter":"2025-Q1"}},` +
 	`{"id":"reports/q1-sales","collection":"reports","displayName":"Q1 Sales Report","attributes":{"quarter":"2025-Q1"}}]}`
+
+// toolResult is the answer to an MCP tools/call: a CallToolResult with
+// one text content.
+const toolResult = `{"content":[{"type":"text","text":"ok"}],"isError":false}`
 
 // fixedResult is the answer to every other JSON-RPC call.
 const fixedResult = `{"kind":"message","messageId":"loadtest","role":"agent","parts":[{"kind":"text","text":"ok"}]}`
@@ -56,6 +61,9 @@ type Upstream struct {
 	scratch     sync.Pool // *upstreamScratch
 	contentType []string
 	calls       atomic.Uint64
+	// result answers the calls other than resolution; nil means
+	// fixedResult.
+	result []byte
 }
 
 type upstreamScratch struct {
@@ -64,10 +72,15 @@ type upstreamScratch struct {
 	out []byte
 }
 
-// NewUpstream returns an Upstream.
-func NewUpstream() *Upstream {
-	u := &Upstream{contentType: []string{"application/json"}}
-	u.scratch.New = func() any { return &upstreamScratch{out: make([]byte, 0, 1024)} }
+// NewUpstream returns an Upstream of the quickstart's world.
+func NewUpstream() *Upstream { return NewUpstreamIn(World{}) }
+
+// NewUpstreamIn returns an Upstream answering invocations as w says
+// (World.AnswerKiB and IDsPerKiB).
+func NewUpstreamIn(w World) *Upstream {
+	u := &Upstream{contentType: []string{"application/json"}, result: w.answerResult()}
+	size := 1024 + len(u.result)
+	u.scratch.New = func() any { return &upstreamScratch{out: make([]byte, 0, size)} }
 	return u
 }
 
@@ -109,12 +122,13 @@ func (u *Upstream) serveRPC(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, tooLargeErrorAnswer)
 		return
 	}
-	s.out = answer(s.out[:0], s.in.Bytes())
+	s.out = answer(s.out[:0], s.in.Bytes(), u.result)
 	_, _ = w.Write(s.out)
 }
 
-// answer appends the JSON-RPC answer to body onto dst.
-func answer(dst, body []byte) []byte {
+// answer appends the JSON-RPC answer to body onto dst: result, or
+// fixedResult when it is nil, to every call other than a resolution.
+func answer(dst, body, result []byte) []byte {
 	env, ok := scanEnvelope(body)
 	if !ok || env.method == nil {
 		return append(dst, parseErrorAnswer...)
@@ -126,9 +140,14 @@ func answer(dst, body []byte) []byte {
 	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
 	dst = append(dst, id...)
 	dst = append(dst, `,"result":`...)
-	if env.methodIs(methodResolve) {
+	switch {
+	case env.methodIs(methodResolve):
 		dst = append(dst, resolveResult...)
-	} else {
+	case env.methodIs(methodToolsCall):
+		dst = append(dst, toolResult...)
+	case result != nil:
+		dst = append(dst, result...)
+	default:
 		dst = append(dst, fixedResult...)
 	}
 	return append(dst, '}')

@@ -29,6 +29,12 @@ type Options struct {
 	// agent, e.g. "http://127.0.0.1:8080/a2a/documents". Capability tokens
 	// and Credential are only ever sent there.
 	DocumentsURL string
+	// FilesURL, when set, is the gateway's MCP endpoint for the files
+	// server, e.g. "http://127.0.0.1:8080/mcp/files": the handles of a
+	// capability whose grant starts with FilesGrantPrefix are read there
+	// with read_file. Capabilities and Credential are only ever sent
+	// there. Without it such handles are reported as failed.
+	FilesURL string
 	// Credential is the summarizer's own gateway credential, sent as
 	// "Authorization: Bearer <Credential>" (quickstart: summarizer-dev-key).
 	Credential string
@@ -101,6 +107,11 @@ func New(opts Options) (*Agent, error) {
 	}
 	a.card = card
 	exec := &executor{invoker: inv, logger: opts.Logger, timeout: timeout}
+	if opts.FilesURL != "" {
+		if exec.files, err = newFileReader(opts.FilesURL, opts.Credential, opts.HTTPClient); err != nil {
+			return nil, err
+		}
+	}
 	front, err := documents.NewFront(documents.FrontConfig{
 		Logger: opts.Logger, Now: opts.Now, Recorder: a.recorder, Card: card,
 		Standard: a2asrv.NewJSONRPCHandler(a2asrv.NewHandler(exec, a2asrv.WithLogger(opts.Logger))),

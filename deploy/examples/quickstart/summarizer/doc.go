@@ -11,7 +11,11 @@
 // agent:summarizer, puts it in the delegated message, and the summarizer
 // calls a2a/skill/invoke retrieve_document through the gateway, as itself,
 // for each resource handle it was given. Revoking the parent then visibly
-// breaks the child.
+// breaks the child. A capability for the files MCP server (grant
+// files:…) is used the same way across protocols: handed to it over A2A,
+// it reads each file with read_file through the gateway's MCP front
+// (Options.FilesURL), with the official MCP Go SDK client, presenting the
+// child in params._meta.
 //
 // # What it guarantees
 //
@@ -19,9 +23,11 @@
 //     params ("capabilities": a list of capability objects in the SEP
 //     issuance shape), accepted on every generation's send method.
 //   - Capability tokens and its own credential are sent only to the
-//     configured gateway URL, never to an address found in a message, never
+//     configured gateway URLs, never to an address found in a message, never
 //     after a redirect (it calls the gateway with the capgate client,
-//     gateway/client), and are never logged or echoed in an answer.
+//     gateway/client, and the MCP SDK client through a transport that
+//     refuses any other address), and are never logged or echoed in an
+//     answer.
 //   - A refused invocation is a value: the answer names the JSON-RPC
 //     error reason (e.g. "capability_revoked") for that document and the
 //     task still completes.

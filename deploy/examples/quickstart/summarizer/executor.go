@@ -21,6 +21,9 @@ const MaxHandles = 32
 // any other message with its own text.
 type executor struct {
 	invoker *invoker
+	// files reads the handles of files capabilities; nil when the agent
+	// has no FilesURL.
+	files   *fileReader
 	logger  *slog.Logger
 	timeout time.Duration
 }
@@ -76,14 +79,24 @@ func (e *executor) summarize(ctx context.Context, caps []Capability) []Outcome {
 func (e *executor) retrieveOne(ctx context.Context, c Capability, h ResourceHandle) Outcome {
 	callCtx, cancel := context.WithTimeout(ctx, e.timeout)
 	defer cancel()
-	o, err := e.invoker.retrieve(callCtx, c, h)
+	var o Outcome
+	var err error
+	switch {
+	case !strings.HasPrefix(c.Grant, FilesGrantPrefix):
+		o, err = e.invoker.retrieve(callCtx, c, h)
+	case e.files != nil:
+		o, err = e.files.read(callCtx, c, h)
+	default:
+		o = Outcome{CapabilityID: c.ID, Handle: h.Handle, DisplayName: h.DisplayName}
+		err = fmt.Errorf("%w: no files endpoint is configured", ErrGatewayCall)
+	}
 	if err != nil {
-		e.logger.WarnContext(ctx, "retrieve_document failed", "capability_id", c.ID, "handle", h.Handle, "err", err)
+		e.logger.WarnContext(ctx, "reading a delegated handle failed", "capability_id", c.ID, "handle", h.Handle, "err", err)
 		o.Error = strings.TrimPrefix(err.Error(), ErrGatewayCall.Error()+": ")
 		return o
 	}
 	if o.Refused {
-		e.logger.InfoContext(ctx, "retrieve_document refused", "capability_id", c.ID, "handle", h.Handle, "reason", o.Reason)
+		e.logger.InfoContext(ctx, "reading a delegated handle refused", "capability_id", c.ID, "handle", h.Handle, "reason", o.Reason)
 	}
 	return o
 }
