@@ -172,6 +172,6 @@ func translateHeaders(h http.Header, to1 bool) {
 		h.Set("A2A-Version", a2agen.Version1)
 	}
 	if ext := h.Values(from); len(ext) > 0 && len(h.Values(to)) == 0 {
-		h[to] = ext
+		h[http.CanonicalHeaderKey(to)] = ext
 	}
 }

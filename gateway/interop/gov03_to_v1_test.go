@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -140,5 +141,34 @@ func TestGoV03RefusalsAtV1Agent(t *testing.T) {
 	}
 	if got := agent.methods(); len(got) != 0 {
 		t.Errorf("the agent received refused calls: %v", got)
+	}
+}
+
+// TestGoV03GatedMessageAtV1Agent: a stock a2a-go v0.3 client's message
+// to the a2a-go/v2 agent standing as the gated notes agent, with a
+// capability and a resource handle, reaches the agent translated to v1.0
+// with the handle turned into the note's id, and the agent's echo of it
+// comes back in v0.3 shapes with the handle again, never the id.
+func TestGoV03GatedMessageAtV1Agent(t *testing.T) {
+	w, agent := startV1NotesWorld(t, false)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cp := issueNotes(ctx, t, w).readOnly
+	if len(cp.ResourceHandles) == 0 {
+		t.Fatalf("the capability names no resource: %+v", cp)
+	}
+	handle := cp.ResourceHandles[0].Handle
+	notes, nctx := goClientFor(ctx, t, w, "notes")
+	res, err := notes.SendMessage(nctx, capMessage("read "+handle, map[string]any{"capabilityId": cp.ID, "skill": "notes.read"}))
+	task, ok := res.(*a2a.Task)
+	if err != nil || !ok {
+		t.Fatalf("message/send: %#v, %v", res, err)
+	}
+	checkGoEcho(t, task.Artifacts, "read "+handle)
+	if got := agent.methods(); !slices.Equal(got, []string{"SendMessage"}) {
+		t.Fatalf("the agent received %v, want one SendMessage", got)
+	}
+	if body := agent.received()[0]; strings.Contains(body, handle) || !strings.Contains(body, "read notes/") {
+		t.Errorf("the agent received %s, want the note's id in place of the handle %s", body, handle)
 	}
 }

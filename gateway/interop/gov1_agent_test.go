@@ -118,15 +118,10 @@ func TestGoV1ClientPushConfigs(t *testing.T) {
 	if err != nil || got.URL != hook || got.ID != set.ID {
 		t.Fatalf("GetTaskPushNotificationConfig: got %+v, %v", got, err)
 	}
-	t.Run("list", func(t *testing.T) {
-		list, err := c.ListTaskPushConfigs(ctx, &a2av1.ListTaskPushConfigRequest{TaskID: task.ID})
-		if err != nil && strings.Contains(err.Error(), "ListTaskPushNotificationConfigs") {
-			t.Skip("waits for the gateway to know v1.0's plural ListTaskPushNotificationConfigs (branch push): " + err.Error())
-		}
-		if err != nil || len(list) != 1 || list[0].URL != hook {
-			t.Fatalf("ListTaskPushNotificationConfigs: got %+v, %v", list, err)
-		}
-	})
+	list, err := c.ListTaskPushConfigs(ctx, &a2av1.ListTaskPushConfigRequest{TaskID: task.ID})
+	if err != nil || len(list) != 1 || list[0].URL != hook {
+		t.Fatalf("ListTaskPushNotificationConfigs: got %+v, %v", list, err)
+	}
 	if err := c.DeleteTaskPushConfig(ctx, &a2av1.DeleteTaskPushConfigRequest{TaskID: task.ID, ID: set.ID}); err != nil {
 		t.Fatalf("DeleteTaskPushNotificationConfig: %v", err)
 	}

@@ -87,11 +87,19 @@ func (e *v1EchoExecutor) release(task a2av1.TaskID) chan struct{} {
 }
 
 // v1GoAgent is a running a2a-go/v2 agent: its URL, and the JSON-RPC
-// methods it received, in order.
+// methods it received, in order, with their bodies.
 type v1GoAgent struct {
-	URL   string
-	mu    sync.Mutex
-	calls []string
+	URL    string
+	mu     sync.Mutex
+	calls  []string
+	bodies []string
+}
+
+// received returns the bodies of the JSON-RPC calls the agent received.
+func (a *v1GoAgent) received() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]string(nil), a.bodies...)
 }
 
 // methods returns the JSON-RPC methods the agent received.
@@ -132,7 +140,7 @@ func startV1GoAgent(t *testing.T) *v1GoAgent {
 		body, _ := io.ReadAll(r.Body)
 		_ = json.Unmarshal(body, &req)
 		a.mu.Lock()
-		a.calls = append(a.calls, req.Method)
+		a.calls, a.bodies = append(a.calls, req.Method), append(a.bodies, string(body))
 		a.mu.Unlock()
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		rpc.ServeHTTP(w, r)

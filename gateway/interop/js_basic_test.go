@@ -123,6 +123,11 @@ func checkCard(t *testing.T, w *world, agent string, out basicOut) {
 	if !maps.Equal(versions, wantVersions) {
 		t.Errorf("JSON-RPC interface versions %v, want %v", versions, wantVersions)
 	}
+	// The v0.3 interface of a v1.0-only agent is for v0.3 clients: the
+	// v1.0 client speaks the agent's own version, untranslated.
+	if (agent == v1Agent || agent == goV1Agent) && c.ProtocolVersion != "1.0" {
+		t.Errorf("the client speaks %q to a v1.0 agent, want 1.0", c.ProtocolVersion)
+	}
 	if len(c.SecuritySchemes) == 0 {
 		t.Error("the served card declares no securitySchemes")
 	}
