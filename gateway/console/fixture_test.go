@@ -84,6 +84,8 @@ type fixtureOptions struct {
 	// policy, when set, is the console's policy source instead of the
 	// quickstart policy.
 	policy console.PolicySource
+	// mcpServers are the configured MCP servers' names.
+	mcpServers []string
 }
 
 // failingList is a desk whose List returns fail with its requests.
@@ -149,7 +151,7 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 		approvals = failingList{f.approvals, fo.listFails}
 	}
 	c, err := console.New(console.Config{Access: access, Approvers: fo.approvers,
-		DevLogin: true, OIDC: fo.oidc, AuditFile: f.auditFile, SessionKey: fo.sessionKey}, console.Deps{
+		DevLogin: true, OIDC: fo.oidc, AuditFile: f.auditFile, SessionKey: fo.sessionKey, MCPServers: fo.mcpServers}, console.Deps{
 		Authenticator: au, Index: f.listed, Verifier: f.verifier, Revocations: f.revs, Revoker: api,
 		Policy: consolePolicy, Approvals: approvals, Audit: auditLog, Runtime: platform.Runtime{Logger: logger, Now: time.Now}})
 	if err != nil {
