@@ -50,6 +50,8 @@ type fixture struct {
 	// makes records unreadable.
 	listed    *capindextest.Unreadable
 	verifier  *captoken.Verifier
+	// keys signs the seeded tokens.
+	keys *captoken.KeySet
 	revs      revocation.Store
 	approvals *approval.Desk
 	// rawApprovals is the memory backend under approvals' seal: writing
@@ -123,6 +125,7 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	f.keys = ks
 	f.chain = seedChain(t, ks, f.index)
 	f.listed = &capindextest.Unreadable{Index: f.index}
 	au, err := authn.New(ctx, fo.issuers, []authn.DevKey{
