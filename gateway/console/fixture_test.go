@@ -48,10 +48,10 @@ type fixture struct {
 	index *capindex.Memory
 	// listed is index as the console and the admin API read it: Break
 	// makes records unreadable.
-	listed    *capindextest.Unreadable
-	verifier  *captoken.Verifier
+	listed   *capindextest.Unreadable
+	verifier *captoken.Verifier
 	// keys signs the seeded tokens.
-	keys *captoken.KeySet
+	keys      *captoken.KeySet
 	revs      revocation.Store
 	approvals *approval.Desk
 	// rawApprovals is the memory backend under approvals' seal: writing
