@@ -47,6 +47,9 @@ func ParseProxies(list []string) ([]netip.Prefix, error) {
 	out := make([]netip.Prefix, 0, len(list))
 	for _, s := range list {
 		if a, err := netip.ParseAddr(s); err == nil {
+			if a.Zone() != "" {
+				return nil, fmt.Errorf("%q names a zone: write the address without it", s)
+			}
 			out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
 			continue
 		}

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/capgate/capgate/gateway/audit"
 )
 
 const (
@@ -17,8 +19,10 @@ const (
 	auditPageSize = 50
 	// maxAuditPage bounds the page number taken from the query.
 	maxAuditPage = 10000
-	// maxAuditLine bounds one event line; a longer one is skipped.
-	maxAuditLine = 1 << 20
+	// maxAuditLine bounds one event line as the audit verifier does: a
+	// longer line is not an event the gateway wrote, and the page says the
+	// file cannot be read (the chain status names the line).
+	maxAuditLine = audit.MaxLineBytes + 2
 )
 
 // shownFields are the event attributes the page shows: who, what and the

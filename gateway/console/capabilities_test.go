@@ -53,3 +53,32 @@ func TestCapabilitiesShowOnlyLive(t *testing.T) {
 		}
 	}
 }
+
+// TestCapabilitiesMarkMCP: a capability whose audience is a configured
+// MCP server is marked MCP in the tree and on its page; with no such
+// server configured, nothing is.
+func TestCapabilitiesMarkMCP(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		servers []string
+		want    bool
+	}{
+		{"documents is an MCP server", []string{"files", "documents"}, true},
+		{"no MCP server", nil, false},
+		{"another MCP server", []string{"files"}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, fixtureOptions{mcpServers: tt.servers})
+			b := newBrowser(t, f)
+			b.signIn(adminKey)
+			_, list := b.get("/console/capabilities")
+			_, one := b.get("/console/capability?id=" + f.chain[0].CapabilityID)
+			if got := strings.Contains(list, `<span class="badge">MCP</span>`); got != tt.want {
+				t.Errorf("tree marked MCP = %v, want %v", got, tt.want)
+			}
+			if got := strings.Contains(one, "on MCP server <code>documents</code>"); got != tt.want {
+				t.Errorf("page marked MCP = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

@@ -49,8 +49,10 @@ type fixture struct {
 	index *capindex.Memory
 	// listed is index as the console and the admin API read it: Break
 	// makes records unreadable.
-	listed    *capindextest.Unreadable
-	verifier  *captoken.Verifier
+	listed   *capindextest.Unreadable
+	verifier *captoken.Verifier
+	// keys signs the seeded tokens.
+	keys      *captoken.KeySet
 	revs      revocation.Store
 	approvals *approval.Desk
 	// rawApprovals is the memory backend under approvals' seal: writing
@@ -85,6 +87,8 @@ type fixtureOptions struct {
 	// policy, when set, is the console's policy source instead of the
 	// quickstart policy.
 	policy console.PolicySource
+	// mcpServers are the configured MCP servers' names.
+	mcpServers []string
 }
 
 // failingList is a desk whose List returns fail with its requests.
@@ -122,6 +126,7 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	f.keys = ks
 	f.chain = seedChain(t, ks, f.index)
 	f.listed = &capindextest.Unreadable{Index: f.index}
 	au, err := authn.New(ctx, fo.issuers, []authn.DevKey{
@@ -150,7 +155,7 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 		approvals = failingList{f.approvals, fo.listFails}
 	}
 	c, err := console.New(console.Config{Access: access, Approvers: fo.approvers,
-		DevLogin: true, OIDC: fo.oidc, AuditFile: f.auditFile, SessionKey: fo.sessionKey}, console.Deps{
+		DevLogin: true, OIDC: fo.oidc, AuditFile: f.auditFile, SessionKey: fo.sessionKey, MCPServers: fo.mcpServers}, console.Deps{
 		Authenticator: au, Index: f.listed, Verifier: f.verifier, Revocations: f.revs, Revoker: api, Freezer: api,
 		Policy: consolePolicy, Approvals: approvals, Audit: auditLog, Runtime: platform.Runtime{Logger: logger, Now: time.Now}})
 	if err != nil {

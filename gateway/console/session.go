@@ -185,7 +185,7 @@ func (c *Console) secure(r *http.Request) bool {
 		return false
 	}
 	peer, err := netip.ParseAddrPort(r.RemoteAddr)
-	if err != nil || !slices.ContainsFunc(c.cfg.TrustedProxies, func(p netip.Prefix) bool { return p.Contains(peer.Addr().Unmap()) }) {
+	if err != nil || !slices.ContainsFunc(c.cfg.TrustedProxies, func(p netip.Prefix) bool { return p.Contains(peer.Addr().WithZone("").Unmap()) }) {
 		return false
 	}
 	for _, h := range r.Header.Values("X-Forwarded-Proto") {

@@ -24,7 +24,7 @@ func TestLoopback(t *testing.T) {
 // X-Forwarded-Proto says https. The Host header plays no part, the header
 // from anyone else is ignored, and no header takes Secure away.
 func TestCookieFlags(t *testing.T) {
-	proxies := []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("::1/128")}
+	proxies := []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("::1/128"), netip.MustParsePrefix("fe80::1/128")}
 	tests := []struct {
 		name     string
 		insecure bool
@@ -39,6 +39,7 @@ func TestCookieFlags(t *testing.T) {
 		{"loopback http, no proxies trusted", true, nil, "10.1.2.3:1234", []string{"https"}, false},
 		{"trusted proxy says https", true, proxies, "10.1.2.3:1234", []string{"https"}, true},
 		{"trusted proxy over IPv6", true, proxies, "[::1]:1234", []string{"HTTPS"}, true},
+		{"trusted proxy on a link-local zone", true, proxies, "[fe80::1%eth0]:1234", []string{"https"}, true},
 		{"trusted proxy, https in a list", true, proxies, "10.1.2.3:1234", []string{"http, https"}, true},
 		{"trusted proxy says http", true, proxies, "10.1.2.3:1234", []string{"http"}, false},
 		{"trusted proxy says nothing", true, proxies, "10.1.2.3:1234", nil, false},
