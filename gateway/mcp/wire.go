@@ -10,12 +10,16 @@ const (
 
 // The methods the front decides on. Every other method is refused.
 const (
-	MethodInitialize   = "initialize"
-	MethodDiscover     = "server/discover"
-	MethodPing         = "ping"
-	MethodToolsList    = "tools/list"
-	MethodToolsCall    = "tools/call"
-	MethodCapabilities = "a2a/capabilities/request"
+	MethodInitialize = "initialize"
+	MethodDiscover   = "server/discover"
+	MethodPing       = "ping"
+	MethodToolsList  = "tools/list"
+	MethodToolsCall  = "tools/call"
+	// MethodResourcesList and MethodResourcesRead list and read the
+	// server's resources.
+	MethodResourcesList = "resources/list"
+	MethodResourcesRead = "resources/read"
+	MethodCapabilities  = "a2a/capabilities/request"
 
 	NotificationInitialized      = "notifications/initialized"
 	NotificationCancelled        = "notifications/cancelled"

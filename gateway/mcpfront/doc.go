@@ -82,14 +82,22 @@
 //     gateway never saw opened, gets 404 (a client then opens a new
 //     session) and the server sees nothing; an index that cannot answer
 //     refuses (fail closed).
+//   - With resources: {operation} in the config, resources/read and
+//     resources/list are served scoped to a capability (resources.go): a
+//     resource's URI is its catalog id, named by a handle of the
+//     capability covering the operation; resources/read's uri is rewritten
+//     to the real URI (a real id anywhere in the params is refused), and
+//     resources/list keeps only the capability's resources. Both answers
+//     pass the pipeline, so the caller sees its handles, never a real URI;
+//     without a capability, -32040. Without the section both are refused.
 //   - initialize, server/discover, ping and the client's notifications
 //     are forwarded on authentication alone; every other method is
 //     refused (-32601), never forwarded.
 //
 // # Not built yet
 //
-//   - resources/list, resources/read, prompts and completion (refused,
-//     -32601); server-to-client requests and the standalone GET stream
+//   - resources/templates/list, resources/subscribe, prompts and
+//     completion (refused, -32601); server-to-client requests and the standalone GET stream
 //     (405); session termination by DELETE (405).
 //   - tools/list without a capability probes the policy as capability
 //     discovery does (no resource query, then each catalog collection):

@@ -94,12 +94,7 @@ func TestListWithCapability(t *testing.T) {
 // sees, and the server sees nothing of the call.
 func TestRefusals(t *testing.T) {
 	w := newWorld(t, "")
-	mine := w.mint(t, alice, []string{"read"}, "corpus/q1-report.md")
-	bobs := w.mint(t, bob, []string{"read"}, "corpus/q2-report.md")
-	revoked := w.mint(t, alice, []string{"read"}, "corpus/q1-report.md")
-	if err := w.revoked.Revoke(context.Background(), revoked.claims.RevocationID, time.Now().Add(time.Hour)); err != nil {
-		t.Fatal(err)
-	}
+	mine, bobs, revoked := w.refusalCapabilities(t)
 	read := func(path string, meta sdk.Meta) *sdk.CallToolParams {
 		return &sdk.CallToolParams{Name: "read_file", Arguments: map[string]any{"path": path}, Meta: meta}
 	}
@@ -200,4 +195,17 @@ func TestListWithoutCapability(t *testing.T) {
 			t.Errorf("%s: tools listed %v, want %v", tt.key, got, tt.want)
 		}
 	}
+}
+
+// refusalCapabilities mints the capabilities the refusal tests present:
+// alice's over Q1, bob's over Q2, and alice's over Q1, revoked.
+func (w *world) refusalCapabilities(t *testing.T) (mine, bobs, revoked capability) {
+	t.Helper()
+	mine = w.mint(t, alice, []string{"read"}, "corpus/q1-report.md")
+	bobs = w.mint(t, bob, []string{"read"}, "corpus/q2-report.md")
+	revoked = w.mint(t, alice, []string{"read"}, "corpus/q1-report.md")
+	if err := w.revoked.Revoke(context.Background(), revoked.claims.RevocationID, time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	return mine, bobs, revoked
 }

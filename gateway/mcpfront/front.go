@@ -161,7 +161,7 @@ func New(cfg Config, deps Deps) (*Front, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcpfront: %w", err)
 	}
-	f.answers, err = answer.New(answer.Options{Logger: deps.Logger}, f.mapIDs, f.listTools)
+	f.answers, err = answer.New(answer.Options{Logger: deps.Logger}, f.mapIDs, f.listTools, f.listResources)
 	if err != nil {
 		return nil, fmt.Errorf("mcpfront: %w", err)
 	}

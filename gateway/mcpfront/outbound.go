@@ -1,6 +1,7 @@
 package mcpfront
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 	"strings"
@@ -57,8 +58,8 @@ func mirrorHeaders(h http.Header, c *call) {
 		return
 	}
 	h.Set(mcp.HeaderMethod, c.req.Method)
-	if c.tool != "" {
-		h.Set(mcp.HeaderName, c.tool)
+	if name := cmp.Or(c.tool, c.uri); name != "" {
+		h.Set(mcp.HeaderName, name)
 	}
 }
 

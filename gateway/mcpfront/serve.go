@@ -32,6 +32,8 @@ type call struct {
 	grantable map[string]bool
 	// tool is the tool a tools/call calls.
 	tool string
+	// uri is the real URI a resources/read reads.
+	uri string
 	// stream is set when the answer is an event stream.
 	stream bool
 }
@@ -131,15 +133,17 @@ var forwarded = map[string]bool{
 }
 
 // decide routes one call by its method. A method the front does not know
-// is refused, never forwarded: resources, prompts, completion and the
-// rest are not scoped to capabilities yet, and a resource read or a
-// prompt could carry what a tool call may not.
+// is refused, never forwarded: prompts, completion and the rest are not
+// scoped to capabilities yet, and a prompt could carry what a tool call
+// may not.
 func (f *Front) decide(ctx context.Context, c *call) outcome {
 	switch m := c.req.Method; {
 	case m == mcp.MethodToolsCall:
 		return f.toolsCall(ctx, c)
 	case m == mcp.MethodToolsList:
 		return f.toolsList(ctx, c)
+	case m == mcp.MethodResourcesRead || m == mcp.MethodResourcesList:
+		return f.resources(ctx, c)
 	case capabilityMethods[m] != nil:
 		return f.answerCapabilities(ctx, c, capabilityMethods[m])
 	case forwarded[m]:
@@ -148,10 +152,7 @@ func (f *Front) decide(ctx context.Context, c *call) outcome {
 		}
 		return forwardAs(c)
 	}
-	return fail(c.req.ID, &jsonrpc.Error{
-		Code: jsonrpc.CodeMethodNotFound, Message: "method not served through capgate: " + c.req.Method,
-		Data: map[string]any{"reason": jsonrpc.ReasonMethodNotFound},
-	})
+	return fail(c.req.ID, notServed(c.req.Method))
 }
 
 // upstreamError answers a failed upstream hop with a JSON-RPC error for

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"strings"
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/discovery"
@@ -14,8 +15,13 @@ import (
 	"github.com/capgate/capgate/gateway/proxy"
 )
 
-// EventToolCall is the audit event of every tools/call decision.
-const EventToolCall = "mcp.tools.call"
+// Audit events of the decisions on a capability: "mcp." and the method,
+// its slashes as dots.
+const (
+	EventToolCall      = "mcp.tools.call"
+	EventResourcesRead = "mcp.resources.read"
+	EventResourcesList = "mcp.resources.list"
+)
 
 // toolsCall decides a tools/call, in order: the tool is one the config
 // names; the capability presented is found, verified, held by the
@@ -40,6 +46,23 @@ func (f *Front) toolsCall(ctx context.Context, c *call) outcome {
 		return fail(c.req.ID, invalidParams("tool "+name+" is not served through capgate"))
 	}
 	c.tool = name
+	return f.actUnder(ctx, c, m, pc, t.operation, func(scope *enforce.Scope) (members, *enforce.Refusal) {
+		args, r := rewriteArguments(scope, scope.IDMap(c.server.known), t.resources, m["arguments"])
+		if r == nil && args != nil {
+			m["arguments"] = args
+		}
+		return m, r
+	})
+}
+
+// actUnder decides a call that acts through the capability it presents
+// (pc): found, verified, held by the caller, live, for this server and
+// covering operation; then rewrite turns the handles the params m name
+// into real ids (nil rewrites nothing). Only then is the call forwarded,
+// with the params rewrite returned, under the capability's scope, so its
+// answer is mapped back to handles. The decision is audited either way.
+func (f *Front) actUnder(ctx context.Context, c *call, m members, pc mcp.PresentedCapability, operation string,
+	rewrite func(*enforce.Scope) (members, *enforce.Refusal)) outcome {
 	id, token, e := presented(c.http, pc)
 	if e != nil {
 		return fail(c.req.ID, e)
@@ -49,14 +72,11 @@ func (f *Front) toolsCall(ctx context.Context, c *call) outcome {
 	r := noCapability(id, token)
 	if r == nil {
 		claims, scope, r = f.checks.Decide(ctx, enforce.Request{
-			Holder: c.principal.ID, Audience: c.server.cfg.Name, CapabilityID: id, Token: token, Operation: t.operation,
+			Holder: c.principal.ID, Audience: c.server.cfg.Name, CapabilityID: id, Token: token, Operation: operation,
 		})
 	}
-	if r == nil {
-		var args json.RawMessage
-		if args, r = rewriteArguments(scope, scope.IDMap(c.server.known), t.resources, m["arguments"]); r == nil && args != nil {
-			m["arguments"] = args
-		}
+	if r == nil && rewrite != nil {
+		m, r = rewrite(scope)
 	}
 	f.auditCall(ctx, c, id, claims, r)
 	if r != nil {
@@ -135,7 +155,7 @@ func encodeRequest(req jsonrpc.Request, m members) []byte {
 func (f *Front) auditCall(ctx context.Context, c *call, requested string, claims *captoken.Claims, r *enforce.Refusal) {
 	attrs := []slog.Attr{
 		slog.String("principal", c.principal.ID), slog.String("server", c.server.cfg.Name),
-		slog.String("tool", c.tool), slog.String("method", mcp.MethodToolsCall),
+		slog.String("tool", c.tool), slog.String("method", c.req.Method),
 		slog.String("requested_capability_id", requested),
 	}
 	if claims != nil {
@@ -150,7 +170,7 @@ func (f *Front) auditCall(ctx context.Context, c *call, requested string, claims
 		outcome, level = string(r.Reason), slog.LevelWarn
 	}
 	attrs = append(attrs, slog.String("outcome", outcome))
-	f.deps.Audit.LogAttrs(ctx, level, EventToolCall, attrs...)
+	f.deps.Audit.LogAttrs(ctx, level, "mcp."+strings.ReplaceAll(c.req.Method, "/", "."), attrs...)
 }
 
 // grantableTools are the tools of the server the policy in force could
