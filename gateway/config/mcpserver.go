@@ -41,6 +41,18 @@ type MCPServer struct {
 	// resources/read through the gateway, scoped to a capability; without
 	// it they are refused.
 	Resources *MCPResources `yaml:"resources,omitempty"`
+	// Prompts, when set, passes the server's prompts/list and prompts/get
+	// to a caller the policy could grant the operation on this server;
+	// without it they are refused.
+	Prompts *MCPPrompts `yaml:"prompts,omitempty"`
+}
+
+// MCPPrompts is how the gateway passes an MCP server's prompts: per
+// policy, with no catalog id in the answer.
+type MCPPrompts struct {
+	// Operation is the operation the policy must be able to grant the
+	// caller on this server for its prompts to pass.
+	Operation string `yaml:"operation"`
 }
 
 // MCPResources is how the gateway serves an MCP server's resources: a
@@ -137,6 +149,9 @@ func (c *Config) validateMCPServers(add addFunc) {
 		}
 		if s.Resources != nil && !s.hasOperation(s.Resources.Operation) {
 			add(p+".resources.operation", "operation %q is in no grant of this server", s.Resources.Operation)
+		}
+		if s.Prompts != nil && !s.hasOperation(s.Prompts.Operation) {
+			add(p+".prompts.operation", "operation %q is in no grant of this server", s.Prompts.Operation)
 		}
 		switch s.UnmappedIDs {
 		case "", UnmappedRedact, UnmappedRefuse:

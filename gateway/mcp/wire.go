@@ -19,7 +19,11 @@ const (
 	// server's resources.
 	MethodResourcesList = "resources/list"
 	MethodResourcesRead = "resources/read"
-	MethodCapabilities  = "a2a/capabilities/request"
+	// MethodPromptsList and MethodPromptsGet list and get the server's
+	// prompts.
+	MethodPromptsList  = "prompts/list"
+	MethodPromptsGet   = "prompts/get"
+	MethodCapabilities = "a2a/capabilities/request"
 
 	NotificationInitialized      = "notifications/initialized"
 	NotificationCancelled        = "notifications/cancelled"

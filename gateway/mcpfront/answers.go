@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/capgate/capgate/gateway/answer"
+	"github.com/capgate/capgate/gateway/enforce"
 	"github.com/capgate/capgate/gateway/mcp"
 )
 
@@ -31,17 +32,25 @@ func (f *Front) modifyAnswer(resp *http.Response) error {
 		return err
 	}
 	c.stream = strings.Contains(strings.ToLower(resp.Header.Get("Content-Type")), "event-stream")
-	ac := answer.Call[*call]{Value: c, ID: c.req.ID, Target: c.server.cfg.Name, Scoped: c.scope != nil}
-	if c.scope != nil {
-		ac.Lines = func() answer.LineFilter { return answer.Lines(c.scope.IDMap(c.server.known)) }
+	ac := answer.Call[*call]{Value: c, ID: c.req.ID, Target: c.server.cfg.Name, Scoped: c.scope != nil || c.redact}
+	if scope := c.scope; scope != nil || c.redact {
+		if scope == nil {
+			scope = &enforce.Scope{}
+		}
+		ac.Lines = func() answer.LineFilter { return answer.Lines(scope.IDMap(c.server.known)) }
 	}
 	return f.answers.Modify(resp, ac)
 }
 
-// mapIDs is the id rule of a tools/call's answer. On a stream, each event
+// mapIDs is the id rule of a tools/call's answer (and of every call
+// scoped to a capability); a prompt's answer has every catalog id
+// redacted. On a stream, each event
 // first re-checks that the capability is live, so a revocation ends the
 // stream at its next event.
 func (f *Front) mapIDs(ctx context.Context, c *call, resp json.RawMessage) (json.RawMessage, error) {
+	if c.redact {
+		return answer.MapIDs(resp, &enforce.Scope{}, c.server.known)
+	}
 	if c.scope == nil {
 		return resp, nil
 	}

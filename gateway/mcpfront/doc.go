@@ -90,19 +90,26 @@
 //     resources/list keeps only the capability's resources. Both answers
 //     pass the pipeline, so the caller sees its handles, never a real URI;
 //     without a capability, -32040. Without the section both are refused.
+//   - With prompts: {operation} in the config, prompts/list and
+//     prompts/get pass per policy (prompts.go): only for a caller the
+//     policy could grant the operation on the server, anyone else being
+//     refused grant_denied before the server sees anything; every catalog
+//     id in their answers is redacted. Without the section they are
+//     refused.
 //   - initialize, server/discover, ping and the client's notifications
 //     are forwarded on authentication alone; every other method is
 //     refused (-32601), never forwarded.
 //
 // # Not built yet
 //
-//   - resources/templates/list, resources/subscribe, prompts and
-//     completion (refused, -32601); server-to-client requests and the standalone GET stream
-//     (405); session termination by DELETE (405).
-//   - tools/list without a capability probes the policy as capability
-//     discovery does (no resource query, then each catalog collection):
-//     a rule reachable only under a narrower filter or a condition the
-//     probe does not meet lists less than could be granted.
+//   - resources/templates/list, resources/subscribe and completion
+//     (refused, -32601); server-to-client requests and the standalone
+//     GET stream (405); session termination by DELETE (405).
+//   - tools/list without a capability, and prompts, probe the policy as
+//     capability discovery does (no resource query, then each catalog
+//     collection): a rule reachable only under a narrower filter or a
+//     condition the probe does not meet allows less than could be
+//     granted.
 //   - Tools whose schema mirrors arguments into Mcp-Param-* headers (the
 //     front drops those headers, so such a server refuses the call), and
 //     the input-required retries of 2026-07-28 (inputResponses,

@@ -99,6 +99,7 @@ func loadPolicy(t *testing.T, servers []config.MCPServer) fixedPolicy {
 type upstream struct {
 	calls   atomic.Int64 // tools/call requests that reached a tool
 	reads   atomic.Int64 // resources/read requests that reached a resource
+	prompts atomic.Int64 // prompts/get requests that reached a prompt
 	mu      sync.Mutex
 	headers []http.Header // every request's headers, as the server saw them
 	args    []string      // the path of every read_file call
@@ -153,6 +154,12 @@ func newUpstream(t *testing.T, stateless bool) (*upstream, *httptest.Server) {
 			u.calls.Add(1)
 			return &sdk.CallToolResult{}, nil, nil
 		})
+	s.AddPrompt(&sdk.Prompt{Name: "summarize", Description: "Summarize the board's notes"},
+		func(context.Context, *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+			u.prompts.Add(1)
+			return &sdk.GetPromptResult{Messages: []*sdk.PromptMessage{{Role: "user",
+				Content: &sdk.TextContent{Text: "Summarize corpus/secret.md in three lines."}}}}, nil
+		})
 	for path, body := range corpus {
 		s.AddResource(&sdk.Resource{URI: path, Name: path}, func(_ context.Context, r *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 			u.reads.Add(1)
@@ -184,7 +191,7 @@ func filesServer(url string) config.MCPServer {
 			"read_file":  {Operation: "read", Resources: []string{"/path"}},
 			"write_file": {Operation: "write", Resources: []string{"/path"}},
 		},
-		Resources: &config.MCPResources{Operation: "read"},
+		Resources: &config.MCPResources{Operation: "read"}, Prompts: &config.MCPPrompts{Operation: "read"},
 		Catalog: []policy.Resource{{ID: "corpus/q1-report.md", DisplayName: "Q1 report", Collection: "reports"},
 			{ID: "corpus/q2-report.md", DisplayName: "Q2 report", Collection: "reports"},
 			{ID: "corpus/secret.md", DisplayName: "Merger notes", Collection: "board"}},

@@ -41,8 +41,9 @@ func (u *outbound) Prepare(out *http.Request) {
 
 // mirrorHeaders replaces the caller's Mcp-Method, Mcp-Name and
 // Mcp-Param-* headers (2026-07-28), in any spelling an upstream stack
-// might fold to them, by the gateway's own: the method and the tool's name
-// as decided, and no argument headers at all, since an argument the
+// might fold to them, by the gateway's own: the method and the name as
+// decided (the tool's, the resource's real URI, the prompt's), and no
+// argument headers at all, since an argument the
 // gateway rewrote would no longer match its header. A caller that sent no
 // Mcp-Method speaks an older revision and gets none.
 func mirrorHeaders(h http.Header, c *call) {
@@ -58,7 +59,7 @@ func mirrorHeaders(h http.Header, c *call) {
 		return
 	}
 	h.Set(mcp.HeaderMethod, c.req.Method)
-	if name := cmp.Or(c.tool, c.uri); name != "" {
+	if name := cmp.Or(c.tool, c.uri, c.prompt); name != "" {
 		h.Set(mcp.HeaderName, name)
 	}
 }

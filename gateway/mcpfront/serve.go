@@ -34,6 +34,11 @@ type call struct {
 	tool string
 	// uri is the real URI a resources/read reads.
 	uri string
+	// prompt is the prompt a prompts/get gets.
+	prompt string
+	// redact says the answer, scoped to no capability, has every catalog
+	// id redacted (a prompt's).
+	redact bool
 	// stream is set when the answer is an event stream.
 	stream bool
 }
@@ -133,9 +138,8 @@ var forwarded = map[string]bool{
 }
 
 // decide routes one call by its method. A method the front does not know
-// is refused, never forwarded: prompts, completion and the rest are not
-// scoped to capabilities yet, and a prompt could carry what a tool call
-// may not.
+// is refused, never forwarded: completion, resource templates and the
+// rest are not scoped yet, and could carry what a tool call may not.
 func (f *Front) decide(ctx context.Context, c *call) outcome {
 	switch m := c.req.Method; {
 	case m == mcp.MethodToolsCall:
@@ -144,6 +148,8 @@ func (f *Front) decide(ctx context.Context, c *call) outcome {
 		return f.toolsList(ctx, c)
 	case m == mcp.MethodResourcesRead || m == mcp.MethodResourcesList:
 		return f.resources(ctx, c)
+	case m == mcp.MethodPromptsList || m == mcp.MethodPromptsGet:
+		return f.prompts(ctx, c)
 	case capabilityMethods[m] != nil:
 		return f.answerCapabilities(ctx, c, capabilityMethods[m])
 	case forwarded[m]:

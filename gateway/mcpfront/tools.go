@@ -7,9 +7,7 @@ import (
 	"strings"
 
 	"github.com/capgate/capgate/captoken"
-	"github.com/capgate/capgate/gateway/discovery"
 	"github.com/capgate/capgate/gateway/enforce"
-	"github.com/capgate/capgate/gateway/issue"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/mcp"
 	"github.com/capgate/capgate/gateway/proxy"
@@ -171,40 +169,4 @@ func (f *Front) auditCall(ctx context.Context, c *call, requested string, claims
 	}
 	attrs = append(attrs, slog.String("outcome", outcome))
 	f.deps.Audit.LogAttrs(ctx, level, "mcp."+strings.ReplaceAll(c.req.Method, "/", "."), attrs...)
-}
-
-// grantableTools are the tools of the server the policy in force could
-// grant the caller (discovery.Snapshot: every grant of the server probed
-// for the caller, without a resource query and per catalog collection),
-// or nil when the front has no policy, which lists the tools the config
-// names. A probe that fails refuses the listing.
-func (f *Front) grantableTools(ctx context.Context, c *call) (map[string]bool, *jsonrpc.Error) {
-	if f.deps.Policy == nil {
-		return nil, nil
-	}
-	sc := c.server.cfg
-	skills := make(map[string]string, len(sc.Tools))
-	for name, t := range sc.Tools {
-		skills[name] = t.Operation
-	}
-	var collections []string
-	for _, r := range sc.Catalog {
-		collections = append(collections, r.Collection)
-	}
-	snap, err := discovery.Snapshot(ctx, discovery.Input{
-		Agent: sc.Name, Grants: sc.Grants, Skills: skills, Policy: f.deps.Policy.Current(),
-		Principal: issue.PolicyPrincipal(c.principal), Now: f.deps.Now(), Collections: collections,
-	})
-	if err != nil {
-		f.deps.Logger.WarnContext(ctx, "tools/list: policy probe failed", "server", sc.Name, "error", err)
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: "the tools the policy grants could not be decided",
-			Data: map[string]any{"reason": jsonrpc.ReasonInternal}}
-	}
-	out := map[string]bool{}
-	if snap.Tools != nil {
-		for _, t := range snap.Tools.Items {
-			out[t.Name] = true
-		}
-	}
-	return out, nil
 }
