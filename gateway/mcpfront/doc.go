@@ -96,6 +96,12 @@
 //     refused grant_denied before the server sees anything; every catalog
 //     id in their answers is redacted. Without the section they are
 //     refused.
+//   - In a session, the standalone stream (GET /mcp/{server}) is opened
+//     only for the session's principal, and every event on it (the
+//     server's requests and notifications) passes the answer pipeline
+//     with the catalog's ids redacted; the client's responses to the
+//     server's requests (a POSTed JSON-RPC response) are forwarded in the
+//     caller's own session only (stream.go).
 //   - initialize, server/discover, ping and the client's notifications
 //     are forwarded on authentication alone; every other method is
 //     refused (-32601), never forwarded.
@@ -103,8 +109,9 @@
 // # Not built yet
 //
 //   - resources/templates/list, resources/subscribe and completion
-//     (refused, -32601); server-to-client requests and the standalone
-//     GET stream (405); session termination by DELETE (405).
+//     (refused, -32601); session termination by DELETE (405); the
+//     standalone stream outside a session (405). A capability revoked
+//     does not end a session's standalone stream (it acts under none).
 //   - tools/list without a capability, and prompts, probe the policy as
 //     capability discovery does (no resource query, then each catalog
 //     collection): a rule reachable only under a narrower filter or a

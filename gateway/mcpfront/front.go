@@ -252,14 +252,14 @@ func (f *Front) fronts(name string) bool {
 //
 //	GET    /.well-known/oauth-protected-resource/mcp/{server}   RFC 9728 metadata
 //	POST   /mcp/{server}                                        Streamable HTTP, authenticated
-//	GET    /mcp/{server}                                        405: no server-initiated stream
+//	GET    /mcp/{server}                                        a session's standalone stream (405 outside one)
 //	DELETE /mcp/{server}                                        405: sessions end on their own
 func (f *Front) Mount(r chi.Router) {
 	r.Get(MetadataPrefix+"/mcp/{server}", f.serveMetadata)
 	r.Route("/mcp/{server}", func(r chi.Router) {
 		r.Use(f.authenticate)
 		r.Post("/", f.serve)
-		r.Get("/", methodNotAllowed)
+		r.Get("/", f.serveStream)
 		r.Delete("/", methodNotAllowed)
 	})
 }

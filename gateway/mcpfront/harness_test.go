@@ -99,6 +99,7 @@ func loadPolicy(t *testing.T, servers []config.MCPServer) fixedPolicy {
 type upstream struct {
 	calls   atomic.Int64 // tools/call requests that reached a tool
 	reads   atomic.Int64 // resources/read requests that reached a resource
+	server  *sdk.Server  // the SDK server, whose sessions a test drives
 	prompts atomic.Int64 // prompts/get requests that reached a prompt
 	mu      sync.Mutex
 	headers []http.Header // every request's headers, as the server saw them
@@ -131,6 +132,7 @@ type writeArgs struct {
 func newUpstream(t *testing.T, stateless bool) (*upstream, *httptest.Server) {
 	u := &upstream{}
 	s := sdk.NewServer(&sdk.Implementation{Name: "files", Version: "1.0.0"}, nil)
+	u.server = s
 	sdk.AddTool(s, &sdk.Tool{Name: "read_file", Description: "Read a file of the corpus"},
 		func(_ context.Context, _ *sdk.CallToolRequest, in readArgs) (*sdk.CallToolResult, readOut, error) {
 			u.calls.Add(1)

@@ -19,6 +19,9 @@ type outbound struct {
 	c       *call
 	body    []byte
 	vouched *proxy.Context
+	// get says the request opens the session's standalone stream: a GET
+	// without a body.
+	get bool
 }
 
 var _ proxy.Outbound = (*outbound)(nil)
@@ -35,6 +38,13 @@ func (u *outbound) Vouched() (proxy.Context, bool) {
 // without the caller's encodings (the answer pipeline reads the answer),
 // and the MCP headers that mirror the body set from what was decided.
 func (u *outbound) Prepare(out *http.Request) {
+	if u.get {
+		out.Method, out.Body, out.ContentLength = http.MethodGet, http.NoBody, 0
+		out.Header.Del("Content-Type")
+		out.Header.Del("Accept-Encoding")
+		out.Header.Set("Accept", "text/event-stream")
+		return
+	}
 	proxy.SetJSONCall(out, u.body)
 	mirrorHeaders(out.Header, u.c)
 }
@@ -55,7 +65,7 @@ func mirrorHeaders(h http.Header, c *call) {
 			delete(h, k)
 		}
 	}
-	if !sent {
+	if !sent || c.req.Method == "" {
 		return
 	}
 	h.Set(mcp.HeaderMethod, c.req.Method)
