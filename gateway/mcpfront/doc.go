@@ -100,8 +100,8 @@
 //     only for the session's principal, and every event on it (the
 //     server's requests and notifications) passes the answer pipeline
 //     with the catalog's ids redacted; the client's responses to the
-//     server's requests (a POSTed JSON-RPC response) are forwarded in the
-//     caller's own session only (stream.go).
+//     server's requests (a POSTed JSON-RPC response) and the session's end
+//     (DELETE) are forwarded in the caller's own session only (stream.go).
 //   - initialize, server/discover, ping and the client's notifications
 //     are forwarded on authentication alone; every other method is
 //     refused (-32601), never forwarded.
@@ -109,8 +109,8 @@
 // # Not built yet
 //
 //   - resources/templates/list, resources/subscribe and completion
-//     (refused, -32601); session termination by DELETE (405); the
-//     standalone stream outside a session (405). A capability revoked
+//     (refused, -32601); the standalone stream and DELETE outside a
+//     session (405). A capability revoked
 //     does not end a session's standalone stream (it acts under none).
 //   - tools/list without a capability, and prompts, probe the policy as
 //     capability discovery does (no resource query, then each catalog

@@ -253,13 +253,13 @@ func (f *Front) fronts(name string) bool {
 //	GET    /.well-known/oauth-protected-resource/mcp/{server}   RFC 9728 metadata
 //	POST   /mcp/{server}                                        Streamable HTTP, authenticated
 //	GET    /mcp/{server}                                        a session's standalone stream (405 outside one)
-//	DELETE /mcp/{server}                                        405: sessions end on their own
+//	DELETE /mcp/{server}                                        a session's end (405 outside one)
 func (f *Front) Mount(r chi.Router) {
 	r.Get(MetadataPrefix+"/mcp/{server}", f.serveMetadata)
 	r.Route("/mcp/{server}", func(r chi.Router) {
 		r.Use(f.authenticate)
 		r.Post("/", f.serve)
 		r.Get("/", f.serveStream)
-		r.Delete("/", methodNotAllowed)
+		r.Delete("/", f.serveStream)
 	})
 }

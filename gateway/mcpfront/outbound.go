@@ -19,9 +19,10 @@ type outbound struct {
 	c       *call
 	body    []byte
 	vouched *proxy.Context
-	// get says the request opens the session's standalone stream: a GET
-	// without a body.
-	get bool
+	// method, when set, is the request's method without a body: GET opens
+	// a session's standalone stream, DELETE ends the session. Empty is a
+	// JSON-RPC POST of body.
+	method string
 }
 
 var _ proxy.Outbound = (*outbound)(nil)
@@ -38,11 +39,13 @@ func (u *outbound) Vouched() (proxy.Context, bool) {
 // without the caller's encodings (the answer pipeline reads the answer),
 // and the MCP headers that mirror the body set from what was decided.
 func (u *outbound) Prepare(out *http.Request) {
-	if u.get {
-		out.Method, out.Body, out.ContentLength = http.MethodGet, http.NoBody, 0
+	if u.method != "" {
+		out.Method, out.Body, out.ContentLength = u.method, http.NoBody, 0
 		out.Header.Del("Content-Type")
 		out.Header.Del("Accept-Encoding")
-		out.Header.Set("Accept", "text/event-stream")
+		if u.method == http.MethodGet {
+			out.Header.Set("Accept", "text/event-stream")
+		}
 		return
 	}
 	proxy.SetJSONCall(out, u.body)

@@ -18,10 +18,14 @@ import (
 // pipeline, its catalog ids redacted, as a prompt's answer is: the stream
 // acts under no capability. The client answers a server's request by
 // POSTing a JSON-RPC response in the same session, which the front
-// forwards as it came, again only for the session's principal. Outside a
-// session there is no such stream (405) and no response to forward.
+// forwards as it came, again only for the session's principal; and it
+// ends the session with DELETE, forwarded on the same terms. Outside a
+// session there is no such stream or end (405) and no response to
+// forward.
 
-// serveStream is GET /mcp/{server}: the standalone stream of a session.
+// serveStream is GET /mcp/{server}, the standalone stream of a session,
+// and DELETE /mcp/{server}, the session's end: both forwarded only for
+// the session's principal.
 func (f *Front) serveStream(w http.ResponseWriter, r *http.Request) {
 	s, p, ok := f.caller(w, r)
 	if !ok {
@@ -34,11 +38,15 @@ func (f *Front) serveStream(w http.ResponseWriter, r *http.Request) {
 	if !f.checkSession(w, r, s, p.ID) {
 		return
 	}
-	c := &call{server: s, principal: p, http: r, redact: true, req: jsonrpc.Request{Method: http.MethodGet}}
-	_ = http.NewResponseController(w).SetWriteDeadline(f.deps.Now().Add(f.cfg.StreamTimeout))
-	ctx, cancel := context.WithTimeout(r.Context(), f.cfg.StreamTimeout)
+	c := &call{server: s, principal: p, http: r, redact: true, req: jsonrpc.Request{Method: r.Method}}
+	timeout := f.cfg.UpstreamTimeout
+	if r.Method == http.MethodGet {
+		timeout = f.cfg.StreamTimeout
+		_ = http.NewResponseController(w).SetWriteDeadline(f.deps.Now().Add(timeout))
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), timeout)
 	defer cancel()
-	u := &outbound{c: c, get: true, vouched: &proxy.Context{Principal: p.ID, Holder: p.ID}}
+	u := &outbound{c: c, method: r.Method, vouched: &proxy.Context{Principal: p.ID, Holder: p.ID}}
 	s.proxy.ServeHTTP(w, r.WithContext(proxy.WithOutbound(ctx, u)))
 }
 

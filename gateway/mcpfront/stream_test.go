@@ -60,3 +60,32 @@ func TestServerToClientStream(t *testing.T) {
 		t.Errorf("bob opened alice's stream: %d, the server saw %d requests", resp.StatusCode, len(w.upstream.seen())-before)
 	}
 }
+
+// TestSessionEnd: DELETE ends a session for its principal only: bob's
+// DELETE of alice's session is 404 and the server sees nothing; alice's
+// ends it at the server.
+func TestSessionEnd(t *testing.T) {
+	w := newWorld(t, "2025-11-25")
+	cs := w.connect(t, aliceKey, "2025-11-25")
+	del := func(key string) int {
+		req, _ := http.NewRequest(http.MethodDelete, w.gateway.URL+"/mcp/files", nil)
+		req.Header.Set("Authorization", "Bearer "+key)
+		req.Header.Set("Mcp-Session-Id", cs.ID())
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	before := len(w.upstream.seen())
+	if got := del(bobKey); got != http.StatusNotFound || len(w.upstream.seen()) != before {
+		t.Errorf("bob's DELETE of alice's session: %d, the server saw %d requests", got, len(w.upstream.seen())-before)
+	}
+	if got := del(aliceKey); got < 200 || got > 299 {
+		t.Errorf("alice's DELETE: %d", got)
+	}
+	for range w.upstream.server.Sessions() {
+		t.Error("the session outlived its end")
+	}
+}
