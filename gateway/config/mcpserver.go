@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/capgate/capgate/gateway/mcp"
@@ -36,6 +37,31 @@ type MCPServer struct {
 	UnmappedIDs string `yaml:"unmapped_ids,omitempty"`
 	// UpstreamAuth is the gateway's own credential for the server.
 	UpstreamAuth *MCPUpstreamAuth `yaml:"upstream_auth,omitempty"`
+	// Resources, when set, serves the server's resources/list and
+	// resources/read through the gateway, scoped to a capability; without
+	// it they are refused.
+	Resources *MCPResources `yaml:"resources,omitempty"`
+	// Prompts, when set, passes the server's prompts/list and prompts/get
+	// to a caller the policy could grant the operation on this server;
+	// without it they are refused.
+	Prompts *MCPPrompts `yaml:"prompts,omitempty"`
+}
+
+// MCPPrompts is how the gateway passes an MCP server's prompts: per
+// policy, with no catalog id in the answer.
+type MCPPrompts struct {
+	// Operation is the operation the policy must be able to grant the
+	// caller on this server for its prompts to pass.
+	Operation string `yaml:"operation"`
+}
+
+// MCPResources is how the gateway serves an MCP server's resources: a
+// resource's URI is its real id (an id of the catalog), which a caller
+// names only by a handle of its capability.
+type MCPResources struct {
+	// Operation is the operation resources/read and resources/list need;
+	// the capability presented must cover it.
+	Operation string `yaml:"operation"`
 }
 
 // MCPUpstreamAuth is the credential the gateway sends an MCP server in
@@ -69,6 +95,20 @@ func (u *MCPUpstreamAuth) validate(p string, add addFunc) {
 	case u.ClientID != "" || u.ClientSecretEnv != "" || u.ClientSecretFile != "" || len(u.Scopes) > 0:
 		add(p, "a static bearer token takes no client_id, client_secret_env, client_secret_file or scopes")
 	}
+}
+
+// hasOperation reports whether op is a non-empty operation of one of the
+// server's grants (or a grant covers every operation).
+func (s MCPServer) hasOperation(op string) bool {
+	if op == "" {
+		return false
+	}
+	for _, g := range s.Grants {
+		if slices.Contains(g.Operations, op) || slices.Contains(g.Operations, "*") {
+			return true
+		}
+	}
+	return false
 }
 
 // MCPTool is what the gateway knows of one tool.
@@ -106,6 +146,12 @@ func (c *Config) validateMCPServers(add addFunc) {
 		s.validateTools(p, add)
 		if s.UpstreamAuth != nil {
 			s.UpstreamAuth.validate(p+".upstream_auth", add)
+		}
+		if s.Resources != nil && !s.hasOperation(s.Resources.Operation) {
+			add(p+".resources.operation", "operation %q is in no grant of this server", s.Resources.Operation)
+		}
+		if s.Prompts != nil && !s.hasOperation(s.Prompts.Operation) {
+			add(p+".prompts.operation", "operation %q is in no grant of this server", s.Prompts.Operation)
 		}
 		switch s.UnmappedIDs {
 		case "", UnmappedRedact, UnmappedRefuse:

@@ -54,6 +54,11 @@ func TestParseMCPServers(t *testing.T) {
      catalog:`, 1), ErrInvalid, "mcp_servers[0].upstream_auth: a static bearer token takes no client_id"},
 		{"client credentials without a secret", strings.Replace(filesServer, "catalog:", `upstream_auth: {token_url: "https://idp.example/token", client_id: capgate},
      catalog:`, 1), ErrInvalid, "mcp_servers[0].upstream_auth: exactly one of client_secret_env and client_secret_file"},
+		{"resources", strings.Replace(filesServer, "catalog:", "resources: {operation: read},\n     catalog:", 1), nil, ""},
+		{"resources of no grant's operation", strings.Replace(filesServer, "catalog:", "resources: {operation: write},\n     catalog:", 1), ErrInvalid, `mcp_servers[0].resources.operation: operation "write" is in no grant`},
+		{"resources without an operation", strings.Replace(filesServer, "catalog:", "resources: {},\n     catalog:", 1), ErrInvalid, `mcp_servers[0].resources.operation`},
+		{"prompts", strings.Replace(filesServer, "catalog:", "prompts: {operation: read},\n     catalog:", 1), nil, ""},
+		{"prompts of no grant's operation", strings.Replace(filesServer, "catalog:", "prompts: {operation: write},\n     catalog:", 1), ErrInvalid, `mcp_servers[0].prompts.operation: operation "write" is in no grant`},
 		{"unknown auth key", strings.Replace(filesServer, "catalog:", `upstream_auth: {bearer_envv: A},
      catalog:`, 1), ErrInvalid, "mcp_servers[0].upstream_auth.bearer_envv: unknown key"},
 	}

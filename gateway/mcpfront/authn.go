@@ -100,9 +100,9 @@ func (f *Front) metadataURL(s *server) string {
 	return f.cfg.PublicURL + MetadataPrefix + "/mcp/" + s.cfg.Name
 }
 
-// methodNotAllowed answers GET and DELETE: the front opens no
-// server-initiated stream and ends no session on a caller's word, and a
-// client takes 405 to mean exactly that.
+// methodNotAllowed answers GET and DELETE outside a session: there is no
+// standalone stream to open and no session to end, and a client takes
+// 405 to mean exactly that.
 func methodNotAllowed(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Allow", http.MethodPost)
 	writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"error": "method not allowed"})

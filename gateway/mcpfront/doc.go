@@ -82,19 +82,41 @@
 //     gateway never saw opened, gets 404 (a client then opens a new
 //     session) and the server sees nothing; an index that cannot answer
 //     refuses (fail closed).
+//   - With resources: {operation} in the config, resources/read and
+//     resources/list are served scoped to a capability (resources.go): a
+//     resource's URI is its catalog id, named by a handle of the
+//     capability covering the operation; resources/read's uri is rewritten
+//     to the real URI (a real id anywhere in the params is refused), and
+//     resources/list keeps only the capability's resources. Both answers
+//     pass the pipeline, so the caller sees its handles, never a real URI;
+//     without a capability, -32040. Without the section both are refused.
+//   - With prompts: {operation} in the config, prompts/list and
+//     prompts/get pass per policy (prompts.go): only for a caller the
+//     policy could grant the operation on the server, anyone else being
+//     refused grant_denied before the server sees anything; every catalog
+//     id in their answers is redacted. Without the section they are
+//     refused.
+//   - In a session, the standalone stream (GET /mcp/{server}) is opened
+//     only for the session's principal, and every event on it (the
+//     server's requests and notifications) passes the answer pipeline
+//     with the catalog's ids redacted; the client's responses to the
+//     server's requests (a POSTed JSON-RPC response) and the session's end
+//     (DELETE) are forwarded in the caller's own session only (stream.go).
 //   - initialize, server/discover, ping and the client's notifications
 //     are forwarded on authentication alone; every other method is
 //     refused (-32601), never forwarded.
 //
 // # Not built yet
 //
-//   - resources/list, resources/read, prompts and completion (refused,
-//     -32601); server-to-client requests and the standalone GET stream
-//     (405); session termination by DELETE (405).
-//   - tools/list without a capability probes the policy as capability
-//     discovery does (no resource query, then each catalog collection):
-//     a rule reachable only under a narrower filter or a condition the
-//     probe does not meet lists less than could be granted.
+//   - resources/templates/list, resources/subscribe and completion
+//     (refused, -32601); the standalone stream and DELETE outside a
+//     session (405). A capability revoked
+//     does not end a session's standalone stream (it acts under none).
+//   - tools/list without a capability, and prompts, probe the policy as
+//     capability discovery does (no resource query, then each catalog
+//     collection): a rule reachable only under a narrower filter or a
+//     condition the probe does not meet allows less than could be
+//     granted.
 //   - Tools whose schema mirrors arguments into Mcp-Param-* headers (the
 //     front drops those headers, so such a server refuses the call), and
 //     the input-required retries of 2026-07-28 (inputResponses,

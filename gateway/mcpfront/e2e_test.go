@@ -19,8 +19,8 @@ import (
 var versions = []string{"2026-07-28", "2025-11-25"}
 
 // TestListAndCall: through the gateway, the official client initializes,
-// lists only the tools the gateway fronts and the policy could grant
-// alice, and calls read_file with a
+// lists only the tools the gateway fronts (the policy could grant alice
+// both), and calls read_file with a
 // handle; the server reads the real file, and the caller sees its handle
 // where the server wrote the real id.
 func TestListAndCall(t *testing.T) {
@@ -37,8 +37,8 @@ func TestListAndCall(t *testing.T) {
 			if err != nil {
 				t.Fatalf("tools/list: %v", err)
 			}
-			if got := toolNames(list.Tools); !slices.Equal(got, []string{"read_file"}) {
-				t.Errorf("tools listed %v, want read_file: admin_reset is not fronted, and the policy never grants alice write", got)
+			if got := toolNames(list.Tools); !slices.Equal(got, []string{"read_file", "write_file"}) {
+				t.Errorf("tools listed %v: admin_reset is not fronted and must not be listed", got)
 			}
 			res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "read_file", Arguments: map[string]any{"path": c.handles[0]},
 				Meta: withCapability(c.id)})
@@ -94,12 +94,7 @@ func TestListWithCapability(t *testing.T) {
 // sees, and the server sees nothing of the call.
 func TestRefusals(t *testing.T) {
 	w := newWorld(t, "")
-	mine := w.mint(t, alice, []string{"read"}, "corpus/q1-report.md")
-	bobs := w.mint(t, bob, []string{"read"}, "corpus/q2-report.md")
-	revoked := w.mint(t, alice, []string{"read"}, "corpus/q1-report.md")
-	if err := w.revoked.Revoke(context.Background(), revoked.claims.RevocationID, time.Now().Add(time.Hour)); err != nil {
-		t.Fatal(err)
-	}
+	mine, bobs, revoked := w.refusalCapabilities(t)
 	read := func(path string, meta sdk.Meta) *sdk.CallToolParams {
 		return &sdk.CallToolParams{Name: "read_file", Arguments: map[string]any{"path": path}, Meta: meta}
 	}
@@ -181,14 +176,14 @@ func toolNames(tools []*sdk.Tool) []string {
 
 // TestListWithoutCapability: a tools/list that presents no capability
 // lists the fronted tools the policy could ever grant the caller: alice
-// (finance) may be granted read, bob nothing.
+// (finance) may be granted read, and write with approval; bob nothing.
 func TestListWithoutCapability(t *testing.T) {
 	w := newWorld(t, "")
 	tests := []struct {
 		key  string
 		want []string
 	}{
-		{aliceKey, []string{"read_file"}},
+		{aliceKey, []string{"read_file", "write_file"}},
 		{bobKey, nil},
 	}
 	for _, tt := range tests {
@@ -200,4 +195,17 @@ func TestListWithoutCapability(t *testing.T) {
 			t.Errorf("%s: tools listed %v, want %v", tt.key, got, tt.want)
 		}
 	}
+}
+
+// refusalCapabilities mints the capabilities the refusal tests present:
+// alice's over Q1, bob's over Q2, and alice's over Q1, revoked.
+func (w *world) refusalCapabilities(t *testing.T) (mine, bobs, revoked capability) {
+	t.Helper()
+	mine = w.mint(t, alice, []string{"read"}, "corpus/q1-report.md")
+	bobs = w.mint(t, bob, []string{"read"}, "corpus/q2-report.md")
+	revoked = w.mint(t, alice, []string{"read"}, "corpus/q1-report.md")
+	if err := w.revoked.Revoke(context.Background(), revoked.claims.RevocationID, time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	return mine, bobs, revoked
 }

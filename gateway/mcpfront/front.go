@@ -169,7 +169,7 @@ func New(cfg Config, deps Deps) (*Front, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcpfront: %w", err)
 	}
-	f.answers, err = answer.New(answer.Options{MaxBytes: cfg.MaxAnswerBytes, Logger: deps.Logger}, f.mapIDs, f.listTools)
+	f.answers, err = answer.New(answer.Options{MaxBytes: cfg.MaxAnswerBytes, Logger: deps.Logger}, f.mapIDs, f.listTools, f.listResources)
 	if err != nil {
 		return nil, fmt.Errorf("mcpfront: %w", err)
 	}
@@ -260,14 +260,14 @@ func (f *Front) fronts(name string) bool {
 //
 //	GET    /.well-known/oauth-protected-resource/mcp/{server}   RFC 9728 metadata
 //	POST   /mcp/{server}                                        Streamable HTTP, authenticated
-//	GET    /mcp/{server}                                        405: no server-initiated stream
-//	DELETE /mcp/{server}                                        405: sessions end on their own
+//	GET    /mcp/{server}                                        a session's standalone stream (405 outside one)
+//	DELETE /mcp/{server}                                        a session's end (405 outside one)
 func (f *Front) Mount(r chi.Router) {
 	r.Get(MetadataPrefix+"/mcp/{server}", f.serveMetadata)
 	r.Route("/mcp/{server}", func(r chi.Router) {
 		r.Use(f.authenticate)
 		r.Post("/", f.serve)
-		r.Get("/", methodNotAllowed)
-		r.Delete("/", methodNotAllowed)
+		r.Get("/", f.serveStream)
+		r.Delete("/", f.serveStream)
 	})
 }

@@ -98,6 +98,9 @@ func loadPolicy(t *testing.T, servers []config.MCPServer) fixedPolicy {
 // upstream is the files server, counting what reached it.
 type upstream struct {
 	calls   atomic.Int64 // tools/call requests that reached a tool
+	reads   atomic.Int64 // resources/read requests that reached a resource
+	server  *sdk.Server  // the SDK server, whose sessions a test drives
+	prompts atomic.Int64 // prompts/get requests that reached a prompt
 	mu      sync.Mutex
 	headers []http.Header // every request's headers, as the server saw them
 	args    []string      // the path of every read_file call
@@ -129,6 +132,7 @@ type writeArgs struct {
 func newUpstream(t *testing.T, stateless bool) (*upstream, *httptest.Server) {
 	u := &upstream{}
 	s := sdk.NewServer(&sdk.Implementation{Name: "files", Version: "1.0.0"}, nil)
+	u.server = s
 	sdk.AddTool(s, &sdk.Tool{Name: "read_file", Description: "Read a file of the corpus"},
 		func(_ context.Context, _ *sdk.CallToolRequest, in readArgs) (*sdk.CallToolResult, readOut, error) {
 			u.calls.Add(1)
@@ -152,6 +156,18 @@ func newUpstream(t *testing.T, stateless bool) (*upstream, *httptest.Server) {
 			u.calls.Add(1)
 			return &sdk.CallToolResult{}, nil, nil
 		})
+	s.AddPrompt(&sdk.Prompt{Name: "summarize", Description: "Summarize the board's notes"},
+		func(context.Context, *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+			u.prompts.Add(1)
+			return &sdk.GetPromptResult{Messages: []*sdk.PromptMessage{{Role: "user",
+				Content: &sdk.TextContent{Text: "Summarize corpus/secret.md in three lines."}}}}, nil
+		})
+	for path, body := range corpus {
+		s.AddResource(&sdk.Resource{URI: path, Name: path}, func(_ context.Context, r *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+			u.reads.Add(1)
+			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: path, Text: path + ": " + body}}}, nil
+		})
+	}
 	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, &sdk.StreamableHTTPOptions{Stateless: stateless})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		u.mu.Lock()
@@ -177,6 +193,7 @@ func filesServer(url string) config.MCPServer {
 			"read_file":  {Operation: "read", Resources: []string{"/path"}},
 			"write_file": {Operation: "write", Resources: []string{"/path"}},
 		},
+		Resources: &config.MCPResources{Operation: "read"}, Prompts: &config.MCPPrompts{Operation: "read"},
 		Catalog: []policy.Resource{{ID: "corpus/q1-report.md", DisplayName: "Q1 report", Collection: "reports"},
 			{ID: "corpus/q2-report.md", DisplayName: "Q2 report", Collection: "reports"},
 			{ID: "corpus/secret.md", DisplayName: "Merger notes", Collection: "board"}},

@@ -4,18 +4,22 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"strings"
 
 	"github.com/capgate/capgate/captoken"
-	"github.com/capgate/capgate/gateway/discovery"
 	"github.com/capgate/capgate/gateway/enforce"
-	"github.com/capgate/capgate/gateway/issue"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/mcp"
 	"github.com/capgate/capgate/gateway/proxy"
 )
 
-// EventToolCall is the audit event of every tools/call decision.
-const EventToolCall = "mcp.tools.call"
+// Audit events of the decisions on a capability: "mcp." and the method,
+// its slashes as dots.
+const (
+	EventToolCall      = "mcp.tools.call"
+	EventResourcesRead = "mcp.resources.read"
+	EventResourcesList = "mcp.resources.list"
+)
 
 // toolsCall decides a tools/call, in order: the tool is one the config
 // names; the capability presented is found, verified, held by the
@@ -40,6 +44,23 @@ func (f *Front) toolsCall(ctx context.Context, c *call) outcome {
 		return fail(c.req.ID, invalidParams("tool "+name+" is not served through capgate"))
 	}
 	c.tool = name
+	return f.actUnder(ctx, c, m, pc, t.operation, func(scope *enforce.Scope) (members, *enforce.Refusal) {
+		args, r := rewriteArguments(scope, scope.IDMap(c.server.known), t.resources, m["arguments"])
+		if r == nil && args != nil {
+			m["arguments"] = args
+		}
+		return m, r
+	})
+}
+
+// actUnder decides a call that acts through the capability it presents
+// (pc): found, verified, held by the caller, live, for this server and
+// covering operation; then rewrite turns the handles the params m name
+// into real ids (nil rewrites nothing). Only then is the call forwarded,
+// with the params rewrite returned, under the capability's scope, so its
+// answer is mapped back to handles. The decision is audited either way.
+func (f *Front) actUnder(ctx context.Context, c *call, m members, pc mcp.PresentedCapability, operation string,
+	rewrite func(*enforce.Scope) (members, *enforce.Refusal)) outcome {
 	id, token, e := presented(c.http, pc)
 	if e != nil {
 		return fail(c.req.ID, e)
@@ -49,14 +70,11 @@ func (f *Front) toolsCall(ctx context.Context, c *call) outcome {
 	r := noCapability(id, token)
 	if r == nil {
 		claims, scope, r = f.checks.Decide(ctx, enforce.Request{
-			Holder: c.principal.ID, Audience: c.server.cfg.Name, CapabilityID: id, Token: token, Operation: t.operation,
+			Holder: c.principal.ID, Audience: c.server.cfg.Name, CapabilityID: id, Token: token, Operation: operation,
 		})
 	}
-	if r == nil {
-		var args json.RawMessage
-		if args, r = rewriteArguments(scope, scope.IDMap(c.server.known), t.resources, m["arguments"]); r == nil && args != nil {
-			m["arguments"] = args
-		}
+	if r == nil && rewrite != nil {
+		m, r = rewrite(scope)
 	}
 	f.auditCall(ctx, c, id, claims, r)
 	if r != nil {
@@ -135,7 +153,7 @@ func encodeRequest(req jsonrpc.Request, m members) []byte {
 func (f *Front) auditCall(ctx context.Context, c *call, requested string, claims *captoken.Claims, r *enforce.Refusal) {
 	attrs := []slog.Attr{
 		slog.String("principal", c.principal.ID), slog.String("server", c.server.cfg.Name),
-		slog.String("tool", c.tool), slog.String("method", mcp.MethodToolsCall),
+		slog.String("tool", c.tool), slog.String("method", c.req.Method),
 		slog.String("requested_capability_id", requested),
 	}
 	if claims != nil {
@@ -150,41 +168,5 @@ func (f *Front) auditCall(ctx context.Context, c *call, requested string, claims
 		outcome, level = string(r.Reason), slog.LevelWarn
 	}
 	attrs = append(attrs, slog.String("outcome", outcome))
-	f.deps.Audit.LogAttrs(ctx, level, EventToolCall, attrs...)
-}
-
-// grantableTools are the tools of the server the policy in force could
-// grant the caller (discovery.Snapshot: every grant of the server probed
-// for the caller, without a resource query and per catalog collection),
-// or nil when the front has no policy, which lists the tools the config
-// names. A probe that fails refuses the listing.
-func (f *Front) grantableTools(ctx context.Context, c *call) (map[string]bool, *jsonrpc.Error) {
-	if f.deps.Policy == nil {
-		return nil, nil
-	}
-	sc := c.server.cfg
-	skills := make(map[string]string, len(sc.Tools))
-	for name, t := range sc.Tools {
-		skills[name] = t.Operation
-	}
-	var collections []string
-	for _, r := range sc.Catalog {
-		collections = append(collections, r.Collection)
-	}
-	snap, err := discovery.Snapshot(ctx, discovery.Input{
-		Agent: sc.Name, Grants: sc.Grants, Skills: skills, Policy: f.deps.Policy.Current(),
-		Principal: issue.PolicyPrincipal(c.principal), Now: f.deps.Now(), Collections: collections,
-	})
-	if err != nil {
-		f.deps.Logger.WarnContext(ctx, "tools/list: policy probe failed", "server", sc.Name, "error", err)
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: "the tools the policy grants could not be decided",
-			Data: map[string]any{"reason": jsonrpc.ReasonInternal}}
-	}
-	out := map[string]bool{}
-	if snap.Tools != nil {
-		for _, t := range snap.Tools.Items {
-			out[t.Name] = true
-		}
-	}
-	return out, nil
+	f.deps.Audit.LogAttrs(ctx, level, "mcp."+strings.ReplaceAll(c.req.Method, "/", "."), attrs...)
 }
