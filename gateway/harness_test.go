@@ -63,6 +63,16 @@ agents:
       - {id: "notes:read", operations: [read], attenuable: true}
       - {id: "notes:write", operations: [write], attenuable: true, requires: ["notes:read"]}
     skills: {notes.read: read, notes.write: write}
+# The quickstart policy names the files MCP server too; the MCP tests
+# point it at a server of their own.
+mcp_servers:
+  - name: files
+    url: http://127.0.0.1:9/
+    principal: agent:files
+    grants:
+      - {id: "files:read", operations: [read, search], attenuable: true}
+      - {id: "files:write", operations: [write], attenuable: true, requires: ["files:read"]}
+    tools: {read_file: {operation: read, resources: [/path]}, search_files: {operation: search}, write_file: {operation: write, resources: [/path]}}
 a2e_hosts:
   - {name: lab, url: "http://127.0.0.1:9/", capabilities: [tools, memory, env], auth_token_env: LAB_TOKEN}
 oidc:
