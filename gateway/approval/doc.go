@@ -77,7 +77,8 @@
 //
 // Memory serves one replica (the quickstart); Redis lets any replica
 // decide or redeem a request created on any other. On a shared store,
-// wrap the backend in Sealed: every record then carries a MAC, so that
+// wrap the backend in Sealed: every record then carries a MAC (the
+// recordseal package's, which the A2E session records share), so that
 // whoever can write the store still cannot approve a request or change
 // what it holds (a record that fails its MAC is ErrForged, never used).
 // List does not hide such a record: it returns every request that
