@@ -125,6 +125,9 @@ func (f *Front) unredeemed(ctx context.Context, c *call, r approval.Request, err
 		return fail(id, capErr(jsonrpc.CodeGrantDenied, "grant denied: the approval was already used", data))
 	case errors.Is(err, approval.ErrNotFound):
 		return fail(id, invalidMember("params.approvalId", "unknown approvalId", nil))
+	case errors.Is(err, approval.ErrActionChanged):
+		f.deps.Logger.WarnContext(ctx, "approval request no longer matches its action hash", "error", err)
+		return fail(id, capErr(jsonrpc.CodeGrantDenied, "grant denied: the approval request no longer holds what was approved; ask again", data))
 	}
 	f.deps.Logger.ErrorContext(ctx, "approval store unavailable", "error", err)
 	return fail(id, storeDown(enforce.ApprovalStore, ""))
