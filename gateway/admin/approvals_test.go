@@ -96,7 +96,9 @@ func TestApprovalRoutes(t *testing.T) {
 		{"no reason", "dave", http.MethodPost, path + "/approve", `{}`, http.StatusBadRequest, "reason"},
 		{"unknown field", "dave", http.MethodPost, path + "/approve", `{"reason":"x","ttl":"9h"}`, http.StatusBadRequest, ""},
 		{"unknown id", "dave", http.MethodPost, "/admin/approvals/apr_nope/approve", `{"reason":"x"}`, http.StatusNotFound, ""},
-		{"approver approves", "dave", http.MethodPost, path + "/approve", `{"reason":"ticket SEC-1"}`, http.StatusOK, `"status":"approved"`},
+		{"another action than shown", "dave", http.MethodPost, path + "/approve", `{"reason":"x","actionHash":"sha256:00"}`, http.StatusConflict, "another action than the one the approver saw"},
+		{"outsider with a hash learns nothing", "bob", http.MethodPost, path + "/approve", `{"reason":"x","actionHash":"sha256:00"}`, http.StatusForbidden, ""},
+		{"approver approves what was shown", "dave", http.MethodPost, path + "/approve", `{"reason":"ticket SEC-1","actionHash":"` + req.ActionHash + `"}`, http.StatusOK, `"status":"approved"`},
 		{"decided once", "dave", http.MethodPost, path + "/deny", `{"reason":"changed my mind"}`, http.StatusConflict, "no longer pending"},
 	}
 	for _, tt := range tests {

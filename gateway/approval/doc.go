@@ -26,7 +26,10 @@
 // testdata/action.golden. The admin API, the console and every audit
 // event (action_hash) show it next to what it covers. Approving,
 // denying and redeeming refuse a request whose content no longer
-// matches its hash (ErrActionChanged, which wraps ErrUnavailable); a
+// matches its hash (ErrActionChanged, which wraps ErrUnavailable). The
+// console's decision forms carry the hash they showed, and the admin
+// API's take it as "actionHash": a decision on another hash than the
+// request holds is refused (Request.Seen, ErrOtherAction). A
 // request stored by an earlier gateway, without a hash, gets one when
 // it is decided, and one approved without a hash is not redeemed.
 //
