@@ -61,6 +61,7 @@ func approvalsDecide(verb string) func(context.Context, []string, env) error {
 		fs := flag.NewFlagSet("approvals "+verb, flag.ContinueOnError)
 		af := newAdminFlags(fs)
 		reason := fs.String("reason", "", "why, in `TEXT` (required; the requester sees a denial's)")
+		hash := fs.String("action-hash", "", "decide only if the request holds this action `HASH` (sha256:…, as approvals list --json shows it)")
 		pos, err := parsePositional(fs, args, 1, 1, "approval id")
 		if err != nil {
 			return err
@@ -68,7 +69,11 @@ func approvalsDecide(verb string) func(context.Context, []string, env) error {
 		if strings.TrimSpace(*reason) == "" {
 			return usagef("--reason is required")
 		}
-		body, _ := json.Marshal(map[string]string{"reason": *reason})
+		decision := map[string]string{"reason": *reason}
+		if *hash != "" {
+			decision["actionHash"] = *hash
+		}
+		body, _ := json.Marshal(decision)
 		out, err := af.call(ctx, http.MethodPost, "/admin/approvals/"+url.PathEscape(pos[0])+"/"+verb, body, e)
 		if err != nil {
 			return err

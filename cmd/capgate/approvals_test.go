@@ -51,7 +51,14 @@ func TestApprovalsCommand(t *testing.T) {
 	if code, _, errOut := runCmd(t, "approvals", "approve", id, "--reason", "mine", "--admin", w.AdminURL, "--key", quickstart.CarolKey); code != 1 || !strings.Contains(errOut, "403") {
 		t.Errorf("self approval exited %d: %s", code, errOut)
 	}
-	code, out, errOut = runCmd(t, "approvals", "approve", id, "--reason", "SEC-7", "--admin", w.AdminURL, "--key", quickstart.DaveKey)
+	if code, _, errOut := runCmd(t, "approvals", "approve", id, "--reason", "SEC-7", "--action-hash", "sha256:00", "--admin", w.AdminURL, "--key", quickstart.DaveKey); code != 1 || !strings.Contains(errOut, "409") {
+		t.Errorf("approving another action hash exited %d: %s", code, errOut)
+	}
+	hash := regexp.MustCompile(`"actionHash":"(sha256:[0-9a-f]{64})"`).FindStringSubmatch(out)
+	if hash == nil {
+		t.Fatalf("list --json shows no action hash: %s", out)
+	}
+	code, out, errOut = runCmd(t, "approvals", "approve", id, "--reason", "SEC-7", "--action-hash", hash[1], "--admin", w.AdminURL, "--key", quickstart.DaveKey)
 	if code != 0 || !strings.HasPrefix(out, id+" approved: documents:read,documents:write for user:carol@example.com on documents, by user:dave@example.com: SEC-7\n") {
 		t.Fatalf("approve: %d %s %s", code, out, errOut)
 	}

@@ -85,9 +85,9 @@ func commands() *command {
 		{name: "approvals", about: "capgate approvals: capability requests waiting for a human decision", subs: []*command{
 			{name: "approvals list", synopsis: []string{"[--admin URL] [--key KEY] [--status S] [--principal P] [--json]"},
 				about: approvalsAbout, run: approvalsList, summary: "list capability requests waiting for a human decision"},
-			{name: "approvals approve", synopsis: []string{"ID --reason TEXT [--admin URL] [--key KEY] [--json]"},
+			{name: "approvals approve", synopsis: []string{"ID --reason TEXT [--action-hash HASH] [--admin URL] [--key KEY] [--json]"},
 				about: approvalsAbout, run: approvalsDecide("approve"), summary: "approve a waiting request, as the approver the key names"},
-			{name: "approvals deny", synopsis: []string{"ID --reason TEXT [--admin URL] [--key KEY] [--json]"},
+			{name: "approvals deny", synopsis: []string{"ID --reason TEXT [--action-hash HASH] [--admin URL] [--key KEY] [--json]"},
 				about: approvalsAbout, run: approvalsDecide("deny"), summary: "deny a waiting request; the requester sees the reason"},
 		}},
 		{name: "bench", synopsis: benchSynopsis, about: benchUsage, run: runBench,

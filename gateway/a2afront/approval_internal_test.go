@@ -57,6 +57,7 @@ func (s *swappable) Current() *policy.Policy { return s.p.Load() }
 type approvalFixture struct {
 	*fixture
 	desk  *approval.Desk
+	mem   *approval.Memory
 	pol   *swappable
 	audit *bytes.Buffer
 }
@@ -74,7 +75,8 @@ func newApprovalFixture(t testing.TB) *approvalFixture {
 	}
 	fx.pol.p.Store(approvalPolicy(t, "[retrieve, search, list]", "1h", 1, true))
 	clock := func() time.Time { return fx.now }
-	fx.desk = approval.NewDesk(approval.NewMemory(clock), approval.Options{Now: clock, Audit: slog.New(slog.NewJSONHandler(fx.audit, nil))})
+	fx.mem = approval.NewMemory(clock)
+	fx.desk = approval.NewDesk(fx.mem, approval.Options{Now: clock, Audit: slog.New(slog.NewJSONHandler(fx.audit, nil))})
 	fx.front.deps.Policy, fx.front.deps.Approvals = fx.pol, fx.desk
 	return fx
 }
@@ -295,7 +297,8 @@ func TestApprovalRedeemedOnlyAtItsAgent(t *testing.T) {
 func TestApprovalPendingBound(t *testing.T) {
 	fx := newApprovalFixture(t)
 	clock := func() time.Time { return fx.now }
-	fx.desk = approval.NewDesk(approval.NewMemory(clock), approval.Options{Now: clock, MaxPending: 2})
+	fx.mem = approval.NewMemory(clock)
+	fx.desk = approval.NewDesk(fx.mem, approval.Options{Now: clock, MaxPending: 2})
 	fx.front.deps.Approvals = fx.desk
 	ask := func(purpose string) string {
 		return `{"grants":["documents:read"],"resourceQuery":{"collection":"reports"},"purpose":"` + purpose + `"}`
@@ -312,5 +315,28 @@ func TestApprovalPendingBound(t *testing.T) {
 	}
 	if list, _ := fx.desk.List(context.Background(), approval.Filter{}); len(list) != 2 {
 		t.Fatalf("%d requests recorded, want 2", len(list))
+	}
+}
+
+// TestApprovalNoLongerItsAction: an approved request whose stored content
+// changed after its hash was taken (a resource swapped in the store) is
+// refused as such, issues nothing, and the upstream sees nothing.
+func TestApprovalNoLongerItsAction(t *testing.T) {
+	fx := newApprovalFixture(t)
+	pr := fx.pending(t, `{"grants":["documents:read"],"resourceQuery":{"collection":"reports"}}`)
+	fx.approve(t, pr.ApprovalID)
+	if _, err := fx.mem.Update(context.Background(), pr.ApprovalID, func(r *approval.Request) (bool, error) {
+		r.Grants[0].Resources = r.Grants[0].Resources[:1]
+		r.Grants[0].Resources[0].ID = "reports/another"
+		return true, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	wantDenied(t, fx.redeem(t, pr.ApprovalID), "no longer holds what was approved")
+	if idx, _ := fx.index.ListByPrincipal(context.Background(), "user:alice@example.com"); len(idx) != 0 {
+		t.Fatalf("minted %d capabilities", len(idx))
+	}
+	if n := len(fx.upstream.calls("a2a/capabilities/request")); n != 0 {
+		t.Fatalf("upstream saw %d capability requests", n)
 	}
 }

@@ -25,6 +25,26 @@ const ActionHashPrefix = "sha256:"
 // ErrUnavailable too, as ErrForged does.
 var ErrActionChanged = errors.New("approval: request no longer holds the action its hash covers")
 
+// ErrOtherAction means the approver decided on another action hash than
+// the request holds: what they saw is not what approving would issue.
+var ErrOtherAction = errors.New("approval: the request holds another action than the one the approver saw")
+
+// Seen checks that seen, the action hash an approver was shown, is the
+// one r holds (for a request stored without one, the hash of what it
+// holds). Since a request's hash never changes and deciding refuses a
+// request that no longer matches it, a decision checked with Seen is on
+// exactly what the approver saw.
+func (r *Request) Seen(seen string) error {
+	holds := r.ActionHash
+	if holds == "" {
+		holds = r.ComputeActionHash()
+	}
+	if seen != holds {
+		return fmt.Errorf("%w (shown %q, holds %s)", ErrOtherAction, seen, holds)
+	}
+	return nil
+}
+
 // Action is the canonical form of exactly what an approved request
 // issues: who gets it, where, why, under which policy revision, and per
 // grant the operations, the resources (real id and display name), the

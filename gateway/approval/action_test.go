@@ -118,3 +118,26 @@ func TestActionHashBindsTheRequest(t *testing.T) {
 		})
 	}
 }
+
+func TestSeen(t *testing.T) {
+	r := sample()
+	legacy := r
+	r.ActionHash = r.ComputeActionHash()
+	tests := []struct {
+		name    string
+		r       approval.Request
+		seen    string
+		wantErr error
+	}{
+		{"the hash shown", r, r.ActionHash, nil},
+		{"another hash", r, "sha256:00", approval.ErrOtherAction},
+		{"none shown", r, "", approval.ErrOtherAction},
+		{"stored without a hash, shown what it holds", legacy, r.ActionHash, nil},
+		{"stored without a hash, shown another", legacy, "sha256:00", approval.ErrOtherAction},
+	}
+	for _, tc := range tests {
+		if err := tc.r.Seen(tc.seen); !errors.Is(err, tc.wantErr) {
+			t.Errorf("%s: Seen = %v, want %v", tc.name, err, tc.wantErr)
+		}
+	}
+}

@@ -26,7 +26,10 @@
 // testdata/action.golden. The admin API, the console and every audit
 // event (action_hash) show it next to what it covers. Approving,
 // denying and redeeming refuse a request whose content no longer
-// matches its hash (ErrActionChanged, which wraps ErrUnavailable); a
+// matches its hash (ErrActionChanged, which wraps ErrUnavailable). The
+// console's decision forms carry the hash they showed, and the admin
+// API's take it as "actionHash": a decision on another hash than the
+// request holds is refused (Request.Seen, ErrOtherAction). A
 // request stored by an earlier gateway, without a hash, gets one when
 // it is decided, and one approved without a hash is not redeemed.
 //
@@ -77,7 +80,8 @@
 //
 // Memory serves one replica (the quickstart); Redis lets any replica
 // decide or redeem a request created on any other. On a shared store,
-// wrap the backend in Sealed: every record then carries a MAC, so that
+// wrap the backend in Sealed: every record then carries a MAC (the
+// recordseal package's, which the A2E session records share), so that
 // whoever can write the store still cannot approve a request or change
 // what it holds (a record that fails its MAC is ErrForged, never used).
 // List does not hide such a record: it returns every request that

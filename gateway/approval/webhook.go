@@ -11,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strconv"
 	"sync"
 	"time"
@@ -178,6 +179,10 @@ func (w *Webhook) post(ctx context.Context, body []byte) (retry bool, err error)
 		req.Header.Set(HeaderSignature, Sign(w.secret, ts, body))
 	}
 	resp, err := w.opts.Client.Do(req)
+	if ue, ok := errors.AsType[*url.Error](err); ok {
+		// Not the URL: a chat tool's webhook URL is its secret.
+		return true, fmt.Errorf("approval webhook: %s: %w", ue.Op, ue.Err)
+	}
 	if err != nil {
 		return true, err
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -202,5 +203,24 @@ func TestWebhookConfigValidate(t *testing.T) {
 				t.Error("the error echoes the webhook URL, a chat tool's secret")
 			}
 		})
+	}
+}
+
+// TestWebhookNeverLogsItsURL: a delivery that fails is logged without the
+// webhook's URL, which for a chat tool is its secret.
+func TestWebhookNeverLogsItsURL(t *testing.T) {
+	srv := httptest.NewServer(nil)
+	url := srv.URL + "/services/T0/B0/very-secret-token"
+	srv.Close() // nothing listens there any more
+	var logs bytes.Buffer
+	hook, err := approval.NewWebhook(approval.WebhookConfig{URL: url, Format: "slack", MaxAttempts: 1},
+		approval.WebhookOptions{Runtime: platform.Runtime{Getenv: env, Logger: slog.New(slog.NewTextHandler(&logs, nil))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hook.Notify(context.Background(), waiting())
+	_ = hook.Close()
+	if !strings.Contains(logs.String(), "not delivered") || strings.Contains(logs.String(), "very-secret-token") {
+		t.Fatalf("the failed delivery was logged as:\n%s", logs.String())
 	}
 }

@@ -23,6 +23,8 @@ type Approvals interface {
 	// which approval.Partial is true names stored requests that fail
 	// their MAC and comes with every request that verifies.
 	List(ctx context.Context, f approval.Filter) ([]approval.Request, error)
+	// Get returns request id.
+	Get(ctx context.Context, id string) (approval.Request, error)
 	// Approve approves request id on behalf of approver, with a reason.
 	Approve(ctx context.Context, id string, approver policy.Principal, reason string) (approval.Request, error)
 	// Deny denies request id on behalf of approver, with a reason.
@@ -219,7 +221,10 @@ func (c *Console) decide(w http.ResponseWriter, r *http.Request, op operator) {
 		c.showApprovals(w, r, op, http.StatusBadRequest, "", "Give a reason of at most 500 bytes: it goes to the audit trail, and to the requester when denied; nothing was decided.")
 		return
 	}
-	_, err := decide(r.Context(), id, op.principal(), reason)
+	err := c.sawAction(r.Context(), id, r.PostFormValue("action"), op)
+	if err == nil {
+		_, err = decide(r.Context(), id, op.principal(), reason)
+	}
 	if err == nil {
 		http.Redirect(w, r, "/console/approvals?done="+r.PostFormValue("decision"), http.StatusSeeOther)
 		return
@@ -229,6 +234,21 @@ func (c *Console) decide(w http.ResponseWriter, r *http.Request, op operator) {
 		c.deps.Logger.ErrorContext(r.Context(), "console: decision failed", "error", err)
 	}
 	c.showApprovals(w, r, op, status, "", msg)
+}
+
+// sawAction checks that the action hash the operator's form carried is
+// the one request id holds, so that the decision is on exactly what the
+// page showed them. A request op may not decide, or no longer pending,
+// is left to the decision to refuse, as it would be without a hash.
+func (c *Console) sawAction(ctx context.Context, id, seen string, op operator) error {
+	req, err := c.deps.Approvals.Get(ctx, id)
+	switch {
+	case err != nil:
+		return err
+	case req.Status != approval.StatusPending || req.MayDecide(op.principal()) != nil:
+		return nil
+	}
+	return req.Seen(seen)
 }
 
 // decisionRefusal is the status and the page's message for a decision the
@@ -245,6 +265,8 @@ func decisionRefusal(err error) (int, string) {
 		return http.StatusConflict, "That request expired before it was decided."
 	case errors.Is(err, approval.ErrNotFound):
 		return http.StatusNotFound, "There is no such request."
+	case errors.Is(err, approval.ErrOtherAction):
+		return http.StatusConflict, "That request holds another action than the one this page showed you: reload the page and read it again. Nothing was decided."
 	case errors.Is(err, approval.ErrActionChanged):
 		return http.StatusConflict, "That request no longer holds the action its hash covers: it was changed in the store. Nothing was decided."
 	}

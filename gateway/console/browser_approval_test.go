@@ -150,6 +150,12 @@ func TestApprovalsInBrowser(t *testing.T) {
 		t.Errorf("the history offers %d forms or buttons", n)
 	}
 	screenshot(t, ctx, "approvals-history")
+	run(t, ctx, "narrow window", chromedp.EmulateViewport(800, 900), chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#history")))
+	if wide := scrollWidth(t, ctx); wide > 800 {
+		t.Errorf("at 800 px the approvals page is %d px wide", wide)
+	}
+	screenshot(t, ctx, "approvals-history-800")
+	run(t, ctx, "wide window", chromedp.EmulateViewport(1280, 900))
 	run(t, ctx, "admin page", chromedp.Navigate(w.AdminURL+"/console/capabilities"), chromedp.WaitVisible(chromedp.CSS(`p.error, main`)))
 	if text := textOf(t, ctx, `main`); !strings.Contains(text, "approvers see the approvals page only") {
 		t.Errorf("an approver on the capabilities page saw %q", text)
@@ -176,6 +182,16 @@ func refusedInBrowser(t *testing.T, ctx context.Context, w *quickstart.World, ke
 		t.Errorf("%s, who may not decide %s, is offered %d forms and buttons to", key, id, n)
 	}
 	signOut(t, ctx, w.AdminURL)
+}
+
+// scrollWidth returns how wide the page is laid out.
+func scrollWidth(t *testing.T, ctx context.Context) int {
+	t.Helper()
+	n, err := chromedp.Run(ctx, chromedp.Evaluate[int]("document.documentElement.scrollWidth"))
+	if err != nil {
+		t.Fatalf("page width: %v", err)
+	}
+	return n
 }
 
 // count returns how many elements match sel on the page.

@@ -67,6 +67,9 @@ func read(t *testing.T, resp *http.Response) (int, string) {
 	return resp.StatusCode, string(body)
 }
 
+// actionField finds the action hash a decision form carries.
+var actionField = regexp.MustCompile(`name="action" value="(sha256:[0-9a-f]{64})"`)
+
 // csrf returns the CSRF token of the first form on the page.
 func csrf(t *testing.T, page string) string {
 	t.Helper()
@@ -162,7 +165,18 @@ func TestApproverSeesApprovalsOnly(t *testing.T) {
 		"decision": {"deny"}, "reason": {"  "}}); code != http.StatusBadRequest || !strings.Contains(page, "Give a reason") {
 		t.Errorf("deny without a reason: %d\n%s", code, page)
 	}
-	code, page = b.post("/console/approvals", url.Values{"csrf": {csrf(t, page)}, "id": {f.pending},
+	if code, page := b.post("/console/approvals", url.Values{"csrf": {csrf(t, page)}, "id": {f.pending}, "action": {"sha256:00"},
+		"decision": {"deny"}, "reason": {"not during the freeze"}}); code != http.StatusConflict || !strings.Contains(page, "another action than the one this page showed you") {
+		t.Errorf("deciding on another action hash: %d\n%s", code, page)
+	}
+	if got := f.decision(t, f.pending); got != "pending" {
+		t.Fatalf("decided on another action hash: %s", got)
+	}
+	hash := actionField.FindStringSubmatch(page)
+	if hash == nil {
+		t.Fatalf("no action hash in the form:\n%s", page)
+	}
+	code, page = b.post("/console/approvals", url.Values{"csrf": {csrf(t, page)}, "id": {f.pending}, "action": {hash[1]},
 		"decision": {"deny"}, "reason": {"not during the freeze"}})
 	if code != http.StatusOK || !strings.Contains(page, "Denied.") || strings.Contains(page, `id="`+f.pending+`"`) ||
 		!strings.Contains(page, `<tr id="h-`+f.pending+`" class="outcome-denied">`) || !strings.Contains(page, "not during the freeze") {

@@ -125,6 +125,9 @@ func (is *Issuer) unredeemed(ctx context.Context, r approval.Request, err error)
 		return nil, CapErr(jsonrpc.CodeGrantDenied, "grant denied: the approval was already used", data)
 	case errors.Is(err, approval.ErrNotFound):
 		return nil, InvalidMember("params.approvalId", "unknown approvalId", nil)
+	case errors.Is(err, approval.ErrActionChanged):
+		is.deps.Logger.WarnContext(ctx, "approval request no longer matches its action hash", "error", err)
+		return nil, CapErr(jsonrpc.CodeGrantDenied, "grant denied: the approval request no longer holds what was approved; ask again", data)
 	}
 	is.deps.Logger.ErrorContext(ctx, "approval store unavailable", "error", err)
 	return nil, StoreDown(enforce.ApprovalStore, "")
