@@ -71,7 +71,7 @@ func (f *Front) auditIssue(ctx context.Context, c *call, p sep.RequestParams, d 
 	f.audit(ctx, EventIssue,
 		slog.String("principal", c.principal.ID), slog.String("agent", c.agent.cfg.Name),
 		slog.Any("grants", p.Grants), slog.String("purpose", p.Purpose),
-		requestAttr(f.policyInput(c, p, time.Time{}), f.deps.Policy.Current()),
+		requestAttr(f.policyInput(c, p, time.Time{}), f.deps.Policy.Current(), p.ApprovalID),
 		slog.String("policy_revision", d.Revision), slog.Any("rules", rules),
 		slog.Any("capability_ids", ids), slog.String("decision", decision))
 }

@@ -12,8 +12,9 @@ import (
 // policy replay` can decide it again under another policy: the caller's
 // issuer, groups and the claims the policy in force names (no other
 // claim: the trail keeps only what a decision turned on), the requested
-// operations, resource query and expiry, and the gateway's ceiling.
-func requestAttr(in policy.Input, pol *policy.Policy) slog.Attr {
+// operations, resource query and expiry, the gateway's ceiling, and the
+// approval it redeems, if any (the policy then asked for that approval).
+func requestAttr(in policy.Input, pol *policy.Policy, approvalID string) slog.Attr {
 	m := map[string]any{"issuer": in.Principal.Issuer, "groups": nonNil(in.Principal.Groups),
 		"operations": nonNil(in.Operations), "max_ttl": in.MaxTTL.String()}
 	if named := pol.Vocabulary().Claims; len(named) > 0 {
@@ -24,6 +25,9 @@ func requestAttr(in policy.Input, pol *policy.Policy) slog.Attr {
 			}
 		}
 		m["claims"] = claims
+	}
+	if approvalID != "" {
+		m["approval_id"] = approvalID
 	}
 	if in.Resource != nil {
 		m["resource_query"] = in.Resource
