@@ -38,6 +38,9 @@ type Capabilities struct {
 	// Frozen is the emergency stop (package freeze); nil freezes nothing.
 	Frozen *freeze.Set
 	Policy a2afront.PolicySource
+	// Shadow is the candidate policy deciding beside Policy without
+	// enforcing (policy.shadow_file); nil when none is configured.
+	Shadow a2afront.PolicySource
 	// Tasks records who started each task; nil means an in-memory index
 	// bounded by the config's limits.
 	Tasks taskindex.Index

@@ -43,6 +43,7 @@ func (f *Front) capabilitiesRequest(ctx context.Context, c *call) outcome {
 	now := f.deps.Now()
 	in := f.policyInput(c, p, now)
 	d := f.deps.Policy.Current().Decide(ctx, in)
+	f.shadow(ctx, c, in, d)
 	if !d.Allow {
 		f.auditIssue(ctx, c, p, d, nil, "grant_denied")
 		return fail(c.req.ID, denial(d))
