@@ -146,7 +146,7 @@ func (g *Gateway) adminHandler(opts Options) (http.Handler, error) {
 	})
 	c, err := console.FromConfig(g.cfg, console.Deps{
 		Authenticator: g.authn, Index: index, Verifier: g.caps.Verifier,
-		Revocations: g.caps.Revocations, Revoker: api, Freezer: api, Policy: g.caps.Policy,
+		Revocations: g.caps.Revocations, Revoker: api, Freezer: api, Policy: g.caps.Policy, Shadow: g.caps.Shadow,
 		Approvals: g.caps.Approvals, Runtime: opts.Runtime,
 	})
 	if err != nil {

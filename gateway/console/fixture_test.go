@@ -80,6 +80,8 @@ type fixtureOptions struct {
 	// sessionKey, when set, seals the cookies: consoles sharing it open
 	// each other's sessions, as replicas do.
 	sessionKey []byte
+	// shadow, when set, is the candidate policy running in shadow.
+	shadow *policy.Policy
 }
 
 // failingList is a desk whose List returns fail with its requests.
@@ -139,9 +141,13 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	if fo.listFails != nil {
 		approvals = failingList{f.approvals, fo.listFails}
 	}
+	var shadow console.PolicySource
+	if fo.shadow != nil {
+		shadow = staticPolicy{fo.shadow}
+	}
 	c, err := console.New(console.Config{Access: access, Approvers: fo.approvers,
 		DevLogin: true, OIDC: fo.oidc, AuditFile: f.auditFile, SessionKey: fo.sessionKey}, console.Deps{
-		Authenticator: au, Index: f.listed, Verifier: f.verifier, Revocations: f.revs, Revoker: api, Freezer: api,
+		Authenticator: au, Index: f.listed, Verifier: f.verifier, Revocations: f.revs, Revoker: api, Freezer: api, Shadow: shadow,
 		Policy: pol, Approvals: approvals, Runtime: platform.Runtime{Logger: logger, Now: time.Now}})
 	if err != nil {
 		t.Fatal(err)
