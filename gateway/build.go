@@ -178,6 +178,14 @@ func (b *Built) capabilities(ctx context.Context, cfg *config.Config, opts Build
 	b.closers = append(b.closers, w.Close)
 	opts.Metrics.SetPolicyRevision(w.Current().Revision())
 	caps := &Capabilities{Keys: ks, Verifier: v, Policy: w, Index: opts.Index, Revocations: opts.Revocations}
+	if cfg.Policy.ShadowFile != "" {
+		sw, err := policy.NewWatcher(ctx, cfg.Policy.ShadowFile, cfg.Catalog(), policy.WatcherOptions{
+			Interval: cfg.Policy.ReloadInterval.D(), Logger: opts.Logger.With("policy", "shadow")})
+		if err != nil {
+			return nil, fmt.Errorf("gateway: shadow %w", err) // "shadow policy: ..."
+		}
+		b.closers, caps.Shadow = append(b.closers, sw.Close), sw
+	}
 	if err := b.stores(ctx, cfg, opts, caps); err != nil {
 		return nil, err
 	}

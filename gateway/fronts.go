@@ -46,7 +46,7 @@ func (b *Built) fronts(ctx context.Context, cfg *config.Config, opts BuildOption
 	}
 	a2a, err := a2afront.New(ctx, a2afront.ConfigFrom(cfg), a2afront.Deps{
 		Runtime: opts.Runtime, Authenticator: a, Keys: caps.Keys, Verifier: caps.Verifier,
-		Index: caps.Index, Revocations: caps.Revocations, Frozen: caps.Frozen, Policy: caps.Policy, Approvals: caps.Approvals,
+		Index: caps.Index, Revocations: caps.Revocations, Frozen: caps.Frozen, Policy: caps.Policy, Shadow: caps.Shadow, Approvals: caps.Approvals,
 		Tasks: caps.Tasks, Audit: caps.Audit, Limits: caps.Limits, Push: relay,
 	})
 	if err != nil {

@@ -38,6 +38,9 @@ type Capabilities struct {
 	// Frozen is the emergency stop (package freeze); nil freezes nothing.
 	Frozen *freeze.Set
 	Policy a2afront.PolicySource
+	// Shadow is the candidate policy deciding beside Policy without
+	// enforcing (policy.shadow_file); nil when none is configured.
+	Shadow a2afront.PolicySource
 	// Tasks records who started each task; nil means an in-memory index
 	// bounded by the config's limits.
 	Tasks taskindex.Index
@@ -143,7 +146,7 @@ func (g *Gateway) adminHandler(opts Options) (http.Handler, error) {
 	})
 	c, err := console.FromConfig(g.cfg, console.Deps{
 		Authenticator: g.authn, Index: index, Verifier: g.caps.Verifier,
-		Revocations: g.caps.Revocations, Revoker: api, Freezer: api, Policy: g.caps.Policy,
+		Revocations: g.caps.Revocations, Revoker: api, Freezer: api, Policy: g.caps.Policy, Shadow: g.caps.Shadow,
 		Approvals: g.caps.Approvals, Audit: g.caps.Audit, Runtime: opts.Runtime,
 	})
 	if err != nil {

@@ -53,6 +53,8 @@ func commands() *command {
 				run: policyExplain, summary: "explain, rule by rule, the decision on one request"},
 			{name: "policy diff", synopsis: policyDiffSynopsis, about: policyDiffAbout,
 				run: policyDiff, summary: "what a new policy allows or refuses that the old one does not"},
+			{name: "policy replay", synopsis: policyReplaySynopsis, about: policyReplayAbout,
+				run: policyReplay, summary: "re-decide an audit trail's recorded decisions under a new policy"},
 		}},
 		{name: "keys", about: "capgate keys: capability key files and dev key hashes", subs: []*command{
 			{name: "keys generate", synopsis: []string{"--out FILE [--alg EdDSA|ES256] [--rotate [--activate] | --if-absent]"},

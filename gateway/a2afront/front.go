@@ -99,6 +99,10 @@ type Deps struct {
 	Tasks taskindex.Index
 	// Policy decides issuance, ambient calls and legacy delegation.
 	Policy PolicySource
+	// Shadow, when set, is a candidate policy that decides every
+	// capability request beside Policy without enforcing anything; each
+	// disagreement is audited (policy.shadow_disagreement) and counted.
+	Shadow PolicySource
 	// Limits bounds each principal's issuance, attenuation, invocation
 	// and live capabilities; nil limits nothing.
 	Limits *ratelimit.Limiter

@@ -249,6 +249,11 @@ type PolicyRef struct {
 	File string `yaml:"file"`
 	// ReloadInterval is how often the file is checked for changes.
 	ReloadInterval Duration `yaml:"reload_interval"`
+	// ShadowFile, when set, names a candidate policy that decides every
+	// capability request beside the enforced one without enforcing
+	// anything; each disagreement is a policy.shadow_disagreement audit
+	// event and counted in a metric. Reloaded like File.
+	ShadowFile string `yaml:"shadow_file,omitempty"`
 }
 
 // Capabilities configures capability-token issuance.

@@ -342,6 +342,9 @@ func (c *Config) resolvePaths(dir string) {
 		return filepath.Join(dir, p)
 	}
 	c.Policy.File = abs(c.Policy.File)
+	if c.Policy.ShadowFile != "" {
+		c.Policy.ShadowFile = abs(c.Policy.ShadowFile)
+	}
 	c.Capabilities.KeysFile = abs(c.Capabilities.KeysFile)
 	c.Audit.File = abs(c.Audit.File)
 	for i := range c.Agents {

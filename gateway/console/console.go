@@ -99,6 +99,9 @@ type Deps struct {
 	Audit *slog.Logger
 	// Freezer is the emergency stop (freeze.go); nil says there is none.
 	Freezer Freezer
+	// Shadow is the candidate policy deciding beside Policy without
+	// enforcing (shadow.go); nil when none is configured.
+	Shadow PolicySource
 	// HTTPClient talks to the OIDC issuer; nil means http.DefaultClient.
 	HTTPClient *http.Client
 	// Runtime's clock and logger must be set; FromConfig reads secrets
@@ -162,6 +165,7 @@ func (c *Console) Handler() http.Handler {
 	mux.Handle("GET /console/policy", c.signedIn(roleAdmin, c.policyPage))
 	mux.Handle("GET /console/audit", c.signedIn(roleAdmin, c.auditPage))
 	mux.Handle("GET /console/freeze", c.signedIn(roleAdmin, c.freezePage))
+	mux.Handle("GET /console/shadow", c.signedIn(roleAdmin, c.shadowPage))
 	mux.Handle("POST /console/freeze", c.signedIn(roleAdmin, c.freezePost))
 	return headers(mux)
 }

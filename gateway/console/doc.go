@@ -49,6 +49,10 @@
 //     host and capabilities; a decision time). The decision comes back
 //     highlighted (allowed, allowed after approval, denied) with what
 //     would be issued and why, and the rule-by-rule trace.
+//   - Shadow policy: with policy.shadow_file, the enforced and candidate
+//     revisions, the newest policy.shadow_disagreement events of the
+//     audit file (the last MiB of it) and the diff between the two
+//     policies (policy/impact); without one, how to configure it.
 //   - Emergency stop: what is frozen, by whom, since when and why, with
 //     a form that freezes an agent or a principal (a reason required) and
 //     one per entry that lifts it, both through the admin API's path

@@ -89,6 +89,8 @@ type fixtureOptions struct {
 	policy console.PolicySource
 	// mcpServers are the configured MCP servers' names.
 	mcpServers []string
+	// shadow, when set, is the candidate policy running in shadow.
+	shadow *policy.Policy
 }
 
 // failingList is a desk whose List returns fail with its requests.
@@ -154,10 +156,14 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	if fo.listFails != nil {
 		approvals = failingList{f.approvals, fo.listFails}
 	}
+	var shadow console.PolicySource
+	if fo.shadow != nil {
+		shadow = staticPolicy{fo.shadow}
+	}
 	c, err := console.New(console.Config{Access: access, Approvers: fo.approvers,
 		DevLogin: true, OIDC: fo.oidc, AuditFile: f.auditFile, SessionKey: fo.sessionKey, MCPServers: fo.mcpServers}, console.Deps{
 		Authenticator: au, Index: f.listed, Verifier: f.verifier, Revocations: f.revs, Revoker: api, Freezer: api,
-		Policy: consolePolicy, Approvals: approvals, Audit: auditLog, Runtime: platform.Runtime{Logger: logger, Now: time.Now}})
+		Policy: consolePolicy, Shadow: shadow, Approvals: approvals, Audit: auditLog, Runtime: platform.Runtime{Logger: logger, Now: time.Now}})
 	if err != nil {
 		t.Fatal(err)
 	}

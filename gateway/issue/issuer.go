@@ -75,6 +75,11 @@ type Deps struct {
 	Limits *ratelimit.Limiter
 	// Approvals holds requests waiting for a human; nil denies those.
 	Approvals approval.Store
+	// Shadow, when set, is a candidate policy that decides every request
+	// beside Policy without enforcing anything; each disagreement is
+	// audited (policy.shadow_disagreement) and reported to Disagreed.
+	Shadow    PolicySource
+	Disagreed func()
 	// Checks decides the emergency stop (Checker.NotFrozen): nothing is
 	// issued or attenuated to or for a frozen target or principal. Nil
 	// freezes nothing.

@@ -48,6 +48,7 @@ func (is *Issuer) Request(ctx context.Context, caller *authn.Principal, t Target
 	}
 	in := is.policyInput(a, is.deps.Now())
 	d := is.deps.Policy.Current().Decide(ctx, in)
+	is.shadow(ctx, a, in, d)
 	if !d.Allow {
 		is.auditIssue(ctx, a, d, nil, "grant_denied")
 		return nil, denial(d)

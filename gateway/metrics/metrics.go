@@ -32,6 +32,7 @@ type Metrics struct {
 	revision       *revisionCollector
 	reloads        prometheus.Counter
 	reloadFailures prometheus.Counter
+	shadow         prometheus.Counter
 	a2eSessions    prometheus.Gauge
 	auditDropped   prometheus.Counter
 	unreadable     prometheus.Counter
@@ -97,6 +98,8 @@ func (m *Metrics) build() []prometheus.Collector {
 		Help: "Failed Redis calls, by component."}, []string{"component"})
 	m.reloads = counter("policy_reloads_total", "Policy reload attempts.")
 	m.reloadFailures = counter("policy_reload_failures_total", "Policy reload attempts that failed; the last good policy stayed in force.")
+	m.shadow = counter("policy_shadow_disagreements_total",
+		"Capability requests the shadow (candidate) policy decided otherwise than the enforced one.")
 	m.a2eSessions = prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "a2e_sessions_open",
 		Help: "Open A2E sessions."})
 	m.auditDropped = counter("audit_events_dropped_total", "Audit events that did not reach the audit stream (the audit file still has them).")
@@ -106,7 +109,7 @@ func (m *Metrics) build() []prometheus.Collector {
 	m.cardRefusals = newCardRefusals()
 	m.pushes = newPushes()
 	return []prometheus.Collector{m.requests, m.decisions, m.stepDur, m.upstreamDur, m.redisErrors,
-		m.revision, m.reloads, m.reloadFailures, m.a2eSessions, m.auditDropped, m.unreadable, m.rateLimits,
+		m.revision, m.reloads, m.reloadFailures, m.shadow, m.a2eSessions, m.auditDropped, m.unreadable, m.rateLimits,
 		m.cardRefusals, m.pushes}
 }
 
