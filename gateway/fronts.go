@@ -62,7 +62,8 @@ func mcpFront(cfg *config.Config, opts BuildOptions, a *authn.Authenticator, cap
 	}
 	f, err := mcpfront.New(mcpfront.ConfigFrom(cfg), mcpfront.Deps{
 		Authenticator: a, Verifier: caps.Verifier, Index: caps.Index, Revocations: caps.Revocations,
-		Audit: caps.Audit, Runtime: opts.Runtime,
+		Keys: caps.Keys, Policy: caps.Policy, Limits: caps.Limits, Approvals: caps.Approvals,
+		Sessions: caps.Tasks, Audit: caps.Audit, Runtime: opts.Runtime,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("gateway: mcp: %w", err)

@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"strings"
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/enforce"
+	"github.com/capgate/capgate/gateway/issue"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/proxy"
 	"github.com/capgate/capgate/policy"
@@ -17,21 +17,12 @@ import (
 
 // capErr builds a capability error with its stable reason word.
 func capErr(code int, msg string, data map[string]any) *jsonrpc.Error {
-	if data == nil {
-		data = map[string]any{}
-	}
-	data["reason"] = jsonrpc.NewCodeError(code, "").Reason()
-	return &jsonrpc.Error{Code: code, Message: msg, Data: data}
+	return issue.CapErr(code, msg, data)
 }
 
 // wireError puts a decision's refusal on the wire: the code its reason
 // stands for, its message, and its members beside the reason.
-func wireError(r *enforce.Refusal) *jsonrpc.Error {
-	if r == nil {
-		return nil
-	}
-	return &jsonrpc.Error{Code: jsonrpc.CodeOf(string(r.Reason)), Message: r.Message, Data: r.Members()}
-}
+func wireError(r *enforce.Refusal) *jsonrpc.Error { return issue.WireError(r) }
 
 // storeDown is enforce.Unavailable on the wire: revocation_unavailable,
 // the store that could not answer named in the message and data.detail.
@@ -63,26 +54,13 @@ func refuseCaseVariants(members map[string]json.RawMessage, at, what string, res
 	return wireError(enforce.RefuseCaseVariants(members, at, what, reserved))
 }
 
-// conflictingTokens is presentedToken's refusal: the caller sent two
-// different tokens, in the header and in params.
-func conflictingTokens() *jsonrpc.Error {
-	return capErr(jsonrpc.CodeCapabilityInvalid,
-		"the capability token in the A2A-Capability header differs from the one in params", nil)
-}
-
 // presentedToken is the token the caller sent with the call, in params or
 // in the A2A-Capability header; both may be sent only when they agree.
 func presentedToken(r *http.Request, fromParams string) (string, *jsonrpc.Error) {
-	h := strings.TrimSpace(r.Header.Get(proxy.HeaderCapabilityToken))
-	switch {
-	case fromParams == "":
-		return h, nil
-	case h != "" && h != fromParams:
-		return "", conflictingTokens()
-	}
-	return fromParams, nil
+	return issue.PresentedToken(r.Header.Get(proxy.HeaderCapabilityToken), fromParams)
 }
 
-func toPolicyPrincipal(p *authn.Principal) policy.Principal {
-	return policy.Principal{ID: p.ID, Issuer: p.Issuer, Groups: p.Groups, Claims: p.Claims}
-}
+func toPolicyPrincipal(p *authn.Principal) policy.Principal { return issue.PolicyPrincipal(p) }
+
+// reasonOf is the reason word of e, as the audit trail records it.
+func reasonOf(e *jsonrpc.Error) string { return issue.ReasonOf(e) }

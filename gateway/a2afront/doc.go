@@ -5,8 +5,9 @@
 // revocation store, policy, audit), New builds it without network I/O,
 // and Mount adds its routes to a router.
 //
-// What is not A2A's lives elsewhere, and the front wires it: the
-// capability decision in package enforce (checks.go puts its refusals on
+// What is not A2A's lives elsewhere, and the front wires it: issuance,
+// approvals, attenuation and revocation in package issue (shared with the
+// MCP front), the capability decision in package enforce (checks.go puts its refusals on
 // the JSON-RPC wire), the answer pipeline in package answer (answers.go
 // installs it), task ownership in package a2atasks (tasks.go), and
 // translation between generations in package a2agen (translate.go). The
@@ -42,6 +43,8 @@
 //     never forwarded; attenuation only ever narrows.
 //   - A send that carries capabilities is a delegation: each one becomes a
 //     child held by the receiving agent, and only the children travel.
+//     A capability for one of the gateway's MCP servers (Config.Delegable)
+//     is delegated the same way; the agent uses its child at /mcp/{server}.
 //   - On an agent with gated messaging (messages.require_capability),
 //     every send and every follow-up on a task must present a capability
 //     for the agent that passes the same checks, covering the operation

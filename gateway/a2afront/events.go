@@ -8,8 +8,8 @@ import (
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/audit"
 	"github.com/capgate/capgate/gateway/enforce"
+	"github.com/capgate/capgate/gateway/issue"
 	"github.com/capgate/capgate/gateway/sep"
-	"github.com/capgate/capgate/policy"
 )
 
 // Audit events. Each carries the principal, the holder, the agent, the
@@ -17,10 +17,10 @@ import (
 // capability and parent ids, the purpose, the policy revision and the
 // decision with its reason word.
 const (
-	EventIssue     = "capability.issue"
-	EventAttenuate = "capability.attenuate"
+	EventIssue     = issue.EventIssue
+	EventAttenuate = issue.EventAttenuate
 	EventInvoke    = "capability.invoke"
-	EventRevoke    = "capability.revoke"
+	EventRevoke    = issue.EventRevoke
 )
 
 // audit records one event. The record goes straight to the audit
@@ -44,35 +44,7 @@ func (f *Front) audit(ctx context.Context, event string, attrs ...slog.Attr) {
 	_ = h.Handle(ctx, r) // as Logger.LogAttrs: the handler reports its own failures
 }
 
-func claimAttrs(c *captoken.Claims) []slog.Attr {
-	if c == nil {
-		return nil
-	}
-	return []slog.Attr{
-		slog.String("capability_id", c.CapabilityID), slog.String("parent_id", c.ParentCapabilityID),
-		slog.String("principal", c.Principal), slog.String("holder", c.Holder),
-		slog.String("grant", c.Grant), slog.Any("operations", c.Operations),
-		slog.Any("handles", c.Handles), slog.Int("depth", c.Depth),
-		slog.String("purpose", c.Purpose), slog.String("policy_revision", c.PolicyRevision),
-		slog.Any("revocation_ids", c.RevocationIDs()),
-	}
-}
-
-func (f *Front) auditIssue(ctx context.Context, c *call, p sep.RequestParams, d policy.Decision, caps []sep.Capability, decision string) {
-	ids := make([]string, 0, len(caps))
-	for _, cp := range caps {
-		ids = append(ids, cp.ID)
-	}
-	rules := make([]string, 0, len(d.Matched))
-	for _, m := range d.Matched {
-		rules = append(rules, m.ID)
-	}
-	f.audit(ctx, EventIssue,
-		slog.String("principal", c.principal.ID), slog.String("agent", c.agent.cfg.Name),
-		slog.Any("grants", p.Grants), slog.String("purpose", p.Purpose),
-		slog.String("policy_revision", d.Revision), slog.Any("rules", rules),
-		slog.Any("capability_ids", ids), slog.String("decision", decision))
-}
+func claimAttrs(c *captoken.Claims) []slog.Attr { return issue.ClaimAttrs(c) }
 
 // auditInvoke records one invocation decision. It is on every call's path,
 // so it carries what identifies the decision (the capability, the
@@ -112,20 +84,4 @@ func handlesNamed(args map[string]json.RawMessage) []string {
 		return hs
 	}
 	return []string{}
-}
-
-func (f *Front) auditAttenuate(ctx context.Context, c *call, parent, child *captoken.Claims, decision string) {
-	attrs := []slog.Attr{slog.String("caller", c.principal.ID), slog.String("agent", c.agent.cfg.Name), slog.String("decision", decision)}
-	if parent != nil {
-		attrs = append(attrs, slog.String("parent_capability_id", parent.CapabilityID))
-	}
-	attrs = append(attrs, claimAttrs(child)...)
-	f.audit(ctx, EventAttenuate, attrs...)
-}
-
-func (f *Front) auditRevoke(ctx context.Context, c *call, claims *captoken.Claims, decision string) {
-	attrs := append([]slog.Attr{
-		slog.String("caller", c.principal.ID), slog.String("agent", c.agent.cfg.Name), slog.String("decision", decision),
-	}, claimAttrs(claims)...)
-	f.audit(ctx, EventRevoke, attrs...)
 }

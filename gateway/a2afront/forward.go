@@ -13,7 +13,6 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
-	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
 
 	"github.com/capgate/capgate/gateway/agentcard"
@@ -239,34 +238,14 @@ func upstreamTransport(ctx context.Context, ac config.Agent, deps Deps) (http.Ro
 	if ua == nil {
 		return base, nil
 	}
-	secret, err := clientSecret(ua, deps)
+	secret, err := deps.Secret(ua.ClientSecretEnv, ua.ClientSecretFile)
 	if err != nil {
-		return nil, fmt.Errorf("a2a front: agent %s: %w", ac.Name, err)
+		return nil, fmt.Errorf("a2a front: agent %s: client secret: %w", ac.Name, err)
 	}
-	cc := clientcredentials.Config{
+	return proxy.ClientCredentials(ctx, base, clientcredentials.Config{
 		ClientID: ua.ClientID, ClientSecret: secret,
 		TokenURL: ua.TokenURL, Scopes: ua.Scopes,
-	}
-	tokenCtx := context.WithValue(context.WithoutCancel(ctx), oauth2.HTTPClient,
-		&http.Client{Transport: base, Timeout: 10 * time.Second})
-	return &oauth2.Transport{Source: cc.TokenSource(tokenCtx), Base: base}, nil
-}
-
-func clientSecret(ua *config.UpstreamAuth, deps Deps) (string, error) {
-	if ua.ClientSecretEnv != "" {
-		if deps.Getenv == nil || deps.Getenv(ua.ClientSecretEnv) == "" {
-			return "", fmt.Errorf("client secret: environment variable %s is empty", ua.ClientSecretEnv)
-		}
-		return deps.Getenv(ua.ClientSecretEnv), nil
-	}
-	if deps.ReadFile == nil {
-		return "", errors.New("client secret: no file reader configured")
-	}
-	b, err := deps.ReadFile(ua.ClientSecretFile)
-	if err != nil {
-		return "", fmt.Errorf("client secret: %w", err)
-	}
-	return string(bytes.TrimRight(b, "\r\n ")), nil
+	}), nil
 }
 
 // cardConfig is where the agent's card is fetched from and how it is

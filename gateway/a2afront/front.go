@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"time"
 
 	"go.opentelemetry.io/otel/trace/noop"
@@ -62,6 +63,10 @@ type Config struct {
 	// OIDCIssuers are the trusted issuers' URLs, declared in served cards
 	// as OpenID Connect security schemes beside HTTP Bearer.
 	OIDCIssuers []string
+	// Delegable are the targets of the gateway's other fronts (its MCP
+	// servers) whose capabilities a caller may delegate to an agent with
+	// a send, as it delegates an agent's.
+	Delegable []string
 	// MaxTasks and TaskTTL bound the in-memory task index used when
 	// Deps.Tasks is nil; zero means DefaultMaxTasks and DefaultTaskTTL.
 	MaxTasks int
@@ -214,10 +219,11 @@ func (f *Front) newAgent(ctx context.Context, ac config.Agent) (*agent, error) {
 	return a, nil
 }
 
-// fronts reports whether name is an agent this front serves.
+// fronts reports whether name is an agent this front serves, or a
+// target of another front whose capabilities may be delegated here.
 func (f *Front) fronts(name string) bool {
 	_, ok := f.agents[name]
-	return ok
+	return ok || slices.Contains(f.cfg.Delegable, name)
 }
 
 // upstreamError answers a failed upstream hop with a JSON-RPC error, for
@@ -249,7 +255,16 @@ func ConfigFrom(cfg *config.Config) Config {
 		Issuer: cfg.Capabilities.Issuer, MaxTTL: cfg.Capabilities.MaxTTL.D(),
 		Limits:          cfg.Limits.Limits,
 		UpstreamTimeout: cfg.Limits.UpstreamTimeout.D(), StreamTimeout: cfg.Listen.StreamTimeout.D(),
-		OIDCIssuers: issuers,
-		MaxTasks:    cfg.Limits.MaxTasks, TaskTTL: cfg.Limits.TaskTTL.D(),
+		OIDCIssuers: issuers, Delegable: mcpServerNames(cfg),
+		MaxTasks: cfg.Limits.MaxTasks, TaskTTL: cfg.Limits.TaskTTL.D(),
 	}
+}
+
+// mcpServerNames are the names of the gateway's MCP servers.
+func mcpServerNames(cfg *config.Config) []string {
+	names := make([]string, 0, len(cfg.MCPServers))
+	for _, s := range cfg.MCPServers {
+		names = append(names, s.Name)
+	}
+	return names
 }

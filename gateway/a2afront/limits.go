@@ -2,11 +2,9 @@ package a2afront
 
 import (
 	"context"
-	"errors"
-	"math"
 	"time"
 
-	"github.com/capgate/capgate/gateway/enforce"
+	"github.com/capgate/capgate/gateway/issue"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/ratelimit"
 )
@@ -29,20 +27,5 @@ func (f *Front) recordLive(ctx context.Context, c *call, id string, expires time
 	_ = f.deps.Limits.RecordLive(ctx, c.principal.ID, c.agent.cfg.Name, id, expires)
 }
 
-// limitError renders a limiter's answer: rate_limited with the limit and
-// retryAfter (whole seconds, at least 1) for a refusal; the store-loss
-// code for a limiter that cannot answer, because the gateway fails
-// closed.
-func limitError(err error) *jsonrpc.Error {
-	if err == nil {
-		return nil // before r, which errors.As moves to the heap
-	}
-	var r *ratelimit.Refusal
-	switch {
-	case errors.As(err, &r):
-		secs := max(1, int(math.Ceil(r.RetryAfter.Seconds())))
-		return capErr(jsonrpc.CodeRateLimited, "rate limited: "+string(r.Limit)+"; retry after the given seconds",
-			map[string]any{"limit": string(r.Limit), "retryAfter": secs})
-	}
-	return storeDown(enforce.RateLimitStore, "")
-}
+// limitError renders a limiter's answer (issue.LimitError).
+func limitError(err error) *jsonrpc.Error { return issue.LimitError(err) }

@@ -115,7 +115,7 @@ func (a *Authenticator) AuthenticateToken(ctx context.Context, token string) (*P
 	case len(token) > MaxTokenBytes:
 		return nil, invalid(fmt.Sprintf("credential longer than %d bytes", MaxTokenBytes))
 	case strings.Count(token, ".") == 2:
-		return a.authenticateJWT(ctx, token)
+		return a.authenticateJWT(ctx, token, "")
 	default:
 		return a.devKeys.authenticate(token)
 	}
@@ -128,9 +128,22 @@ func (a *Authenticator) AuthenticateToken(ctx context.Context, token string) (*P
 // ErrInvalidCredentials. The request is not modified: stripping the caller's
 // credential before proxying is the proxy's job.
 func (a *Authenticator) AuthenticateRequest(ctx context.Context, r *http.Request) (*Principal, error) {
+	return a.AuthenticateRequestFor(ctx, r, "")
+}
+
+// AuthenticateRequestFor is AuthenticateRequest at a protected resource
+// of its own (RFC 8707, RFC 9728): an OIDC token must name resource in its
+// aud instead of its issuer's configured audience, so that a token issued
+// for one resource is refused at every other. A dev API key is
+// authenticated as by AuthenticateRequest. An empty resource is
+// AuthenticateRequest.
+func (a *Authenticator) AuthenticateRequestFor(ctx context.Context, r *http.Request, resource string) (*Principal, error) {
 	token, err := bearerToken(r.Header)
 	if err != nil {
 		return nil, err
+	}
+	if strings.Count(token, ".") == 2 && len(token) <= MaxTokenBytes {
+		return a.authenticateJWT(ctx, token, resource)
 	}
 	return a.AuthenticateToken(ctx, token)
 }
@@ -163,8 +176,9 @@ func bearerToken(h http.Header) (string, error) {
 }
 
 // authenticateJWT routes the token to its issuer by its unverified iss,
-// then verifies it fully with that issuer's verifier.
-func (a *Authenticator) authenticateJWT(ctx context.Context, token string) (*Principal, error) {
+// then verifies it fully with that issuer's verifier, for audience (empty:
+// the issuer's configured audience).
+func (a *Authenticator) authenticateJWT(ctx context.Context, token, audience string) (*Principal, error) {
 	if len(a.issuers) == 0 {
 		return nil, ErrUnknownIssuer
 	}
@@ -176,7 +190,7 @@ func (a *Authenticator) authenticateJWT(ctx context.Context, token string) (*Pri
 	if !ok {
 		return nil, fmt.Errorf("%w: %q", ErrUnknownIssuer, iss)
 	}
-	idt, err := is.verify(ctx, token)
+	idt, err := is.verify(ctx, token, audience)
 	if err != nil {
 		a.logger.DebugContext(ctx, "authn: token refused", "issuer", iss, "error", err)
 		return nil, err

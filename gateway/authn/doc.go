@@ -17,9 +17,11 @@
 //     technical failure, not a verdict on the credential, and it never
 //     authenticates anyone.
 //   - JWTs are verified by go-oidc against the issuer's published JWKS:
-//     signature, iss, aud (the configured Audience), exp (required, no
-//     leeway) and nbf (go-oidc allows a fixed 5 minutes of clock skew). No
-//     check is ever skipped. The key is never taken from the token (an
+//     signature, iss, aud (the configured Audience or, at a protected
+//     resource of its own such as an MCP server, the resource's URI:
+//     AuthenticateRequestFor, RFC 8707), exp (required, no leeway) and nbf
+//     (go-oidc allows a fixed 5 minutes of clock skew). No check is ever
+//     skipped. The key is never taken from the token (an
 //     embedded jwk or a kid pointing elsewhere is useless), and only the
 //     configured asymmetric algorithms are accepted: HS*, "none" and any
 //     case variant are refused by configuration validation and by parsing.

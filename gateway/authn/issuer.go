@@ -1,12 +1,14 @@
 package authn
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"sync"
 	"time"
 
@@ -99,8 +101,8 @@ func (is *issuer) discover(done chan struct{}) {
 }
 
 // newVerifier fetches the discovery document and builds a verifier over the
-// issuer's remote JWKS. It never skips a check: audience, expiry, issuer and
-// signature are all verified by go-oidc.
+// issuer's remote JWKS. Expiry, issuer and signature are verified by
+// go-oidc; the audience by verify.
 func (is *issuer) newVerifier(ctx context.Context) (*oidc.IDTokenVerifier, error) {
 	ctx = oidc.ClientContext(ctx, is.client)
 	provider, err := oidc.NewProvider(ctx, is.cfg.Issuer)
@@ -117,17 +119,21 @@ func (is *issuer) newVerifier(ctx context.Context) (*oidc.IDTokenVerifier, error
 		return nil, fmt.Errorf("discovery document: jwks_uri %q is not a secure URL", meta.JWKSURL)
 	}
 	keys := classifyingKeySet{remote: oidc.NewRemoteKeySet(oidc.ClientContext(is.base, is.client), meta.JWKSURL)}
+	// The audience is checked by verify, against the configured one or
+	// the resource's (RFC 8707); every other check is go-oidc's.
 	return oidc.NewVerifier(is.cfg.Issuer, keys, &oidc.Config{
-		ClientID:             is.cfg.Audience,
+		SkipClientIDCheck:    true,
 		SupportedSigningAlgs: is.cfg.Algorithms,
 		Now:                  is.now,
 	}), nil
 }
 
 // verify checks token against this issuer and returns its verified claims.
-// A bad token wraps ErrInvalidCredentials (or ErrTokenExpired); a key-set
-// fetch failure or an ended context wraps ErrIssuerUnavailable.
-func (is *issuer) verify(ctx context.Context, token string) (*oidc.IDToken, error) {
+// Its aud must include audience, or the issuer's configured audience when
+// audience is empty. A bad token wraps ErrInvalidCredentials (or
+// ErrTokenExpired); a key-set fetch failure or an ended context wraps
+// ErrIssuerUnavailable.
+func (is *issuer) verify(ctx context.Context, token, audience string) (*oidc.IDToken, error) {
 	v, err := is.verifierFor(ctx)
 	if err != nil {
 		return nil, err
@@ -135,6 +141,10 @@ func (is *issuer) verify(ctx context.Context, token string) (*oidc.IDToken, erro
 	outcome := &verifyOutcome{}
 	idt, err := v.Verify(context.WithValue(ctx, outcomeKey{}, outcome), token)
 	if err == nil {
+		audience = cmp.Or(audience, is.cfg.Audience)
+		if !slices.Contains(idt.Audience, audience) {
+			return nil, invalid(fmt.Sprintf("oidc: expected audience %q got %q", audience, idt.Audience))
+		}
 		return idt, nil
 	}
 	if outcome.fetchErr != nil {

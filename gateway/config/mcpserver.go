@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/capgate/capgate/gateway/mcp"
@@ -11,8 +12,8 @@ import (
 // MCPServer is one upstream MCP server, under mcp_servers, fronted at
 // /mcp/{name} over Streamable HTTP. It is a target like an agent: its
 // grants reach the policy's catalog under its name, and policy rules name
-// it as they name an agent. The gateway sends it no credential of its own
-// yet (an agent's upstream_auth has no counterpart here).
+// it as they name an agent. The gateway never sends it the caller's
+// credential; with upstream_auth it sends its own.
 type MCPServer struct {
 	// Name is the path segment under /mcp/, and the target's name in the
 	// policy and in the capabilities issued for it.
@@ -34,6 +35,80 @@ type MCPServer struct {
 	// to no handle the caller holds: UnmappedRedact (default) or
 	// UnmappedRefuse.
 	UnmappedIDs string `yaml:"unmapped_ids,omitempty"`
+	// UpstreamAuth is the gateway's own credential for the server.
+	UpstreamAuth *MCPUpstreamAuth `yaml:"upstream_auth,omitempty"`
+	// Resources, when set, serves the server's resources/list and
+	// resources/read through the gateway, scoped to a capability; without
+	// it they are refused.
+	Resources *MCPResources `yaml:"resources,omitempty"`
+	// Prompts, when set, passes the server's prompts/list and prompts/get
+	// to a caller the policy could grant the operation on this server;
+	// without it they are refused.
+	Prompts *MCPPrompts `yaml:"prompts,omitempty"`
+}
+
+// MCPPrompts is how the gateway passes an MCP server's prompts: per
+// policy, with no catalog id in the answer.
+type MCPPrompts struct {
+	// Operation is the operation the policy must be able to grant the
+	// caller on this server for its prompts to pass.
+	Operation string `yaml:"operation"`
+}
+
+// MCPResources is how the gateway serves an MCP server's resources: a
+// resource's URI is its real id (an id of the catalog), which a caller
+// names only by a handle of its capability.
+type MCPResources struct {
+	// Operation is the operation resources/read and resources/list need;
+	// the capability presented must cover it.
+	Operation string `yaml:"operation"`
+}
+
+// MCPUpstreamAuth is the credential the gateway sends an MCP server in
+// place of the caller's: a static bearer token read from an environment
+// variable or a file (bearer_env, bearer_file), or an OAuth 2.0
+// client-credentials token as for an agent (token_url, client_id, and
+// client_secret_env or client_secret_file). Exactly one of bearer_env,
+// bearer_file and token_url is set.
+type MCPUpstreamAuth struct {
+	// BearerEnv names the environment variable holding a static token.
+	BearerEnv string `yaml:"bearer_env,omitempty"`
+	// BearerFile names the file holding a static token.
+	BearerFile string `yaml:"bearer_file,omitempty"`
+	// UpstreamAuth is the client-credentials form.
+	UpstreamAuth `yaml:",inline"`
+}
+
+// validate checks one MCP server's upstream_auth at path p.
+func (u *MCPUpstreamAuth) validate(p string, add addFunc) {
+	set := 0
+	for _, v := range []string{u.BearerEnv, u.BearerFile, u.TokenURL} {
+		if v != "" {
+			set++
+		}
+	}
+	switch {
+	case set != 1:
+		add(p, "exactly one of bearer_env, bearer_file and token_url is required")
+	case u.TokenURL != "":
+		u.UpstreamAuth.validate(p, add)
+	case u.ClientID != "" || u.ClientSecretEnv != "" || u.ClientSecretFile != "" || len(u.Scopes) > 0:
+		add(p, "a static bearer token takes no client_id, client_secret_env, client_secret_file or scopes")
+	}
+}
+
+// hasOperation reports whether op is a non-empty operation of one of the
+// server's grants (or a grant covers every operation).
+func (s MCPServer) hasOperation(op string) bool {
+	if op == "" {
+		return false
+	}
+	for _, g := range s.Grants {
+		if slices.Contains(g.Operations, op) || slices.Contains(g.Operations, "*") {
+			return true
+		}
+	}
+	return false
 }
 
 // MCPTool is what the gateway knows of one tool.
@@ -69,6 +144,15 @@ func (c *Config) validateMCPServers(add addFunc) {
 		}
 		Agent{Grants: s.Grants}.validateGrants(p, add)
 		s.validateTools(p, add)
+		if s.UpstreamAuth != nil {
+			s.UpstreamAuth.validate(p+".upstream_auth", add)
+		}
+		if s.Resources != nil && !s.hasOperation(s.Resources.Operation) {
+			add(p+".resources.operation", "operation %q is in no grant of this server", s.Resources.Operation)
+		}
+		if s.Prompts != nil && !s.hasOperation(s.Prompts.Operation) {
+			add(p+".prompts.operation", "operation %q is in no grant of this server", s.Prompts.Operation)
+		}
 		switch s.UnmappedIDs {
 		case "", UnmappedRedact, UnmappedRefuse:
 		default:

@@ -327,6 +327,11 @@ func (c *Config) resolvePaths(dir string) {
 			ua.ClientSecretFile = abs(ua.ClientSecretFile)
 		}
 	}
+	for i := range c.MCPServers {
+		if ua := c.MCPServers[i].UpstreamAuth; ua != nil {
+			ua.ClientSecretFile, ua.BearerFile = abs(ua.ClientSecretFile), abs(ua.BearerFile)
+		}
+	}
 }
 
 func dirOf(path string) string { return filepath.Dir(path) }

@@ -10,11 +10,19 @@ const (
 
 // The methods the front decides on. Every other method is refused.
 const (
-	MethodInitialize   = "initialize"
-	MethodDiscover     = "server/discover"
-	MethodPing         = "ping"
-	MethodToolsList    = "tools/list"
-	MethodToolsCall    = "tools/call"
+	MethodInitialize = "initialize"
+	MethodDiscover   = "server/discover"
+	MethodPing       = "ping"
+	MethodToolsList  = "tools/list"
+	MethodToolsCall  = "tools/call"
+	// MethodResourcesList and MethodResourcesRead list and read the
+	// server's resources.
+	MethodResourcesList = "resources/list"
+	MethodResourcesRead = "resources/read"
+	// MethodPromptsList and MethodPromptsGet list and get the server's
+	// prompts.
+	MethodPromptsList  = "prompts/list"
+	MethodPromptsGet   = "prompts/get"
 	MethodCapabilities = "a2a/capabilities/request"
 
 	NotificationInitialized      = "notifications/initialized"

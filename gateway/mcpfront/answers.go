@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/capgate/capgate/gateway/answer"
-	"github.com/capgate/capgate/gateway/jsonrpc"
+	"github.com/capgate/capgate/gateway/enforce"
 	"github.com/capgate/capgate/gateway/mcp"
 )
 
@@ -17,7 +17,8 @@ import (
 // stream event by event. The processors, in order: mapIDs (a tools/call's
 // real ids become the caller's handles, in every string, server requests
 // and notifications on the stream included) and listTools (a tools/list
-// shows only the tools the caller could call).
+// shows only the tools the caller could call) and listResources (a
+// resources/list shows only the capability's resources).
 
 // modifyAnswer is the servers' proxy hook.
 func (f *Front) modifyAnswer(resp *http.Response) error {
@@ -26,18 +27,30 @@ func (f *Front) modifyAnswer(resp *http.Response) error {
 		return nil
 	}
 	c := u.c
+	if err := f.bindSession(resp.Request.Context(), resp, c); err != nil {
+		f.deps.Logger.ErrorContext(resp.Request.Context(), "mcp session not bound", "server", c.server.cfg.Name, "error", err)
+		return err
+	}
 	c.stream = strings.Contains(strings.ToLower(resp.Header.Get("Content-Type")), "event-stream")
-	ac := answer.Call[*call]{Value: c, ID: c.req.ID, Target: c.server.cfg.Name, Scoped: c.scope != nil}
-	if c.scope != nil {
-		ac.Lines = func() answer.LineFilter { return answer.Lines(c.scope.IDMap(c.server.known)) }
+	ac := answer.Call[*call]{Value: c, ID: c.req.ID, Target: c.server.cfg.Name, Scoped: c.scope != nil || c.redact}
+	if scope := c.scope; scope != nil || c.redact {
+		if scope == nil {
+			scope = &enforce.Scope{}
+		}
+		ac.Lines = func() answer.LineFilter { return answer.Lines(scope.IDMap(c.server.known)) }
 	}
 	return f.answers.Modify(resp, ac)
 }
 
-// mapIDs is the id rule of a tools/call's answer. On a stream, each event
+// mapIDs is the id rule of a tools/call's answer (and of every call
+// scoped to a capability); a prompt's answer has every catalog id
+// redacted. On a stream, each event
 // first re-checks that the capability is live, so a revocation ends the
 // stream at its next event.
 func (f *Front) mapIDs(ctx context.Context, c *call, resp json.RawMessage) (json.RawMessage, error) {
+	if c.redact {
+		return answer.MapIDs(resp, &enforce.Scope{}, c.server.known)
+	}
 	if c.scope == nil {
 		return resp, nil
 	}
@@ -50,50 +63,18 @@ func (f *Front) mapIDs(ctx context.Context, c *call, resp json.RawMessage) (json
 }
 
 // listTools keeps, in a tools/list answer, the tools the caller could
-// call: those the config names and, when the call presented a
-// capability, whose operation it covers. Anything else in the answer
-// passes as it came.
+// call (callable). Anything else in the answer passes as it came.
 func (f *Front) listTools(_ context.Context, c *call, resp json.RawMessage) (json.RawMessage, error) {
 	if c.req.Method != mcp.MethodToolsList {
 		return resp, nil
 	}
-	var env map[string]json.RawMessage
-	if json.Unmarshal(resp, &env) != nil || env["result"] == nil {
-		return resp, nil
-	}
-	var result map[string]json.RawMessage
-	if json.Unmarshal(env["result"], &result) != nil || result == nil {
-		// Not a listing the gateway can filter: refused, never passed
-		// unfiltered.
-		return nil, answer.ErrNotJSON
-	}
-	for k, v := range result {
-		// "Tools" is the list to a client that matches names as a
-		// lenient decoder does: every spelling is filtered.
-		if jsonrpc.LenientName(k, "tools") {
-			result[k] = f.callableTools(c, v)
-		}
-	}
-	env["result"] = encode(result)
-	return encode(env), nil
-}
-
-// callableTools is the list tools with only the tools the caller could
-// call; what is not a list becomes an empty one.
-func (f *Front) callableTools(c *call, tools json.RawMessage) json.RawMessage {
-	var all []json.RawMessage
-	_ = json.Unmarshal(tools, &all)
-	kept := make([]json.RawMessage, 0, len(all))
-	for _, t := range all {
-		if f.callable(c, t) {
-			kept = append(kept, t)
-		}
-	}
-	return encode(kept)
+	return filterList(resp, "tools", func(t json.RawMessage) bool { return f.callable(c, t) })
 }
 
 // callable reports whether the tool t of a tools/list answer is one the
-// caller could call.
+// caller could call: one the config names and, under the capability the
+// listing presented, whose operation it covers, or, without one, that
+// the policy could grant the caller.
 func (f *Front) callable(c *call, t json.RawMessage) bool {
 	var named struct {
 		Name string `json:"name"`
@@ -105,5 +86,11 @@ func (f *Front) callable(c *call, t json.RawMessage) bool {
 	if !ok {
 		return false
 	}
-	return c.listed == nil || c.listed.Claims.HasOperation(tc.operation)
+	switch {
+	case c.listed != nil:
+		return c.listed.Claims.HasOperation(tc.operation)
+	case c.grantable != nil:
+		return c.grantable[named.Name]
+	}
+	return true
 }

@@ -63,7 +63,7 @@ func (f *Front) authenticate(next http.Handler) http.Handler {
 			}))
 			return
 		}
-		p, err := f.deps.Authenticator.AuthenticateRequest(r.Context(), r)
+		p, err := f.deps.Authenticator.AuthenticateRequestFor(r.Context(), r, s.resource)
 		if err != nil {
 			f.deps.Logger.DebugContext(r.Context(), "mcp request refused", "server", s.cfg.Name, "error", err)
 			f.refuseAuthn(w, s, err)
@@ -100,9 +100,9 @@ func (f *Front) metadataURL(s *server) string {
 	return f.cfg.PublicURL + MetadataPrefix + "/mcp/" + s.cfg.Name
 }
 
-// methodNotAllowed answers GET and DELETE: the front opens no
-// server-initiated stream and ends no session on a caller's word, and a
-// client takes 405 to mean exactly that.
+// methodNotAllowed answers GET and DELETE outside a session: there is no
+// standalone stream to open and no session to end, and a client takes
+// 405 to mean exactly that.
 func methodNotAllowed(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Allow", http.MethodPost)
 	writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"error": "method not allowed"})

@@ -1,10 +1,17 @@
 package mcpfront_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/capgate/capgate/gateway/authn"
+	"github.com/capgate/capgate/gateway/authn/oidctest"
+	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/mcpfront"
 )
 
 // TestUnauthenticated: a request without valid credentials gets the 401
@@ -51,5 +58,37 @@ func TestResourceMetadata(t *testing.T) {
 	}
 	if resp, _ := http.Get(w.gateway.URL + "/.well-known/oauth-protected-resource/mcp/nope"); resp.StatusCode != http.StatusNotFound {
 		t.Errorf("unknown server: %d", resp.StatusCode)
+	}
+}
+
+// TestTokenAudienceIsTheResource: an OIDC token is accepted at a server
+// only when its aud names the server's resource URI (RFC 8707); a token
+// for the gateway's own audience or for another server gets the 401
+// challenge, and the server sees nothing.
+func TestTokenAudienceIsTheResource(t *testing.T) {
+	idp := oidctest.New(t)
+	w := newWorldWith(t, "", func(_ *config.MCPServer, d *mcpfront.Deps) {
+		a, err := authn.New(context.Background(), []authn.IssuerConfig{{Issuer: idp.URL(), Audience: "capgate"}}, nil, authn.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Authenticator = a
+	})
+	tests := []struct {
+		name       string
+		aud        any
+		wantStatus int
+	}{
+		{"the server's resource", "https://gateway.example/mcp/files", http.StatusOK},
+		{"the resource among others", []string{"capgate", "https://gateway.example/mcp/files"}, http.StatusOK},
+		{"the gateway's audience", "capgate", http.StatusUnauthorized},
+		{"another server", "https://gateway.example/mcp/notes", http.StatusUnauthorized},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			claims := idp.Claims("capgate", time.Now())
+			claims["aud"], claims["email"], claims["email_verified"] = tt.aud, "dana@example.com", true
+			w.wantPing(t, tt.wantStatus, "Bearer "+idp.Sign(claims))
+		})
 	}
 }

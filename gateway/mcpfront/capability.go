@@ -89,7 +89,7 @@ func noCapabilityIn(req jsonrpc.Request) *jsonrpc.Error {
 	case e != nil:
 		return e
 	case pc != (mcp.PresentedCapability{}):
-		return invalidParams("a capability is presented on tools/call and tools/list only")
+		return invalidParams("a capability is presented on tools/call, tools/list, resources/read and resources/list only")
 	}
 	return nil
 }

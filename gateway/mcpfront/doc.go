@@ -19,8 +19,16 @@
 //     with WWW-Authenticate: Bearer resource_metadata="…", and the
 //     server's Protected Resource Metadata (RFC 9728) is served at
 //     /.well-known/oauth-protected-resource/mcp/{server}, naming the
-//     configured OIDC issuers. The caller's credentials and capability
-//     headers never reach the server (package proxy).
+//     configured OIDC issuers. An OIDC token must name the server's
+//     resource URI in its aud (RFC 8707; authn.AuthenticateRequestFor): a
+//     token for the gateway's A2A audience or for another server is
+//     refused there. The caller's credentials and capability
+//     headers never reach the server (package proxy). With upstream_auth
+//     the server gets the gateway's own credential instead: a static
+//     bearer token read once from an environment variable or a file, or
+//     an OAuth 2.0 client-credentials token (proxy.StaticBearer,
+//     proxy.ClientCredentials); a credential that cannot be read is a
+//     config New refuses.
 //   - Bodies are read by the strict codec (package jsonrpc): a duplicate
 //     or case-variant member anywhere refuses the body, and a batch is
 //     refused.
@@ -42,33 +50,75 @@
 //     links, server notifications on the stream), other catalog ids are
 //     redacted or refuse the answer, and a stream re-checks revocation at
 //     each event.
-//   - tools/list lists only the tools the config names, and, when a
-//     capability is presented, those whose operation it covers.
+//   - tools/list lists only the tools the config names, and of those,
+//     when a capability is presented, the ones whose operation it covers;
+//     without one, the ones the policy in force could grant the caller
+//     (package discovery's probe; with no policy, every named tool).
+//   - a2a/capabilities/request, approval/status, attenuate and revoke
+//     sent to /mcp/{server} are answered by the gateway and never
+//     forwarded, by the same issuer as at the A2A front (package issue):
+//     what the server's grant permits ∩ what the caller asked ∩ what the
+//     policy allows, opaque handles for the resources of the server's
+//     catalog that match, a request held for human approval when the
+//     policy says so. The server is the capability's audience and the
+//     policy's target, named in rules as an agent is. A front built
+//     without signing keys or a policy refuses these methods
+//     (grant_denied).
+//   - Delegation across protocols: a capability for a server's grant is
+//     attenuated and delegated to an agent over A2A exactly as an agent's
+//     (a send to /a2a/{agent} carrying it; the A2A front accepts the
+//     capabilities of the gateway's MCP servers, a2afront.Config.Delegable).
+//     The agent then calls the server's tools here with its child, and a
+//     revocation of any ancestor refuses the child's next call (-32043) on
+//     every replica. The audit trail shows the chain: capability.delegate
+//     (caller, to_agent, parent and child ids), and each mcp.tools.call
+//     names the capability presented and, once verified, its id, parent
+//     id, the principal it acts for, its holder and depth.
+//   - MCP sessions (Mcp-Session-Id) are bound to the principal that
+//     opened them: the session id a server assigns in an answer is bound
+//     to the caller in the session index (the task index's store, on Redis
+//     when the gateway has one), and a request naming a session is
+//     forwarded only for that principal. Anyone else, and a session the
+//     gateway never saw opened, gets 404 (a client then opens a new
+//     session) and the server sees nothing; an index that cannot answer
+//     refuses (fail closed).
+//   - With resources: {operation} in the config, resources/read and
+//     resources/list are served scoped to a capability (resources.go): a
+//     resource's URI is its catalog id, named by a handle of the
+//     capability covering the operation; resources/read's uri is rewritten
+//     to the real URI (a real id anywhere in the params is refused), and
+//     resources/list keeps only the capability's resources. Both answers
+//     pass the pipeline, so the caller sees its handles, never a real URI;
+//     without a capability, -32040. Without the section both are refused.
+//   - With prompts: {operation} in the config, prompts/list and
+//     prompts/get pass per policy (prompts.go): only for a caller the
+//     policy could grant the operation on the server, anyone else being
+//     refused grant_denied before the server sees anything; every catalog
+//     id in their answers is redacted. Without the section they are
+//     refused.
+//   - In a session, the standalone stream (GET /mcp/{server}) is opened
+//     only for the session's principal, and every event on it (the
+//     server's requests and notifications) passes the answer pipeline
+//     with the catalog's ids redacted; the client's responses to the
+//     server's requests (a POSTed JSON-RPC response) and the session's end
+//     (DELETE) are forwarded in the caller's own session only (stream.go).
 //   - initialize, server/discover, ping and the client's notifications
 //     are forwarded on authentication alone; every other method is
 //     refused (-32601), never forwarded.
 //
 // # Not built yet
 //
-//   - Issuance at the MCP front: a2a/capabilities/request sent to
-//     /mcp/{server} is refused. The A2A front's issuance is bound to its
-//     agents (cards, resolution, approvals) and is not reused yet;
-//     capabilities for an MCP server's grants cannot be requested through
-//     the gateway today.
-//   - Delegation across protocols: the A2A front does not front MCP
-//     servers, so it cannot attenuate or delegate their capabilities.
-//   - tools/list filtered by what the policy could ever grant a caller
-//     who presents no capability; resources/list, resources/read,
-//     prompts and completion (refused); server-to-client requests and the
-//     standalone GET stream (405); session termination by DELETE (405).
-//   - MCP sessions bound to the principal that opened them: a session id
-//     is forwarded as it came (a tools/call still needs the caller's own
-//     capability).
-//   - The audience of OIDC tokens checked per server resource (RFC 8707):
-//     the issuers' configured audience applies.
-//   - upstream_auth (a gateway credential for the server), tools whose
-//     schema mirrors arguments into Mcp-Param-* headers (the front drops
-//     those headers, so such a server refuses the call), and the
-//     input-required retries of 2026-07-28 (inputResponses, requestState
-//     pass unread).
+//   - resources/templates/list, resources/subscribe and completion
+//     (refused, -32601); the standalone stream and DELETE outside a
+//     session (405). A capability revoked
+//     does not end a session's standalone stream (it acts under none).
+//   - tools/list without a capability, and prompts, probe the policy as
+//     capability discovery does (no resource query, then each catalog
+//     collection): a rule reachable only under a narrower filter or a
+//     condition the probe does not meet allows less than could be
+//     granted.
+//   - Tools whose schema mirrors arguments into Mcp-Param-* headers (the
+//     front drops those headers, so such a server refuses the call), and
+//     the input-required retries of 2026-07-28 (inputResponses,
+//     requestState pass unread).
 package mcpfront

@@ -19,7 +19,8 @@ import (
 var versions = []string{"2026-07-28", "2025-11-25"}
 
 // TestListAndCall: through the gateway, the official client initializes,
-// lists only the tools the gateway fronts, and calls read_file with a
+// lists only the tools the gateway fronts (the policy could grant alice
+// both), and calls read_file with a
 // handle; the server reads the real file, and the caller sees its handle
 // where the server wrote the real id.
 func TestListAndCall(t *testing.T) {
@@ -93,12 +94,7 @@ func TestListWithCapability(t *testing.T) {
 // sees, and the server sees nothing of the call.
 func TestRefusals(t *testing.T) {
 	w := newWorld(t, "")
-	mine := w.mint(t, alice, []string{"read"}, "corpus/q1-report.md")
-	bobs := w.mint(t, bob, []string{"read"}, "corpus/q2-report.md")
-	revoked := w.mint(t, alice, []string{"read"}, "corpus/q1-report.md")
-	if err := w.revoked.Revoke(context.Background(), revoked.claims.RevocationID, time.Now().Add(time.Hour)); err != nil {
-		t.Fatal(err)
-	}
+	mine, bobs, revoked := w.refusalCapabilities(t)
 	read := func(path string, meta sdk.Meta) *sdk.CallToolParams {
 		return &sdk.CallToolParams{Name: "read_file", Arguments: map[string]any{"path": path}, Meta: meta}
 	}
@@ -107,19 +103,22 @@ func TestRefusals(t *testing.T) {
 		params     *sdk.CallToolParams
 		wantCode   int64
 		wantReason string
+		// wantSaid are words the message must hold.
+		wantSaid []string
 	}{
-		{"no capability", read(mine.handles[0], nil), -32040, "capability_required"},
+		{"no capability", read(mine.handles[0], nil), -32040, "capability_required",
+			[]string{`params._meta["dev.capgate/capability"]`, "A2A-Capability header"}},
 		{"wrong operation", &sdk.CallToolParams{Name: "write_file", Arguments: map[string]any{"path": mine.handles[0], "content": "x"},
-			Meta: withCapability(mine.id)}, -32044, "operation_not_permitted"},
-		{"foreign handle", read(bobs.handles[0], withCapability(mine.id)), -32045, "resource_not_permitted"},
-		{"real id instead of a handle", read("corpus/q1-report.md", withCapability(mine.id)), -32045, "resource_not_permitted"},
+			Meta: withCapability(mine.id)}, -32044, "operation_not_permitted", nil},
+		{"foreign handle", read(bobs.handles[0], withCapability(mine.id)), -32045, "resource_not_permitted", nil},
+		{"real id instead of a handle", read("corpus/q1-report.md", withCapability(mine.id)), -32045, "resource_not_permitted", nil},
 		{"real id elsewhere in the arguments", &sdk.CallToolParams{Name: "read_file",
-			Arguments: map[string]any{"path": mine.handles[0], "note": "corpus/secret.md"}, Meta: withCapability(mine.id)}, -32045, "resource_not_permitted"},
-		{"no resource argument", &sdk.CallToolParams{Name: "read_file", Arguments: map[string]any{}, Meta: withCapability(mine.id)}, -32045, "resource_not_permitted"},
-		{"revoked", read(revoked.handles[0], withCapability(revoked.id)), -32043, "capability_revoked"},
-		{"wrong holder", read(bobs.handles[0], withCapability(bobs.id)), -32046, "holder_mismatch"},
-		{"unknown capability", read(mine.handles[0], withCapability("cap_nope")), -32041, "capability_invalid"},
-		{"tool not fronted", &sdk.CallToolParams{Name: "admin_reset", Meta: withCapability(mine.id)}, -32602, "invalid_params"},
+			Arguments: map[string]any{"path": mine.handles[0], "note": "corpus/secret.md"}, Meta: withCapability(mine.id)}, -32045, "resource_not_permitted", nil},
+		{"no resource argument", &sdk.CallToolParams{Name: "read_file", Arguments: map[string]any{}, Meta: withCapability(mine.id)}, -32045, "resource_not_permitted", nil},
+		{"revoked", read(revoked.handles[0], withCapability(revoked.id)), -32043, "capability_revoked", nil},
+		{"wrong holder", read(bobs.handles[0], withCapability(bobs.id)), -32046, "holder_mismatch", nil},
+		{"unknown capability", read(mine.handles[0], withCapability("cap_nope")), -32041, "capability_invalid", nil},
+		{"tool not fronted", &sdk.CallToolParams{Name: "admin_reset", Meta: withCapability(mine.id)}, -32602, "invalid_params", nil},
 	}
 	cs := w.connect(t, aliceKey, "")
 	for _, tt := range tests {
@@ -136,6 +135,11 @@ func TestRefusals(t *testing.T) {
 			_ = json.Unmarshal(we.Data, &data)
 			if we.Code != tt.wantCode || data.Reason != tt.wantReason {
 				t.Errorf("refused %d %s (%s), want %d %s", we.Code, data.Reason, we.Message, tt.wantCode, tt.wantReason)
+			}
+			for _, said := range tt.wantSaid {
+				if !strings.Contains(we.Message, said) {
+					t.Errorf("message %q does not name %s", we.Message, said)
+				}
 			}
 			if got := w.upstream.calls.Load(); got != before {
 				t.Errorf("the server saw %d tool calls of a refused call", got-before)
@@ -168,4 +172,40 @@ func toolNames(tools []*sdk.Tool) []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// TestListWithoutCapability: a tools/list that presents no capability
+// lists the fronted tools the policy could ever grant the caller: alice
+// (finance) may be granted read, and write with approval; bob nothing.
+func TestListWithoutCapability(t *testing.T) {
+	w := newWorld(t, "")
+	tests := []struct {
+		key  string
+		want []string
+	}{
+		{aliceKey, []string{"read_file", "write_file"}},
+		{bobKey, nil},
+	}
+	for _, tt := range tests {
+		list, err := w.connect(t, tt.key, "").ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := toolNames(list.Tools); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: tools listed %v, want %v", tt.key, got, tt.want)
+		}
+	}
+}
+
+// refusalCapabilities mints the capabilities the refusal tests present:
+// alice's over Q1, bob's over Q2, and alice's over Q1, revoked.
+func (w *world) refusalCapabilities(t *testing.T) (mine, bobs, revoked capability) {
+	t.Helper()
+	mine = w.mint(t, alice, []string{"read"}, "corpus/q1-report.md")
+	bobs = w.mint(t, bob, []string{"read"}, "corpus/q2-report.md")
+	revoked = w.mint(t, alice, []string{"read"}, "corpus/q1-report.md")
+	if err := w.revoked.Revoke(context.Background(), revoked.claims.RevocationID, time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	return mine, bobs, revoked
 }

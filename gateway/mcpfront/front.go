@@ -1,24 +1,31 @@
 package mcpfront
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"golang.org/x/oauth2/clientcredentials"
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/answer"
+	"github.com/capgate/capgate/gateway/approval"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/enforce"
+	"github.com/capgate/capgate/gateway/issue"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/mcp"
 	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/gateway/proxy"
+	"github.com/capgate/capgate/gateway/ratelimit"
+	"github.com/capgate/capgate/gateway/taskindex"
 	"github.com/capgate/capgate/revocation"
 )
 
@@ -26,6 +33,10 @@ import (
 const (
 	DefaultUpstreamTimeout = 30 * time.Second
 	DefaultStreamTimeout   = time.Hour
+	// DefaultMaxSessions and DefaultSessionTTL bound the in-memory session
+	// index used when Deps.Sessions is nil.
+	DefaultMaxSessions = 100_000
+	DefaultSessionTTL  = 24 * time.Hour
 )
 
 // Config is what the front serves: the MCP servers, where callers reach
@@ -47,6 +58,11 @@ type Config struct {
 	// OIDCIssuers are the trusted issuers, named in each server's
 	// Protected Resource Metadata as its authorization servers.
 	OIDCIssuers []string
+	// Issuer is the iss of every capability token the front mints.
+	Issuer string
+	// MaxTTL is the gateway's ceiling on a capability's life, on top of
+	// the policy's own max_ttl.
+	MaxTTL time.Duration
 }
 
 // Deps are the front's collaborators.
@@ -61,8 +77,23 @@ type Deps struct {
 	// Revocations says whether a capability or an ancestor is revoked.
 	// Required.
 	Revocations revocation.Store
-	// Audit receives one event per tools/call decision; nil records
-	// nothing.
+	// Keys sign the capabilities the front issues and attenuates, and
+	// Policy decides issuance; without both, the capability methods are
+	// refused (grant_denied) and only presented capabilities are served.
+	Keys   *captoken.KeySet
+	Policy issue.PolicySource
+	// Limits bounds each principal's issuance and attenuation; nil
+	// limits nothing.
+	Limits *ratelimit.Limiter
+	// Approvals holds requests that wait for human approval; nil denies
+	// every request that needs one.
+	Approvals approval.Store
+	// Sessions binds each MCP session to the principal that opened it;
+	// nil means an in-memory index of DefaultMaxSessions sessions, each
+	// kept DefaultSessionTTL after its last answer.
+	Sessions taskindex.Index
+	// Audit receives one event per tools/call decision and per issuance,
+	// attenuation and revocation; nil records nothing.
 	Audit *slog.Logger
 	// Runtime is the clock (nil means time.Now), the operational logger
 	// (nil discards) and the tracer (nil records nothing).
@@ -108,6 +139,9 @@ func New(cfg Config, deps Deps) (*Front, error) {
 	if deps.Audit == nil {
 		deps.Audit = slog.New(slog.DiscardHandler)
 	}
+	if deps.Sessions == nil {
+		deps.Sessions = taskindex.NewMemory(DefaultMaxSessions, DefaultSessionTTL, deps.Now)
+	}
 	decoder, err := jsonrpc.NewDecoder(cfg.Limits)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidConfig, err)
@@ -127,7 +161,7 @@ func New(cfg Config, deps Deps) (*Front, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcpfront: %w", err)
 	}
-	f.answers, err = answer.New(answer.Options{Logger: deps.Logger}, f.mapIDs, f.listTools)
+	f.answers, err = answer.New(answer.Options{Logger: deps.Logger}, f.mapIDs, f.listTools, f.listResources)
 	if err != nil {
 		return nil, fmt.Errorf("mcpfront: %w", err)
 	}
@@ -172,10 +206,39 @@ func (f *Front) newServer(sc config.MCPServer) (*server, error) {
 		}
 	}
 	s.known = enforce.NewCatalog(known)
+	rt, err := f.upstreamTransport(sc)
+	if err != nil {
+		return nil, err
+	}
 	s.proxy = proxy.New(u, proxy.Options{
-		Transport: proxy.NewTransport(), ErrorHandler: f.upstreamError, ModifyResponse: f.modifyAnswer, Logger: f.deps.Logger,
+		Transport: rt, ErrorHandler: f.upstreamError, ModifyResponse: f.modifyAnswer, Logger: f.deps.Logger,
 	})
 	return s, nil
+}
+
+// upstreamTransport is the transport to one server: a tuned transport,
+// with the gateway's own credential when upstream_auth names one. The
+// secret is read once, here: a server whose secret cannot be read is a
+// config the front cannot serve.
+func (f *Front) upstreamTransport(sc config.MCPServer) (http.RoundTripper, error) {
+	base, ua := proxy.NewTransport(), sc.UpstreamAuth
+	switch {
+	case ua == nil:
+		return base, nil
+	case ua.TokenURL != "":
+		secret, err := f.deps.Secret(ua.ClientSecretEnv, ua.ClientSecretFile)
+		if err != nil {
+			return nil, fmt.Errorf("%w: server %s: client secret: %w", ErrInvalidConfig, sc.Name, err)
+		}
+		return proxy.ClientCredentials(context.Background(), base, clientcredentials.Config{
+			ClientID: ua.ClientID, ClientSecret: secret, TokenURL: ua.TokenURL, Scopes: ua.Scopes,
+		}), nil
+	}
+	token, err := f.deps.Secret(ua.BearerEnv, ua.BearerFile)
+	if err != nil {
+		return nil, fmt.Errorf("%w: server %s: bearer token: %w", ErrInvalidConfig, sc.Name, err)
+	}
+	return proxy.StaticBearer(base, token), nil
 }
 
 // fronts reports whether name is a server this front serves: a
@@ -189,14 +252,14 @@ func (f *Front) fronts(name string) bool {
 //
 //	GET    /.well-known/oauth-protected-resource/mcp/{server}   RFC 9728 metadata
 //	POST   /mcp/{server}                                        Streamable HTTP, authenticated
-//	GET    /mcp/{server}                                        405: no server-initiated stream
-//	DELETE /mcp/{server}                                        405: sessions end on their own
+//	GET    /mcp/{server}                                        a session's standalone stream (405 outside one)
+//	DELETE /mcp/{server}                                        a session's end (405 outside one)
 func (f *Front) Mount(r chi.Router) {
 	r.Get(MetadataPrefix+"/mcp/{server}", f.serveMetadata)
 	r.Route("/mcp/{server}", func(r chi.Router) {
 		r.Use(f.authenticate)
 		r.Post("/", f.serve)
-		r.Get("/", methodNotAllowed)
-		r.Delete("/", methodNotAllowed)
+		r.Get("/", f.serveStream)
+		r.Delete("/", f.serveStream)
 	})
 }

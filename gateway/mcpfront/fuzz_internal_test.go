@@ -98,3 +98,28 @@ func FuzzRewriteArguments(f *testing.F) {
 		}
 	})
 }
+
+// FuzzIsResponse: what isResponse takes for a client's response is an
+// object of exactly jsonrpc "2.0", a non-null id and one of result and
+// error, and never a call (a method).
+func FuzzIsResponse(f *testing.F) {
+	f.Add(`{"jsonrpc":"2.0","id":1,"result":{}}`)
+	f.Add(`{"jsonrpc":"2.0","id":"a","error":{"code":-1,"message":"x"}}`)
+	f.Add(`{"jsonrpc":"2.0","id":1,"result":{},"error":{}}`)
+	f.Add(`{"jsonrpc":"2.0","id":null,"result":1}`)
+	f.Add(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+	f.Fuzz(func(t *testing.T, raw string) {
+		if !isResponse([]byte(raw)) {
+			return
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(raw), &m); err != nil {
+			t.Fatalf("%s taken for a response: %v", raw, err)
+		}
+		_, result := m["result"]
+		_, failed := m["error"]
+		if _, call := m["method"]; call || result == failed || len(m) != 3 || string(m["id"]) == "null" {
+			t.Fatalf("%s taken for a response", raw)
+		}
+	})
+}

@@ -5,8 +5,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -21,6 +23,7 @@ import (
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/mcpfront"
+	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/policy"
 	"github.com/capgate/capgate/revocation"
 )
@@ -50,11 +53,54 @@ type world struct {
 	gateway  *httptest.Server
 	// callHeaders are the answer headers the caller got on tool calls.
 	callHeaders answerHeaders
+	// audit holds the front's audit events, one JSON object a line.
+	audit syncBuffer
+}
+
+// syncBuffer is a buffer the front's handlers write concurrently.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// fixedPolicy is a policy that never reloads.
+type fixedPolicy struct{ p *policy.Policy }
+
+func (f fixedPolicy) Current() *policy.Policy { return f.p }
+
+// loadPolicy loads testdata/policy.yaml over the servers' catalog.
+func loadPolicy(t *testing.T, servers []config.MCPServer) fixedPolicy {
+	t.Helper()
+	data, err := os.ReadFile("testdata/policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &config.Config{MCPServers: servers}
+	pol, problems, err := policy.Load(context.Background(), data, "policy.yaml", cfg.Catalog())
+	if err != nil {
+		t.Fatal(err, problems)
+	}
+	return fixedPolicy{pol}
 }
 
 // upstream is the files server, counting what reached it.
 type upstream struct {
 	calls   atomic.Int64 // tools/call requests that reached a tool
+	reads   atomic.Int64 // resources/read requests that reached a resource
+	server  *sdk.Server  // the SDK server, whose sessions a test drives
+	prompts atomic.Int64 // prompts/get requests that reached a prompt
 	mu      sync.Mutex
 	headers []http.Header // every request's headers, as the server saw them
 	args    []string      // the path of every read_file call
@@ -86,6 +132,7 @@ type writeArgs struct {
 func newUpstream(t *testing.T, stateless bool) (*upstream, *httptest.Server) {
 	u := &upstream{}
 	s := sdk.NewServer(&sdk.Implementation{Name: "files", Version: "1.0.0"}, nil)
+	u.server = s
 	sdk.AddTool(s, &sdk.Tool{Name: "read_file", Description: "Read a file of the corpus"},
 		func(_ context.Context, _ *sdk.CallToolRequest, in readArgs) (*sdk.CallToolResult, readOut, error) {
 			u.calls.Add(1)
@@ -109,6 +156,18 @@ func newUpstream(t *testing.T, stateless bool) (*upstream, *httptest.Server) {
 			u.calls.Add(1)
 			return &sdk.CallToolResult{}, nil, nil
 		})
+	s.AddPrompt(&sdk.Prompt{Name: "summarize", Description: "Summarize the board's notes"},
+		func(context.Context, *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+			u.prompts.Add(1)
+			return &sdk.GetPromptResult{Messages: []*sdk.PromptMessage{{Role: "user",
+				Content: &sdk.TextContent{Text: "Summarize corpus/secret.md in three lines."}}}}, nil
+		})
+	for path, body := range corpus {
+		s.AddResource(&sdk.Resource{URI: path, Name: path}, func(_ context.Context, r *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+			u.reads.Add(1)
+			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: path, Text: path + ": " + body}}}, nil
+		})
+	}
 	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, &sdk.StreamableHTTPOptions{Stateless: stateless})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		u.mu.Lock()
@@ -134,13 +193,23 @@ func filesServer(url string) config.MCPServer {
 			"read_file":  {Operation: "read", Resources: []string{"/path"}},
 			"write_file": {Operation: "write", Resources: []string{"/path"}},
 		},
-		Catalog: []policy.Resource{{ID: "corpus/q1-report.md"}, {ID: "corpus/q2-report.md"}, {ID: "corpus/secret.md"}},
+		Resources: &config.MCPResources{Operation: "read"}, Prompts: &config.MCPPrompts{Operation: "read"},
+		Catalog: []policy.Resource{{ID: "corpus/q1-report.md", DisplayName: "Q1 report", Collection: "reports"},
+			{ID: "corpus/q2-report.md", DisplayName: "Q2 report", Collection: "reports"},
+			{ID: "corpus/secret.md", DisplayName: "Merger notes", Collection: "board"}},
 	}
 }
 
 // newWorld builds the world around a server speaking version: the newest
 // revision for "" or 2026-07-28, else the session-based revisions.
 func newWorld(t *testing.T, version string) *world {
+	t.Helper()
+	return newWorldWith(t, version, nil)
+}
+
+// newWorldWith is newWorld with the server's config and the front's deps
+// changed by mod before the front is built.
+func newWorldWith(t *testing.T, version string, mod func(*config.MCPServer, *mcpfront.Deps)) *world {
 	t.Helper()
 	ctx := context.Background()
 	w := &world{now: time.Now()}
@@ -157,17 +226,24 @@ func newWorld(t *testing.T, version string) *world {
 	w.revoked = revocation.NewMemory(revocation.MemoryOptions{Now: clock})
 	t.Cleanup(func() { _ = w.revoked.Close(); _ = w.index.Close() })
 	a, err := authn.New(ctx, nil, []authn.DevKey{
-		{Hash: authn.HashKey(aliceKey), Principal: alice}, {Hash: authn.HashKey(bobKey), Principal: bob},
+		{Hash: authn.HashKey(aliceKey), Principal: alice, Groups: []string{"finance"}}, {Hash: authn.HashKey(bobKey), Principal: bob},
 	}, authn.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var up *httptest.Server
 	w.upstream, up = newUpstream(t, version == "" || version == "2026-07-28")
+	servers := []config.MCPServer{filesServer(up.URL)}
+	deps := mcpfront.Deps{Authenticator: a, Verifier: v, Index: w.index, Revocations: w.revoked,
+		Keys: w.keys, Policy: loadPolicy(t, servers), Audit: slog.New(slog.NewJSONHandler(&w.audit, nil)),
+		Runtime: platform.Runtime{Now: clock}}
+	if mod != nil {
+		mod(&servers[0], &deps)
+	}
 	f, err := mcpfront.New(mcpfront.Config{
-		Servers: []config.MCPServer{filesServer(up.URL)}, PublicURL: "https://gateway.example",
-		OIDCIssuers: []string{"https://idp.example"},
-	}, mcpfront.Deps{Authenticator: a, Verifier: v, Index: w.index, Revocations: w.revoked})
+		Servers: servers, PublicURL: "https://gateway.example",
+		OIDCIssuers: []string{"https://idp.example"}, Issuer: "capgate", MaxTTL: time.Hour,
+	}, deps)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package mcpfront
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 	"strings"
@@ -18,6 +19,10 @@ type outbound struct {
 	c       *call
 	body    []byte
 	vouched *proxy.Context
+	// method, when set, is the request's method without a body: GET opens
+	// a session's standalone stream, DELETE ends the session. Empty is a
+	// JSON-RPC POST of body.
+	method string
 }
 
 var _ proxy.Outbound = (*outbound)(nil)
@@ -34,14 +39,24 @@ func (u *outbound) Vouched() (proxy.Context, bool) {
 // without the caller's encodings (the answer pipeline reads the answer),
 // and the MCP headers that mirror the body set from what was decided.
 func (u *outbound) Prepare(out *http.Request) {
+	if u.method != "" {
+		out.Method, out.Body, out.ContentLength = u.method, http.NoBody, 0
+		out.Header.Del("Content-Type")
+		out.Header.Del("Accept-Encoding")
+		if u.method == http.MethodGet {
+			out.Header.Set("Accept", "text/event-stream")
+		}
+		return
+	}
 	proxy.SetJSONCall(out, u.body)
 	mirrorHeaders(out.Header, u.c)
 }
 
 // mirrorHeaders replaces the caller's Mcp-Method, Mcp-Name and
 // Mcp-Param-* headers (2026-07-28), in any spelling an upstream stack
-// might fold to them, by the gateway's own: the method and the tool's name
-// as decided, and no argument headers at all, since an argument the
+// might fold to them, by the gateway's own: the method and the name as
+// decided (the tool's, the resource's real URI, the prompt's), and no
+// argument headers at all, since an argument the
 // gateway rewrote would no longer match its header. A caller that sent no
 // Mcp-Method speaks an older revision and gets none.
 func mirrorHeaders(h http.Header, c *call) {
@@ -53,12 +68,12 @@ func mirrorHeaders(h http.Header, c *call) {
 			delete(h, k)
 		}
 	}
-	if !sent {
+	if !sent || c.req.Method == "" {
 		return
 	}
 	h.Set(mcp.HeaderMethod, c.req.Method)
-	if c.tool != "" {
-		h.Set(mcp.HeaderName, c.tool)
+	if name := cmp.Or(c.tool, c.uri, c.prompt); name != "" {
+		h.Set(mcp.HeaderName, name)
 	}
 }
 

@@ -27,8 +27,18 @@ type call struct {
 	// listed is the capability a tools/list presented, whose operations
 	// bound the tools listed; nil lists every tool the config names.
 	listed *enforce.Scope
+	// grantable are the tools the policy could grant the caller, which
+	// bound a tools/list that presents no capability; nil bounds nothing.
+	grantable map[string]bool
 	// tool is the tool a tools/call calls.
 	tool string
+	// uri is the real URI a resources/read reads.
+	uri string
+	// prompt is the prompt a prompts/get gets.
+	prompt string
+	// redact says the answer, scoped to no capability, has every catalog
+	// id redacted (a prompt's).
+	redact bool
 	// stream is set when the answer is an event stream.
 	stream bool
 }
@@ -55,18 +65,20 @@ func forwardAs(c *call) outcome {
 // serve is POST /mcp/{server}: read and decode the message, decide it,
 // answer what was refused, forward what was allowed.
 func (f *Front) serve(w http.ResponseWriter, r *http.Request) {
-	s := f.servers[chi.URLParam(r, "server")] // authenticate found it
-	p, ok := authn.PrincipalFrom(r.Context())
-	if !ok {
-		http.Error(w, "unauthenticated", http.StatusUnauthorized)
+	s, p, ok := f.caller(w, r)
+	if !ok || !f.checkSession(w, r, s, p.ID) {
 		return
 	}
 	req, e, status := f.readMessage(w, r)
+	c := &call{server: s, principal: p, req: req, http: r}
+	if e != nil && req.Err != nil && sessionID(r) != "" && isResponse(req.Raw) {
+		f.forwardResponse(w, r, c)
+		return
+	}
 	if e != nil {
 		jsonrpc.WriteResponse(w, status, jsonrpc.NewError(req.ID, e))
 		return
 	}
-	c := &call{server: s, principal: p, req: req, http: r}
 	out := f.decide(r.Context(), c)
 	if out.resp != nil {
 		status := http.StatusOK
@@ -89,6 +101,17 @@ func (f *Front) serve(w http.ResponseWriter, r *http.Request) {
 	s.proxy.ServeHTTP(w, r.WithContext(proxy.WithOutbound(ctx, u)))
 }
 
+// caller is the server a request is addressed to and the principal
+// authenticate found; without one it answers 401 and reports false.
+func (f *Front) caller(w http.ResponseWriter, r *http.Request) (*server, *authn.Principal, bool) {
+	s := f.servers[chi.URLParam(r, "server")] // authenticate found it
+	p, ok := authn.PrincipalFrom(r.Context())
+	if !ok {
+		http.Error(w, "unauthenticated", http.StatusUnauthorized)
+	}
+	return s, p, ok
+}
+
 // readMessage reads and decodes one JSON-RPC message under the front's
 // limits. A batch is refused: Streamable HTTP carries one message per
 // POST since the 2025-06-18 revision.
@@ -109,8 +132,8 @@ func (f *Front) readMessage(w http.ResponseWriter, r *http.Request) (jsonrpc.Req
 	case batch:
 		return jsonrpc.Request{}, jsonrpc.NewCodeError(jsonrpc.CodeInvalidRequest, "one JSON-RPC message per request: batches are not served"), http.StatusBadRequest
 	case reqs[0].Err != nil:
-		// Among these, a client's answer to a server's request: the front
-		// opens no server-initiated exchange, so there is none to answer.
+		// Among these, a client's answer to a server's request, which
+		// serve forwards in the caller's own session (stream.go).
 		return reqs[0], jsonrpc.ErrorFor(reqs[0].Err), http.StatusBadRequest
 	}
 	return reqs[0], nil, 0
@@ -125,25 +148,27 @@ var forwarded = map[string]bool{
 }
 
 // decide routes one call by its method. A method the front does not know
-// is refused, never forwarded: resources, prompts, completion and the
-// rest are not scoped to capabilities yet, and a resource read or a
-// prompt could carry what a tool call may not.
+// is refused, never forwarded: completion, resource templates and the
+// rest are not scoped yet, and could carry what a tool call may not.
 func (f *Front) decide(ctx context.Context, c *call) outcome {
 	switch m := c.req.Method; {
 	case m == mcp.MethodToolsCall:
 		return f.toolsCall(ctx, c)
 	case m == mcp.MethodToolsList:
 		return f.toolsList(ctx, c)
+	case m == mcp.MethodResourcesRead || m == mcp.MethodResourcesList:
+		return f.resources(ctx, c)
+	case m == mcp.MethodPromptsList || m == mcp.MethodPromptsGet:
+		return f.prompts(ctx, c)
+	case capabilityMethods[m] != nil:
+		return f.answerCapabilities(ctx, c, capabilityMethods[m])
 	case forwarded[m]:
 		if e := noCapabilityIn(c.req); e != nil {
 			return fail(c.req.ID, e)
 		}
 		return forwardAs(c)
 	}
-	return fail(c.req.ID, &jsonrpc.Error{
-		Code: jsonrpc.CodeMethodNotFound, Message: "method not served through capgate: " + c.req.Method,
-		Data: map[string]any{"reason": jsonrpc.ReasonMethodNotFound},
-	})
+	return fail(c.req.ID, notServed(c.req.Method))
 }
 
 // upstreamError answers a failed upstream hop with a JSON-RPC error for

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"strings"
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/enforce"
@@ -12,8 +13,13 @@ import (
 	"github.com/capgate/capgate/gateway/proxy"
 )
 
-// EventToolCall is the audit event of every tools/call decision.
-const EventToolCall = "mcp.tools.call"
+// Audit events of the decisions on a capability: "mcp." and the method,
+// its slashes as dots.
+const (
+	EventToolCall      = "mcp.tools.call"
+	EventResourcesRead = "mcp.resources.read"
+	EventResourcesList = "mcp.resources.list"
+)
 
 // toolsCall decides a tools/call, in order: the tool is one the config
 // names; the capability presented is found, verified, held by the
@@ -38,20 +44,39 @@ func (f *Front) toolsCall(ctx context.Context, c *call) outcome {
 		return fail(c.req.ID, invalidParams("tool "+name+" is not served through capgate"))
 	}
 	c.tool = name
+	return f.actUnder(ctx, c, m, pc, t.operation, func(scope *enforce.Scope) (members, *enforce.Refusal) {
+		args, r := rewriteArguments(scope, scope.IDMap(c.server.known), t.resources, m["arguments"])
+		if r == nil && args != nil {
+			m["arguments"] = args
+		}
+		return m, r
+	})
+}
+
+// actUnder decides a call that acts through the capability it presents
+// (pc): found, verified, held by the caller, live, for this server and
+// covering operation; then rewrite turns the handles the params m name
+// into real ids (nil rewrites nothing). Only then is the call forwarded,
+// with the params rewrite returned, under the capability's scope, so its
+// answer is mapped back to handles. The decision is audited either way.
+func (f *Front) actUnder(ctx context.Context, c *call, m members, pc mcp.PresentedCapability, operation string,
+	rewrite func(*enforce.Scope) (members, *enforce.Refusal)) outcome {
 	id, token, e := presented(c.http, pc)
 	if e != nil {
 		return fail(c.req.ID, e)
 	}
-	claims, scope, r := f.checks.Decide(ctx, enforce.Request{
-		Holder: c.principal.ID, Audience: c.server.cfg.Name, CapabilityID: id, Token: token, Operation: t.operation,
-	})
+	var claims *captoken.Claims
+	var scope *enforce.Scope
+	r := noCapability(id, token)
 	if r == nil {
-		var args json.RawMessage
-		if args, r = rewriteArguments(scope, scope.IDMap(c.server.known), t.resources, m["arguments"]); r == nil && args != nil {
-			m["arguments"] = args
-		}
+		claims, scope, r = f.checks.Decide(ctx, enforce.Request{
+			Holder: c.principal.ID, Audience: c.server.cfg.Name, CapabilityID: id, Token: token, Operation: operation,
+		})
 	}
-	f.auditCall(ctx, c, claims, r)
+	if r == nil && rewrite != nil {
+		m, r = rewrite(scope)
+	}
+	f.auditCall(ctx, c, id, claims, r)
 	if r != nil {
 		return fail(c.req.ID, wireError(r))
 	}
@@ -62,8 +87,9 @@ func (f *Front) toolsCall(ctx context.Context, c *call) outcome {
 // toolsList forwards a tools/list. With a capability presented, the
 // capability must be usable by the caller for this server, and the
 // answer lists only the tools whose operation it covers; without one, it
-// lists the tools the config names. A tool the config does not name is
-// never listed: it could never be called through the gateway.
+// lists the tools the policy in force could ever grant the caller
+// (grantableTools). A tool the config does not name is never listed: it
+// could never be called through the gateway.
 func (f *Front) toolsList(ctx context.Context, c *call) outcome {
 	m, pc, e := takeCapability(c.req.Params)
 	if e != nil {
@@ -74,6 +100,9 @@ func (f *Front) toolsList(ctx context.Context, c *call) outcome {
 		return fail(c.req.ID, e)
 	}
 	if id == "" && token == "" {
+		if c.grantable, e = f.grantableTools(ctx, c); e != nil {
+			return fail(c.req.ID, e)
+		}
 		return forwardAs(c)
 	}
 	claims, scope, r := f.checks.Decide(ctx, enforce.Request{
@@ -84,6 +113,20 @@ func (f *Front) toolsList(ctx context.Context, c *call) outcome {
 	}
 	c.listed = scope
 	return outcome{forward: encodeRequest(c.req, m), vouched: vouchedFor(claims)}
+}
+
+// msgCapabilityRequired is the -32040 refusal of a call that presents no
+// capability, naming where an MCP client puts one.
+const msgCapabilityRequired = "this call must present a capability: params._meta[\"" + mcp.MetaCapability +
+	"\"] holding {capabilityId} or {capabilityToken}, or a token in the A2A-Capability header"
+
+// noCapability is capability_required, in the MCP front's words, when a
+// call presents no capability at all; nil otherwise.
+func noCapability(id, token string) *enforce.Refusal {
+	if id != "" || token != "" {
+		return nil
+	}
+	return &enforce.Refusal{Reason: enforce.CapabilityRequired, Message: msgCapabilityRequired}
 }
 
 // vouchedFor is the capability context the gateway vouches for on a call
@@ -105,19 +148,25 @@ func encodeRequest(req jsonrpc.Request, m members) []byte {
 }
 
 // auditCall records one tools/call decision: who, which server and tool,
-// under which capability, and the reason of a refusal.
-func (f *Front) auditCall(ctx context.Context, c *call, claims *captoken.Claims, r *enforce.Refusal) {
+// the capability id presented, the capability it was decided under with
+// its place in the chain, and the reason of a refusal.
+func (f *Front) auditCall(ctx context.Context, c *call, requested string, claims *captoken.Claims, r *enforce.Refusal) {
 	attrs := []slog.Attr{
 		slog.String("principal", c.principal.ID), slog.String("server", c.server.cfg.Name),
-		slog.String("tool", c.tool), slog.String("method", mcp.MethodToolsCall),
+		slog.String("tool", c.tool), slog.String("method", c.req.Method),
+		slog.String("requested_capability_id", requested),
 	}
 	if claims != nil {
-		attrs = append(attrs, slog.String("capability_id", claims.CapabilityID), slog.String("grant", claims.Grant))
+		// The chain the call acted under: its capability, the parent it
+		// was attenuated or delegated from, whom it acts for and how deep.
+		attrs = append(attrs, slog.String("capability_id", claims.CapabilityID),
+			slog.String("parent_id", claims.ParentCapabilityID), slog.String("on_behalf_of", claims.Principal),
+			slog.String("holder", claims.Holder), slog.Int("depth", claims.Depth), slog.String("grant", claims.Grant))
 	}
 	outcome, level := "allowed", slog.LevelInfo
 	if r != nil {
 		outcome, level = string(r.Reason), slog.LevelWarn
 	}
 	attrs = append(attrs, slog.String("outcome", outcome))
-	f.deps.Audit.LogAttrs(ctx, level, EventToolCall, attrs...)
+	f.deps.Audit.LogAttrs(ctx, level, "mcp."+strings.ReplaceAll(c.req.Method, "/", "."), attrs...)
 }

@@ -1,6 +1,9 @@
 package platform
 
 import (
+	"bytes"
+	"errors"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -62,4 +65,25 @@ func (r Runtime) WithDefaults() Runtime {
 		r.Tracer = noop.NewTracerProvider().Tracer(TracerName)
 	}
 	return r
+}
+
+// Secret reads a secret the config names by environment variable (env)
+// or by file, whichever is set: a variable that is empty, or a file that
+// cannot be read, is an error. A file's trailing newlines and spaces are
+// not part of the secret.
+func (r Runtime) Secret(env, file string) (string, error) {
+	if env != "" {
+		if r.Getenv == nil || r.Getenv(env) == "" {
+			return "", fmt.Errorf("environment variable %s is empty", env)
+		}
+		return r.Getenv(env), nil
+	}
+	if r.ReadFile == nil {
+		return "", errors.New("no file reader configured")
+	}
+	b, err := r.ReadFile(file)
+	if err != nil {
+		return "", err
+	}
+	return string(bytes.TrimRight(b, "\r\n ")), nil
 }
