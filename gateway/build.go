@@ -3,6 +3,7 @@ package gateway
 import (
 	"cmp"
 	"context"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -18,9 +19,12 @@ import (
 	"github.com/capgate/capgate/gateway/a2afront"
 	"github.com/capgate/capgate/gateway/approval"
 	"github.com/capgate/capgate/gateway/audit"
+	"github.com/capgate/capgate/gateway/audit/siem"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/console"
+	"github.com/capgate/capgate/gateway/freeze"
 	"github.com/capgate/capgate/gateway/metrics"
 	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/gateway/ratelimit"
@@ -57,6 +61,9 @@ type BuildOptions struct {
 	Registry *prometheus.Registry
 	// TracerProvider overrides the config's tracing.
 	TracerProvider trace.TracerProvider
+	// PushRootCAs, when set, are the only roots the push relay trusts
+	// for callers' receivers (a test's receiver); nil means the system's.
+	PushRootCAs *x509.CertPool
 }
 
 // Built is a gateway with the resources FromConfig opened for it.
@@ -171,6 +178,14 @@ func (b *Built) capabilities(ctx context.Context, cfg *config.Config, opts Build
 	b.closers = append(b.closers, w.Close)
 	opts.Metrics.SetPolicyRevision(w.Current().Revision())
 	caps := &Capabilities{Keys: ks, Verifier: v, Policy: w, Index: opts.Index, Revocations: opts.Revocations}
+	if cfg.Policy.ShadowFile != "" {
+		sw, err := policy.NewWatcher(ctx, cfg.Policy.ShadowFile, cfg.Catalog(), policy.WatcherOptions{
+			Interval: cfg.Policy.ReloadInterval.D(), Logger: opts.Logger.With("policy", "shadow")})
+		if err != nil {
+			return nil, fmt.Errorf("gateway: shadow %w", err) // "shadow policy: ..."
+		}
+		b.closers, caps.Shadow = append(b.closers, sw.Close), sw
+	}
 	if err := b.stores(ctx, cfg, opts, caps); err != nil {
 		return nil, err
 	}
@@ -201,7 +216,20 @@ func (b *Built) stores(ctx context.Context, cfg *config.Config, opts BuildOption
 		b.closers = append(b.closers, mem.Close)
 	}
 	b.revocations = caps.Revocations
+	caps.Frozen = freeze.New(ctx, freeze.Options{Runtime: opts.Runtime, MaxStaleness: staleness(cfg)})
+	b.closers = append(b.closers, caps.Frozen.Close)
+	if opts.Redis != nil {
+		b.readyChecks = append(b.readyChecks, caps.Frozen.Ready)
+	}
 	return nil
+}
+
+// staleness is the config's redis.max_staleness, zero without Redis.
+func staleness(cfg *config.Config) time.Duration {
+	if cfg.Redis == nil {
+		return 0
+	}
+	return cfg.Redis.MaxStaleness.D()
 }
 
 // guards opens what watches over every capability: the audit trail, the
@@ -210,7 +238,7 @@ func (b *Built) stores(ctx context.Context, cfg *config.Config, opts BuildOption
 // stream, draws on one budget and sees every approval.
 func (b *Built) guards(cfg *config.Config, opts BuildOptions, caps *Capabilities) error {
 	log, closeAudit, err := audit.Open(audit.OpenOptions{
-		Runtime: opts.Runtime, Writer: opts.AuditWriter, File: cfg.Audit.File, Chain: cfg.Audit.Chain,
+		Runtime: opts.Runtime, Writer: opts.AuditWriter, File: cfg.Audit.File, Chain: cfg.Audit.Chain, Format: siem.Format(cfg.Audit.Format),
 		Checkpoints:  audit.Checkpoints{Signer: caps.Keys, Every: cfg.Audit.CheckpointEvery, Interval: cfg.Audit.CheckpointInterval.D()},
 		StreamMaxLen: cfg.Audit.StreamMaxLen, StreamOptions: []audit.StreamOption{audit.WithOnDrop(opts.Metrics.AuditEventDropped),
 			audit.WithOnError(func(error) { opts.Metrics.RedisError("audit") })},
@@ -224,7 +252,7 @@ func (b *Built) guards(cfg *config.Config, opts BuildOptions, caps *Capabilities
 		return fmt.Errorf("gateway: rate limits: %w", err)
 	}
 	desk, closeHook, err := approval.Open(cfg.Approvals, approval.OpenOptions{
-		Runtime: opts.Runtime, Keys: caps.Keys, Audit: caps.Audit, Ledger: caps.Revocations,
+		Runtime: opts.Runtime, Keys: caps.Keys, Audit: caps.Audit, Ledger: caps.Revocations, ConsoleURL: console.BaseURL(cfg),
 		Approvers: func() policy.Approvers { return caps.Policy.Current().Approvers() }})
 	if err != nil {
 		return fmt.Errorf("gateway: approvals: %w", err)

@@ -23,6 +23,7 @@
 //	gateway/admin       the admin API for security teams
 //	gateway/console     the operator console on the admin listener
 //	gateway/approval    requests waiting for human approval, and their store
+//	gateway/recordseal  the MAC of records in a shared store (approvals, A2E sessions)
 //	gateway/authn       OIDC (go-oidc) and dev-key authentication
 //	gateway/jsonrpc     the strict JSON-RPC codec and the error codes
 //	gateway/sep         the capability extension's wire types

@@ -33,17 +33,21 @@ type Fronts struct {
 func (b *Built) fronts(ctx context.Context, cfg *config.Config, opts BuildOptions, a *authn.Authenticator, caps *Capabilities) (Fronts, error) {
 	a2e, closeSessions, err := a2efront.Open(cfg.A2EHosts, a2efront.OpenOptions{
 		Deps: a2efront.Deps{Runtime: opts.Runtime, Authenticate: a.AuthenticateToken, AuthenticateRequest: a.AuthenticateRequest,
-			Policy: caps.Policy, Audit: caps.Audit},
+			Policy: caps.Policy, Audit: caps.Audit, Frozen: caps.Frozen},
 		Keys: caps.Keys,
 	})
 	if err != nil {
 		return Fronts{}, fmt.Errorf("gateway: a2e: %w", err)
 	}
 	b.closers = append(b.closers, closeSessions)
+	relay, err := b.pushRelay(cfg, opts, caps)
+	if err != nil {
+		return Fronts{}, err
+	}
 	a2a, err := a2afront.New(ctx, a2afront.ConfigFrom(cfg), a2afront.Deps{
 		Runtime: opts.Runtime, Authenticator: a, Keys: caps.Keys, Verifier: caps.Verifier,
-		Index: caps.Index, Revocations: caps.Revocations, Policy: caps.Policy, Approvals: caps.Approvals,
-		Tasks: caps.Tasks, Audit: caps.Audit, Limits: caps.Limits,
+		Index: caps.Index, Revocations: caps.Revocations, Frozen: caps.Frozen, Policy: caps.Policy, Shadow: caps.Shadow, Approvals: caps.Approvals,
+		Tasks: caps.Tasks, Audit: caps.Audit, Limits: caps.Limits, Push: relay,
 	})
 	if err != nil {
 		return Fronts{}, fmt.Errorf("gateway: %w", err)
@@ -61,7 +65,7 @@ func mcpFront(cfg *config.Config, opts BuildOptions, a *authn.Authenticator, cap
 		return nil, nil
 	}
 	f, err := mcpfront.New(mcpfront.ConfigFrom(cfg), mcpfront.Deps{
-		Authenticator: a, Verifier: caps.Verifier, Index: caps.Index, Revocations: caps.Revocations,
+		Authenticator: a, Verifier: caps.Verifier, Index: caps.Index, Revocations: caps.Revocations, Frozen: caps.Frozen,
 		Keys: caps.Keys, Policy: caps.Policy, Limits: caps.Limits, Approvals: caps.Approvals,
 		Sessions: caps.Tasks, Audit: caps.Audit, Runtime: opts.Runtime,
 	})

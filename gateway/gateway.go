@@ -19,6 +19,7 @@ import (
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/console"
+	"github.com/capgate/capgate/gateway/freeze"
 	"github.com/capgate/capgate/gateway/mcpfront"
 	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/gateway/ratelimit"
@@ -34,7 +35,12 @@ type Capabilities struct {
 	Verifier    *captoken.Verifier
 	Index       capindex.Index
 	Revocations revocation.Store
-	Policy      a2afront.PolicySource
+	// Frozen is the emergency stop (package freeze); nil freezes nothing.
+	Frozen *freeze.Set
+	Policy a2afront.PolicySource
+	// Shadow is the candidate policy deciding beside Policy without
+	// enforcing (policy.shadow_file); nil when none is configured.
+	Shadow a2afront.PolicySource
 	// Tasks records who started each task; nil means an in-memory index
 	// bounded by the config's limits.
 	Tasks taskindex.Index
@@ -135,13 +141,13 @@ func (g *Gateway) adminHandler(opts Options) (http.Handler, error) {
 	index := countedListings{Index: g.caps.Index, m: opts.Metrics}
 	api := admin.New(admin.Config{Access: g.cfg.AdminAccess, MaxTTL: g.cfg.Capabilities.MaxTTL.D()}, admin.Deps{
 		Authenticator: g.authn, Index: index, Verifier: g.caps.Verifier,
-		Revocations: g.caps.Revocations, Policy: g.caps.Policy, Audit: g.caps.Audit,
+		Revocations: g.caps.Revocations, Frozen: g.caps.Frozen, Policy: g.caps.Policy, Audit: g.caps.Audit,
 		Approvals: g.caps.Approvals, Runtime: opts.Runtime,
 	})
 	c, err := console.FromConfig(g.cfg, console.Deps{
 		Authenticator: g.authn, Index: index, Verifier: g.caps.Verifier,
-		Revocations: g.caps.Revocations, Revoker: api, Policy: g.caps.Policy,
-		Approvals: g.caps.Approvals, Runtime: opts.Runtime,
+		Revocations: g.caps.Revocations, Revoker: api, Freezer: api, Policy: g.caps.Policy, Shadow: g.caps.Shadow,
+		Approvals: g.caps.Approvals, Audit: g.caps.Audit, Runtime: opts.Runtime,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)

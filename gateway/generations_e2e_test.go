@@ -77,8 +77,9 @@ const sendV1 = `{"jsonrpc":"2.0","id":1,"method":"%s","params":{"message":{"mess
 // TestGenerationsOutsideTheCard: a call whose method generation or A2A-Version the
 // upstream's card does not declare is refused with -32009 and never
 // forwarded; one it declares reaches it, with its A2A-Version header. A
-// v1.0 call to a v0.3-only upstream reaches it translated to v0.3, when
-// a2agen translates it, and is refused unforwarded when it does not.
+// v1.0 call to a v0.3-only upstream reaches it translated to v0.3, and a
+// v0.3 call to a v1.0-only upstream translated to v1.0, when a2agen
+// translates it; it is refused unforwarded when it does not.
 func TestGenerationsOutsideTheCard(t *testing.T) {
 	v01Send := `{"jsonrpc":"2.0","id":1,"method":"tasks/send","params":{"id":"t1","message":{"role":"user","parts":[{"type":"text","text":"hello"}]}}}`
 	markdown := `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"# hi","mediaType":"text/markdown"}]}}}`
@@ -93,7 +94,10 @@ func TestGenerationsOutsideTheCard(t *testing.T) {
 		{"v1.0 ListTasks to a v0.3-only upstream", cardV03, `{"jsonrpc":"2.0","id":1,"method":"ListTasks","params":{}}`, "1.0", -32009, "version_mismatch", ""},
 		{"v1.0 SendMessage under A2A-Version 1.1 to a v0.3-only upstream", cardV03, fmt.Sprintf(sendV1, "SendMessage"), "1.1", -32009, "version_mismatch", ""},
 		{"untranslatable v1.0 SendMessage to a v0.3-only upstream", cardV03, markdown, "1.0", -32602, "untranslatable_call", ""},
-		{"v0.3 message/send to a v1.0-only upstream", cardV10, sendBody, "", -32009, "version_mismatch", ""},
+		{"v0.3 message/send to a v1.0-only upstream", cardV10, sendBody, "", 0, "", "SendMessage 1.0"},
+		{"v0.3 message/stream to a v1.0-only upstream", cardV10, strings.Replace(sendBody, "message/send", "message/stream", 1), "0.3", 0, "", "SendStreamingMessage 1.0"},
+		{"untranslatable v0.3 message/send to a v1.0-only upstream", cardV10, strings.Replace(sendBody, `"kind":"text"`, `"kind":"video"`, 1), "", -32602, "untranslatable_call", ""},
+		{"v0.1 tasks/send to a v1.0-only upstream", cardV10, v01Send, "", -32009, "version_mismatch", ""},
 		{"v1.0 SendMessage to a v1.0-only upstream", cardV10, fmt.Sprintf(sendV1, "SendMessage"), "1.0", 0, "", "SendMessage 1.0"},
 		{"v1.0 SendStreamingMessage to a both-versions upstream", cardBoth, fmt.Sprintf(sendV1, "SendStreamingMessage"), "1.0", 0, "", "SendStreamingMessage 1.0"},
 		{"v0.3 message/send to a both-versions upstream", cardBoth, sendBody, "", 0, "", "message/send "},
@@ -226,7 +230,7 @@ func resolveCard(t *testing.T, url string) {
 func TestGenerationsFirstCall(t *testing.T) {
 	tests := []struct{ name, card, body, version string }{
 		{"v1.0 ListTasks to a v0.3-only upstream", cardV03, `{"jsonrpc":"2.0","id":1,"method":"ListTasks","params":{}}`, "1.0"},
-		{"v0.3 tasks/get to a v1.0-only upstream", cardV10, `{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"id":"t1"}}`, ""},
+		{"v0.2 tasks/get to a v1.0-only upstream", cardV10, `{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"id":"t1"}}`, "0.2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -19,6 +19,14 @@ import (
 // replicas of one gateway.
 func replicas(t *testing.T, srv *redistest.Server, staleness time.Duration) (*harness, *harness) {
 	t.Helper()
+	start := replicaStarter(t, srv, staleness)
+	return start(), start()
+}
+
+// replicaStarter returns a function that starts one more replica of a
+// gateway on srv, each with the same key set.
+func replicaStarter(t *testing.T, srv *redistest.Server, staleness time.Duration) func() *harness {
+	t.Helper()
 	ks, err := captoken.GenerateKeySet(jose.EdDSA)
 	if err != nil {
 		t.Fatal(err)
@@ -29,7 +37,7 @@ func replicas(t *testing.T, srv *redistest.Server, staleness time.Duration) (*ha
 			AllowNoPersistence: true}
 	}
 	bmod := func(o *gateway.BuildOptions) { o.Keys = ks }
-	return newHarnessWith(t, nil, mod, bmod), newHarnessWith(t, nil, mod, bmod)
+	return func() *harness { return newHarnessWith(t, nil, mod, bmod) }
 }
 
 func (h *harness) invokeFirst(key string, c issued) rpcResponse {

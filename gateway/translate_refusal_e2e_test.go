@@ -1,7 +1,10 @@
 package gateway_test
 
 import (
+	"io"
+	"net/http"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/capgate/capgate/gateway"
@@ -30,5 +33,42 @@ func TestUntranslatableDelegationMintsNothing(t *testing.T) {
 	}
 	if strings.Contains(audit.String(), "capability.delegate") {
 		t.Errorf("a delegation was audited for a call that never left: %s", audit.String())
+	}
+}
+
+// TestUntranslatableAnswerTo03: the answer of a v1.0-only agent that v0.3
+// cannot express (a text part in text/markdown) reaches the v0.3 caller
+// as -32603 untranslatable_answer naming the member, never in part; the
+// agent received the call translated to v1.0.
+func TestUntranslatableAnswerTo03(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	up := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.Method == http.MethodGet {
+			_, _ = io.WriteString(w, cardV10)
+			return
+		}
+		mu.Lock()
+		seen = append(seen, r.Header.Get("A2A-Version"))
+		mu.Unlock()
+		_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{"message":{"messageId":"r","role":"ROLE_AGENT",`+
+			`"parts":[{"text":"# done","mediaType":"text/markdown"}]}}}`)
+	})
+	h := newHarness(t, rawUpstream{up}, nil)
+	resolveCard(t, h.srv.URL+"/a2a/extra/.well-known/agent-card.json")
+	_, b := h.post("extra", "alice-dev-key", sendBody)
+	r := decodeRPC(t, b)
+	wantCode(t, r, -32603, "untranslatable_answer")
+	if r.Error.Data["member"] != "result.message.parts[0].mediaType" {
+		t.Errorf("refusal names %v, want result.message.parts[0].mediaType", r.Error.Data["member"])
+	}
+	if strings.Contains(string(b), "# done") {
+		t.Errorf("the untranslatable answer leaked: %s", b)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) != 1 || seen[0] != "1.0" {
+		t.Errorf("the agent saw A2A-Version %v, want one call under 1.0", seen)
 	}
 }

@@ -12,6 +12,11 @@
 // grants, skills and A2E hosts, and every name in a policy is checked
 // against it when the policy loads.
 //
+// An agent's resources, when the config lists them (its catalog), are
+// answered to a resource query through a ResourceIndex: indexed once by
+// collection and by attribute value, so that a query reads only the
+// resources that can match it, whatever the catalog's size.
+//
 // # The file
 //
 // A policy file is YAML, `version: 1`, with three rule sections:

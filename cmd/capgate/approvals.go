@@ -61,6 +61,7 @@ func approvalsDecide(verb string) func(context.Context, []string, env) error {
 		fs := flag.NewFlagSet("approvals "+verb, flag.ContinueOnError)
 		af := newAdminFlags(fs)
 		reason := fs.String("reason", "", "why, in `TEXT` (required; the requester sees a denial's)")
+		hash := fs.String("action-hash", "", "decide only if the request holds this action `HASH` (sha256:…, as approvals list --json shows it)")
 		pos, err := parsePositional(fs, args, 1, 1, "approval id")
 		if err != nil {
 			return err
@@ -68,7 +69,11 @@ func approvalsDecide(verb string) func(context.Context, []string, env) error {
 		if strings.TrimSpace(*reason) == "" {
 			return usagef("--reason is required")
 		}
-		body, _ := json.Marshal(map[string]string{"reason": *reason})
+		decision := map[string]string{"reason": *reason}
+		if *hash != "" {
+			decision["actionHash"] = *hash
+		}
+		body, _ := json.Marshal(decision)
 		out, err := af.call(ctx, http.MethodPost, "/admin/approvals/"+url.PathEscape(pos[0])+"/"+verb, body, e)
 		if err != nil {
 			return err
@@ -90,8 +95,8 @@ func newAdminFlags(fs *flag.FlagSet) adminFlags {
 // requests that failed their integrity check go to warn.
 func writeApprovals(w, warn io.Writer, out adminAnswer) error {
 	var a struct {
-		Approvals []approval.Request `json:"approvals"`
-		Forged    []string           `json:"forged"`
+		Approvals []approval.Shown `json:"approvals"`
+		Forged    []string         `json:"forged"`
 	}
 	if err := json.Unmarshal(out, &a); err != nil {
 		return fmt.Errorf("the admin API's answer is not a list of approvals: %w", err)
@@ -116,16 +121,16 @@ func writeApprovals(w, warn io.Writer, out adminAnswer) error {
 
 // approvalGrants renders a request's grants, the display names of their
 // resources and their lifetimes, each a comma-separated list.
-func approvalGrants(r approval.Request) (grants, resources, ttls string) {
+func approvalGrants(r approval.Shown) (grants, resources, ttls string) {
 	var g, res, t []string
 	for _, gr := range r.Grants {
-		g = append(g, gr.Grant)
+		g = append(g, gr.Grant.Grant)
 		for _, x := range gr.Resources {
 			if !slices.Contains(res, x.DisplayName) {
 				res = append(res, x.DisplayName)
 			}
 		}
-		if d := shortDuration(gr.TTL); !slices.Contains(t, d) {
+		if d := gr.TTL; !slices.Contains(t, d) {
 			t = append(t, d)
 		}
 	}
@@ -137,7 +142,7 @@ func approvalGrants(r approval.Request) (grants, resources, ttls string) {
 
 // writeDecided says how a request was decided.
 func writeDecided(w io.Writer, out adminAnswer) error {
-	var r approval.Request
+	var r approval.Shown
 	if err := json.Unmarshal(out, &r); err != nil {
 		return fmt.Errorf("the admin API's answer is not an approval: %w", err)
 	}
@@ -147,16 +152,4 @@ func writeDecided(w io.Writer, out adminAnswer) error {
 		_, err = fmt.Fprintf(w, "%s may redeem it until %s\n", r.Principal, r.Deadline.UTC().Format(time.RFC3339))
 	}
 	return err
-}
-
-// shortDuration renders d without its zero units: 15m, 1h30m, 24h, 90s.
-func shortDuration(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
 }

@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/capgate/capgate/deploy/examples/quickstart"
 )
@@ -43,7 +42,7 @@ func TestApprovalsCommand(t *testing.T) {
 		t.Fatalf("list: %d\n%s%s", code, out, errOut)
 	}
 	code, out, _ = runCmd(t, "approvals", "list", "--json", "--admin", w.AdminURL, "--key", quickstart.DaveKey)
-	if code != 0 || !strings.Contains(out, `"ttl":900000000000`) || strings.Count(out, "\n") != 1 {
+	if code != 0 || !strings.Contains(out, `"ttl":"15m","ttlSeconds":900`) || !strings.Contains(out, `"actionHash":"sha256:`) || strings.Count(out, "\n") != 1 {
 		t.Fatalf("list --json: %d %s", code, out)
 	}
 	if code, _, _ := runCmd(t, "approvals", "approve", id, "--admin", w.AdminURL, "--key", quickstart.DaveKey); code != 2 {
@@ -52,21 +51,19 @@ func TestApprovalsCommand(t *testing.T) {
 	if code, _, errOut := runCmd(t, "approvals", "approve", id, "--reason", "mine", "--admin", w.AdminURL, "--key", quickstart.CarolKey); code != 1 || !strings.Contains(errOut, "403") {
 		t.Errorf("self approval exited %d: %s", code, errOut)
 	}
-	code, out, errOut = runCmd(t, "approvals", "approve", id, "--reason", "SEC-7", "--admin", w.AdminURL, "--key", quickstart.DaveKey)
+	if code, _, errOut := runCmd(t, "approvals", "approve", id, "--reason", "SEC-7", "--action-hash", "sha256:00", "--admin", w.AdminURL, "--key", quickstart.DaveKey); code != 1 || !strings.Contains(errOut, "409") {
+		t.Errorf("approving another action hash exited %d: %s", code, errOut)
+	}
+	hash := regexp.MustCompile(`"actionHash":"(sha256:[0-9a-f]{64})"`).FindStringSubmatch(out)
+	if hash == nil {
+		t.Fatalf("list --json shows no action hash: %s", out)
+	}
+	code, out, errOut = runCmd(t, "approvals", "approve", id, "--reason", "SEC-7", "--action-hash", hash[1], "--admin", w.AdminURL, "--key", quickstart.DaveKey)
 	if code != 0 || !strings.HasPrefix(out, id+" approved: documents:read,documents:write for user:carol@example.com on documents, by user:dave@example.com: SEC-7\n") {
 		t.Fatalf("approve: %d %s %s", code, out, errOut)
 	}
 	code, out, _ = runCmd(t, "approvals", "list", "--admin", w.AdminURL, "--key", quickstart.DaveKey, "--status", "denied")
 	if code != 0 || out != "no approval requests\n" {
 		t.Errorf("an empty list: %d %q", code, out)
-	}
-}
-
-func TestShortDuration(t *testing.T) {
-	for d, want := range map[time.Duration]string{15 * time.Minute: "15m", time.Hour: "1h", 90 * time.Minute: "1h30m",
-		24 * time.Hour: "24h", 90 * time.Second: "1m30s", 45 * time.Second: "45s", 1500 * time.Millisecond: "1.5s"} {
-		if got := shortDuration(d); got != want {
-			t.Errorf("shortDuration(%v) = %q, want %q", d, got, want)
-		}
 	}
 }

@@ -21,7 +21,10 @@ var auditSynopsis = []string{
 
 const auditAbout = `verify checks an audit trail's hash chains. It reads FILE, or standard
 input when FILE is - or absent: the JSON lines the gateway's audit handler
-wrote. --partial accepts chains that start after seq 1, as in a rotated
+wrote, or an OCSF rendering of them (audit.format: ocsf, or capgate audit
+export), whose mapped fields are checked against the canonical event each
+record carries; a CEF trail cannot be verified on its own. --partial
+accepts chains that start after seq 1, as in a rotated
 file. With --redis it reads the audit stream KEY instead; chains trimmed
 by MAXLEN are accepted, and events a replica dropped while Redis was
 unreachable are reported as declared gaps. --password-env names the

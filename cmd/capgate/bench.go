@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"runtime/pprof"
 	"strconv"
@@ -18,6 +19,7 @@ var benchSynopsis = []string{`[--duration 5s] [--warmup 1s] [--conns 1,64] [--va
 [--redis auto|off|URL]
 [--only upstream|baseline|capgate|issuance|issuance-catalog|attenuation|propagation|heap]
 [--propagation-trials 200] [--heap-capabilities 20000]
+[--answer-kib N] [--ids-per-kib N] [--catalog N] [--scale]
 [--rounds 5] [--quick] [--json] [--check] [--cpuprofile FILE]`}
 
 // benchUsage is what bench does, in its usage.
@@ -63,6 +65,26 @@ run (300ms measured, 100ms warm-up unless given) for smoke tests. --only
 keeps one target's runs, and --cpuprofile writes a pprof CPU profile of the
 whole run, for profiling.
 
+--answer-kib, --ids-per-kib and --catalog size the world: the upstream
+answers every invocation with a text of N KiB naming N ids of the
+capability per KiB (12.8 is one per 80 bytes), and the documents agent of
+every capgate has a catalog of N resources (the two the capability covers,
+the others in another collection) instead of its resolution hook.
+
+--scale runs the fixed scale matrix instead of the plan above, each case
+on its own upstream, baseline and capgate (in-memory store), in the same
+interleaved rounds: answers of 1, 16 and 256 KiB with and without ids (one
+per 80 bytes; catalog of 2), catalogs of 2, 1,000 and 10,000 (4 KiB
+answer), issuance from catalogs of 2 and 10,000, all at 8 connections,
+and the small-call path at 64. Each row's ratio is to the baseline with
+the same answer in the same run (issuance: to issuance from a catalog of
+2). Its targets (--check): catalog 10,000 ≥ 0.9× catalog 2 (each over
+its own baseline, run beside it); 256 KiB
+≥ 0.6× the baseline, ≥ 0.5× with ids; 16 KiB ≥ 0.7×; issuance from
+10,000 ≥ 0.8× issuance from 2; the small call ≥ 0.7× at 64 connections.
+--duration, --warmup, --rounds, --quick, --json, --check and --cpuprofile
+apply; the other flags do not.
+
 --check makes a missed target (any check of the report that does not
 pass) an error, so that a change that loses ground shows at once. Timings
 depend on the machine: use it on a quiet one, never in CI.
@@ -86,7 +108,16 @@ type benchArgs struct {
 	opts       loadtest.Options
 	json       bool
 	check      bool
+	scale      bool
 	cpuprofile string
+}
+
+// benchReport is what bench prints and checks: a plan's report or the
+// scale matrix's.
+type benchReport interface {
+	WriteTable(w io.Writer) error
+	WriteJSON(w io.Writer) error
+	Problems() []string
 }
 
 // runBench implements `capgate bench`; every setting is a flag.
@@ -103,9 +134,20 @@ func runBench(ctx context.Context, args []string, e env) error {
 		defer stop()
 	}
 	a.opts.Progress = e.stderr
-	rep, err := loadtest.Run(ctx, a.opts)
-	if err != nil {
-		return err
+	var rep benchReport
+	var checks []loadtest.Check
+	if a.scale {
+		r, err := loadtest.RunScale(ctx, a.opts)
+		if err != nil {
+			return err
+		}
+		rep, checks = r, r.Checks
+	} else {
+		r, err := loadtest.Run(ctx, a.opts)
+		if err != nil {
+			return err
+		}
+		rep, checks = r, r.Checks
 	}
 	if a.json {
 		err = rep.WriteJSON(e.stdout)
@@ -119,16 +161,16 @@ func runBench(ctx context.Context, args []string, e env) error {
 		return fmt.Errorf("%d problem(s): the measurement is not valid; see the table", len(bad))
 	}
 	if a.check {
-		return missedTargets(rep)
+		return missedTargets(checks)
 	}
 	return nil
 }
 
-// missedTargets returns an error naming every check of rep that did not
-// pass, or nil when all passed.
-func missedTargets(rep *loadtest.Report) error {
+// missedTargets returns an error naming every check that did not pass,
+// or nil when all passed.
+func missedTargets(checks []loadtest.Check) error {
 	var missed []string
-	for _, c := range rep.Checks {
+	for _, c := range checks {
 		if !c.Pass {
 			missed = append(missed, fmt.Sprintf("%s (%s): %s", c.Name, c.Variant, c.Value))
 		}
@@ -157,6 +199,10 @@ func parseBench(args []string) (benchArgs, error) {
 	fs.BoolVar(&a.json, "json", false, "print JSON instead of the table")
 	fs.BoolVar(&a.check, "check", false, "fail when a target is missed")
 	fs.StringVar(&a.cpuprofile, "cpuprofile", "", "write a CPU profile of the whole run to `FILE`")
+	fs.IntVar(&a.opts.World.AnswerKiB, "answer-kib", 0, "the upstream answers each invocation with `N` KiB of text (0: ~100 B)")
+	fs.Float64Var(&a.opts.World.IDsPerKiB, "ids-per-kib", 0, "`N` of the capability's ids per KiB of that text (12.8: one per 80 bytes)")
+	fs.IntVar(&a.opts.World.Catalog, "catalog", 0, "the documents agent's catalog holds `N` resources (0: its resolution hook)")
+	fs.BoolVar(&a.scale, "scale", false, "run the fixed scale matrix")
 	if _, err := parsePositional(fs, args, 0, 0, ""); err != nil {
 		return a, err
 	}

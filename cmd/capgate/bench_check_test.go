@@ -21,7 +21,7 @@ func TestMissedTargets(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := missedTargets(&loadtest.Report{Checks: tt.checks})
+			err := missedTargets(tt.checks)
 			switch {
 			case tt.want == "" && err != nil:
 				t.Fatalf("missedTargets() = %v, want nil", err)

@@ -89,6 +89,34 @@ func TestBenchQuickJSON(t *testing.T) {
 	}
 }
 
+// TestBenchWorld: with a 16 KiB answer naming the capability's ids and a
+// catalog of 1,000, the invoke path runs without a failed request, every
+// call reaching the upstream.
+func TestBenchWorld(t *testing.T) {
+	code, stdout, stderr := benchRun(t, "--quick", "--duration", "100ms", "--warmup", "0", "--conns", "1",
+		"--variants", "memory", "--only", "capgate", "--answer-kib", "16", "--ids-per-kib", "12.8", "--catalog", "1000", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	var rep struct {
+		Rows []struct {
+			Requests    int64   `json:"requests"`
+			Errors      int64   `json:"errors"`
+			BytesPerReq float64 `json:"bytes_per_req"`
+		} `json:"rows"`
+		Problems []string `json:"problems"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("--json output: %v\n%s", err, stdout)
+	}
+	if len(rep.Rows) != 1 || rep.Rows[0].Requests == 0 || rep.Rows[0].Errors != 0 || len(rep.Problems) != 0 {
+		t.Fatalf("rows %+v, problems %q", rep.Rows, rep.Problems)
+	}
+	if rep.Rows[0].BytesPerReq < 16<<10 {
+		t.Errorf("%.0f B allocated per request: the 16 KiB answer was not carried", rep.Rows[0].BytesPerReq)
+	}
+}
+
 func TestBenchUsage(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -105,6 +133,11 @@ func TestBenchUsage(t *testing.T) {
 		{"negative duration", []string{"--duration", "-1s"}, 2, "--duration"},
 		{"stray argument", []string{"now"}, 2, "unexpected argument"},
 		{"unknown flag", []string{"--fast"}, 2, "fast"},
+		{"negative answer", []string{"--answer-kib", "-1"}, 2, "answer of -1 KiB"},
+		{"ids without an answer", []string{"--ids-per-kib", "12.8"}, 2, "ids per KiB need an answer size"},
+		{"too many ids", []string{"--answer-kib", "4", "--ids-per-kib", "100"}, 2, "100 ids per KiB is outside"},
+		{"catalog of one", []string{"--catalog", "1"}, 2, "catalog of 1 is outside"},
+		{"ids not a number", []string{"--ids-per-kib", "many"}, 2, "ids-per-kib"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -23,7 +23,7 @@ func (f *Front) modifyAnswer(resp *http.Response) error {
 		return nil
 	}
 	c := u.c
-	ac := answer.Call[*call]{Value: c, ID: c.req.ID, Target: c.agent.cfg.Name, Scoped: c.scope != nil}
+	ac := answer.Call[*call]{Value: c, ID: c.req.ID, Target: c.agent.cfg.Name, Scoped: c.scope != nil, MaxBytes: c.agent.maxAnswer}
 	if speaksV1(agentcard.SpokenVersion(c.req.Method, c.http.Header.Get("A2A-Version"))) {
 		ac.Shape = (*jsonrpc.Error).Detailed
 	}

@@ -57,6 +57,7 @@ func (s *swappable) Current() *policy.Policy { return s.p.Load() }
 type approvalFixture struct {
 	*fixture
 	desk  *approval.Desk
+	mem   *approval.Memory
 	pol   *swappable
 	audit *bytes.Buffer
 }
@@ -74,7 +75,8 @@ func newApprovalFixture(t testing.TB) *approvalFixture {
 	}
 	fx.pol.p.Store(approvalPolicy(t, "[retrieve, search, list]", "1h", 1, true))
 	clock := func() time.Time { return fx.now }
-	fx.desk = approval.NewDesk(approval.NewMemory(clock), approval.Options{Now: clock, Audit: slog.New(slog.NewJSONHandler(fx.audit, nil))})
+	fx.mem = approval.NewMemory(clock)
+	fx.desk = approval.NewDesk(fx.mem, approval.Options{Now: clock, Audit: slog.New(slog.NewJSONHandler(fx.audit, nil))})
 	fx.front.deps.Policy, fx.front.deps.Approvals = fx.pol, fx.desk
 	return fx
 }
@@ -186,25 +188,50 @@ func TestApprovalNeverWidens(t *testing.T) {
 }
 
 // TestApprovalNarrowedByNewPolicy approves a request, then narrows the
-// policy: redemption issues the intersection, or nothing.
+// policy: redemption issues exactly what was approved, or nothing (the
+// approval is used up either way), and the upstream sees nothing.
 func TestApprovalNarrowedByNewPolicy(t *testing.T) {
-	fx := newApprovalFixture(t)
-	pr := fx.pending(t, `{"grants":["documents:read"],"resourceQuery":{"collection":"reports"}}`)
-	fx.approve(t, pr.ApprovalID)
-	fx.pol.p.Store(approvalPolicy(t, "[list, retrieve]", "5m", 0, true))
-	cl := fx.claims(t, issued(t, fx.redeem(t, pr.ApprovalID))[0])
-	if !slices.Equal(cl.Operations, []string{"retrieve", "list"}) || cl.MaxDepth != 0 || !cl.Expiry.Time().Equal(fx.now.Add(5*time.Minute)) {
-		t.Fatalf("not the intersection: ops %v depth %d expiry %v", cl.Operations, cl.MaxDepth, cl.Expiry.Time())
-	}
-
-	gone := fx.pending(t, `{"grants":["documents:read"],"resourceQuery":{"collection":"reports"}}`)
-	fx.approve(t, gone.ApprovalID)
-	p, _, err := policy.Load(context.Background(), []byte("version: 1\nrules: []\n"), "empty.yaml", policytest.QuickstartCatalog())
+	empty, _, err := policy.Load(context.Background(), []byte("version: 1\nrules: []\n"), "empty.yaml", policytest.QuickstartCatalog())
 	if err != nil {
 		t.Fatal(err)
 	}
-	fx.pol.p.Store(p)
-	wantDenied(t, fx.redeem(t, gone.ApprovalID), "no longer allows")
+	tests := []struct {
+		name   string
+		policy *policy.Policy
+		issues bool
+	}{
+		{"unchanged", approvalPolicy(t, "[retrieve, search, list]", "1h", 1, true), true},
+		{"without approval now", approvalPolicy(t, "[retrieve, search, list]", "1h", 1, false), true},
+		{"fewer operations", approvalPolicy(t, "[list, retrieve]", "1h", 1, true), false},
+		{"shorter lifetime", approvalPolicy(t, "[retrieve, search, list]", "5m", 1, true), false},
+		{"lower depth", approvalPolicy(t, "[retrieve, search, list]", "1h", 0, true), false},
+		{"no rule left", empty, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			fx := newApprovalFixture(t)
+			pr := fx.pending(t, `{"grants":["documents:read"],"resourceQuery":{"collection":"reports"}}`)
+			fx.approve(t, pr.ApprovalID)
+			fx.pol.p.Store(tc.policy)
+			resp := fx.redeem(t, pr.ApprovalID)
+			if !tc.issues {
+				wantDenied(t, resp, "no longer allows")
+				if idx, _ := fx.index.ListByPrincipal(context.Background(), "user:alice@example.com"); len(idx) != 0 {
+					t.Fatalf("minted %d capabilities", len(idx))
+				}
+				wantDenied(t, fx.redeem(t, pr.ApprovalID), "already used")
+				if n := len(fx.upstream.calls("a2a/capabilities/request")); n != 0 {
+					t.Fatalf("upstream saw %d capability requests", n)
+				}
+				return
+			}
+			cl := fx.claims(t, issued(t, resp)[0])
+			if !slices.Equal(cl.Operations, []string{"retrieve", "search", "list"}) || cl.MaxDepth != 1 ||
+				!cl.Expiry.Time().Equal(fx.now.Add(time.Hour)) || len(cl.Handles) != 2 {
+				t.Fatalf("not exactly what was approved: %+v", cl)
+			}
+		})
+	}
 }
 
 func TestApprovalDeniedAndExpired(t *testing.T) {
@@ -270,7 +297,8 @@ func TestApprovalRedeemedOnlyAtItsAgent(t *testing.T) {
 func TestApprovalPendingBound(t *testing.T) {
 	fx := newApprovalFixture(t)
 	clock := func() time.Time { return fx.now }
-	fx.desk = approval.NewDesk(approval.NewMemory(clock), approval.Options{Now: clock, MaxPending: 2})
+	fx.mem = approval.NewMemory(clock)
+	fx.desk = approval.NewDesk(fx.mem, approval.Options{Now: clock, MaxPending: 2})
 	fx.front.deps.Approvals = fx.desk
 	ask := func(purpose string) string {
 		return `{"grants":["documents:read"],"resourceQuery":{"collection":"reports"},"purpose":"` + purpose + `"}`
@@ -287,5 +315,28 @@ func TestApprovalPendingBound(t *testing.T) {
 	}
 	if list, _ := fx.desk.List(context.Background(), approval.Filter{}); len(list) != 2 {
 		t.Fatalf("%d requests recorded, want 2", len(list))
+	}
+}
+
+// TestApprovalNoLongerItsAction: an approved request whose stored content
+// changed after its hash was taken (a resource swapped in the store) is
+// refused as such, issues nothing, and the upstream sees nothing.
+func TestApprovalNoLongerItsAction(t *testing.T) {
+	fx := newApprovalFixture(t)
+	pr := fx.pending(t, `{"grants":["documents:read"],"resourceQuery":{"collection":"reports"}}`)
+	fx.approve(t, pr.ApprovalID)
+	if _, err := fx.mem.Update(context.Background(), pr.ApprovalID, func(r *approval.Request) (bool, error) {
+		r.Grants[0].Resources = r.Grants[0].Resources[:1]
+		r.Grants[0].Resources[0].ID = "reports/another"
+		return true, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	wantDenied(t, fx.redeem(t, pr.ApprovalID), "no longer holds what was approved")
+	if idx, _ := fx.index.ListByPrincipal(context.Background(), "user:alice@example.com"); len(idx) != 0 {
+		t.Fatalf("minted %d capabilities", len(idx))
+	}
+	if n := len(fx.upstream.calls("a2a/capabilities/request")); n != 0 {
+		t.Fatalf("upstream saw %d capability requests", n)
 	}
 }

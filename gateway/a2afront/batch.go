@@ -14,10 +14,6 @@ import (
 	"github.com/capgate/capgate/gateway/jsonrpc"
 )
 
-// maxUpstreamResponse bounds one upstream answer inside a batch, which the
-// gateway must buffer to merge.
-const maxUpstreamResponse = 4 << 20
-
 // serveBatch decides every element on its own, then forwards each allowed
 // element as its own upstream call, so that every call carries exactly the
 // capability context that authorised it. Streaming methods cannot be
@@ -84,14 +80,18 @@ func (f *Front) forwardRecovered(ctx context.Context, c *call, out outcome) (ans
 // answered something that cannot be merged into the batch.
 func (f *Front) forwardElement(ctx context.Context, c *call, out outcome) json.RawMessage {
 	start := f.deps.Now()
-	buf := newBufferedAnswer(maxUpstreamResponse)
+	// The element's answer, as the pipeline let it through, is held to
+	// the agent's answer limit: the batch must buffer it to merge it.
+	buf := newBufferedAnswer(c.agent.maxAnswer)
 	failed := f.carry(ctx, buf, c.http, allowedCall(c, out), c.agent)
 	body := buf.body.Bytes()
 	var bad error
 	switch {
 	case failed:
 	case buf.overflow:
-		bad = fmt.Errorf("response larger than %d bytes", maxUpstreamResponse)
+		f.deps.Logger.WarnContext(ctx, "upstream answer refused: larger than the limit", "agent", c.agent.cfg.Name, "limit", c.agent.maxAnswer)
+		f.observeForwarded(c, start, false)
+		return marshalResponse(c.shaped(jsonrpc.NewError(c.req.ID, answer.AnswerTooLarge(c.agent.maxAnswer))))
 	case len(bytes.TrimSpace(body)) == 0:
 		body = nil
 	case !json.Valid(body):

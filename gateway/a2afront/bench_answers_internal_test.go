@@ -3,6 +3,7 @@ package a2afront
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/capgate/capgate/gateway/answer"
@@ -27,6 +28,17 @@ const (
 	answerEscaped = `{"jsonrpc":"2.0","id":2,"result":{"kind":"message","messageId":"m2","role":"agent","parts":[{"kind":"text","text":"line one\nline two"}]}}`
 )
 
+// largeAnswer is a message with a text of kib KiB, naming one of the
+// capability's ids every 80 bytes when ids is set.
+func largeAnswer(kib int, ids bool) string {
+	filler := "the quick brown fox jumps over the lazy dog and then some words "
+	if ids {
+		filler = "the quick brown fox jumps over the lazy dog, see reports/q1-financial and more "
+	}
+	text := strings.Repeat(filler, (kib<<10)/len(filler)+1)[:kib<<10]
+	return `{"jsonrpc":"2.0","id":2,"result":{"kind":"message","messageId":"m","role":"agent","parts":[{"kind":"text","text":"` + text + `"}]}}`
+}
+
 // BenchmarkAnswerChain is the answer processors (task ownership, id
 // mapping) on one unary answer of an allowed a2a/skill/invoke: what
 // modifyAnswer does after reading the body.
@@ -45,11 +57,16 @@ func BenchmarkAnswerChain(b *testing.B) {
 		{"task", answerTask},
 		{"mentions", answerMentions},
 		{"escaped", answerEscaped},
+		{"16KiB", largeAnswer(16, false)},
+		{"16KiB+ids", largeAnswer(16, true)},
+		{"256KiB", largeAnswer(256, false)},
+		{"256KiB+ids", largeAnswer(256, true)},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			ac := answer.Call[*call]{Value: c, ID: c.req.ID}
 			body := []byte(bc.answer)
 			b.ReportAllocs()
+			b.SetBytes(int64(len(body)))
 			for b.Loop() {
 				out, err := fx.front.answers.Unary(ctx, ac, body)
 				if err != nil || len(out) == 0 {

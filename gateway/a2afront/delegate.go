@@ -68,7 +68,11 @@ func (f *Front) send(ctx context.Context, c *call) outcome {
 			return fail(c.req.ID, e)
 		}
 	}
-	if len(x.Members) == 0 && c.scope == nil {
+	relayPush, e := f.sendPush(ctx, c, params)
+	if e != nil {
+		return fail(c.req.ID, e)
+	}
+	if len(x.Members) == 0 && c.scope == nil && relayPush == nil {
 		return forwardAs(c)
 	}
 	// The extension's data never reaches the agent as sent: a capability
@@ -80,6 +84,9 @@ func (f *Front) send(ctx context.Context, c *call) outcome {
 			f.auditMessage(ctx, c, c.scope.Claims, "", "", e)
 			return fail(c.req.ID, e)
 		}
+	}
+	if relayPush != nil {
+		relayPush()
 	}
 	if !delegated {
 		return outcome{forward: encodeRequest(c.req.ID, c.req.Method, params), cc: callerContext(c)}

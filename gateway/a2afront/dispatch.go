@@ -34,10 +34,10 @@ func (f *Front) methodTable() map[string]methodHandler {
 		jsonrpc.MethodSendMessage:                      f.send,
 		jsonrpc.MethodSendStreamingMessage:             f.send,
 		jsonrpc.MethodSubscribeToTask:                  f.checkedForward,
-		jsonrpc.MethodSetTaskPushNotificationConfig:    f.checkedForward,
+		jsonrpc.MethodSetTaskPushNotificationConfig:    f.pushSet,
 		jsonrpc.MethodGetTaskPushNotificationConfig:    f.checkedForward,
 		jsonrpc.MethodListTaskPushNotificationConfig:   f.checkedForward,
-		jsonrpc.MethodDeleteTaskPushNotificationConfig: f.checkedForward,
+		jsonrpc.MethodDeleteTaskPushNotificationConfig: f.pushDelete,
 	}
 }
 
@@ -58,9 +58,9 @@ func (f *Front) checkedForward(ctx context.Context, c *call) outcome {
 // is refused before it is decided: no delegation minted, no "allowed"
 // audited, for a call that never leaves.
 func (f *Front) decide(ctx context.Context, c *call) outcome {
-	v03, ok := f.translationOf(ctx, c)
+	t, ok := f.translationOf(ctx, c)
 	if ok {
-		if _, e := translateRequest(c.req.Raw, v03); e != nil {
+		if _, e := translateRequest(c.req.Raw, t); e != nil {
 			return fail(c.req.ID, e)
 		}
 	}
@@ -68,11 +68,11 @@ func (f *Front) decide(ctx context.Context, c *call) outcome {
 	if out.forward == nil || !ok {
 		return out
 	}
-	body, e := translateRequest(out.forward, v03)
+	body, e := translateRequest(out.forward, t)
 	if e != nil {
 		return fail(c.req.ID, e)
 	}
-	c.translated = c.req.Method
+	c.translated, c.to1 = c.req.Method, t.to1
 	out.forward = body
 	return out
 }

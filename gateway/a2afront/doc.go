@@ -30,7 +30,8 @@
 //     When the policy says a grant waits for human approval, nothing is
 //     issued: the request is held in the approval store and answered with
 //     a pending result; asking again with its approvalId returns, once,
-//     what was approved narrowed to what the policy then allows.
+//     exactly what was approved, or nothing when the policy then in
+//     force no longer allows all of it.
 //     a2a/capabilities/approval/status tells the principal who asked where
 //     the request stands, without issuing anything (approval.go);
 //     anyone else is told the id is unknown.
@@ -60,13 +61,41 @@
 //     serve them; unknown methods are refused, never forwarded.
 //   - A v1.0 call to an agent that serves v0.3 and not v1.0 is decided as
 //     the caller made it, then translated to v0.3 on the way out, and the
-//     answers back into v1.0 (translate.go, package a2agen); what cannot
-//     be translated is refused.
+//     answers back into v1.0 (translate.go, package a2agen); a v0.3 call
+//     (v0.3 method names, no A2A-Version header or 0.3) to an agent that
+//     serves v1.0 and not v0.3 likewise, translated to v1.0 and back.
+//     What cannot be translated is refused with the member named, before
+//     anything is forwarded.
 //   - A call that names a task (get, cancel, resubscribe, push-notification
 //     configs, a send continuing or referencing one) is allowed only to the
 //     principal that started it (package a2atasks); anyone else is told
 //     the task does not exist. Per agent, task_ownership off forwards as
 //     before.
+//   - A push config set on a call scoped to a capability (or on any call,
+//     per agent push_relay: all) is relayed (push.go, pushcfg.go, package
+//     pushrelay): the caller's URL and credentials are sealed in the relay
+//     store, and the agent gets the relay URL /a2a/{agent}/push/{id} with
+//     a per-config secret; the answers of set, get and list show the
+//     caller its own config (pushAnswer), and delete forgets it. What the
+//     agent posts to the relay URL (pushin.go) must present the secret,
+//     be about the config's task, and pass the answer pipeline under the
+//     capability, still live, before it is queued for the caller. Without
+//     a relay (or with push_relay: off) a push config on a scoped call is
+//     refused (-32004 push_not_relayed); a send carrying a push config to
+//     an agent whose card declares no push notifications is -32004.
+//     ListTaskPushNotificationConfigs, v1.0's plural, is the list method
+//     as the other spellings are.
+//
+// # Not built yet
+//
+// The relay holds a push only in memory between the agent's POST and its
+// delivery: a replica that stops drops what it has queued (counted as
+// closed), and the agent is not told. A push config set on an unscoped
+// call of an agent with push_relay: scoped is forwarded as the caller
+// wrote it, straight to the caller's URL, as before the relay. A
+// caller's config id is kept for the agent (so get and delete by it
+// work). Deliveries are not signed by the gateway: the caller's receiver
+// authenticates them by its own token and credentials only.
 //
 // # One way out
 //

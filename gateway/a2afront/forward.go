@@ -65,7 +65,7 @@ func (u *outbound) Prepare(out *http.Request) {
 		injectTrace(out.Context(), out.Header)
 	}
 	if u.c != nil && u.c.translated != "" {
-		translateHeaders(out.Header)
+		translateHeaders(out.Header, u.c.to1)
 	}
 }
 

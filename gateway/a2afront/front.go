@@ -23,9 +23,11 @@ import (
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/enforce"
+	"github.com/capgate/capgate/gateway/freeze"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/gateway/proxy"
+	"github.com/capgate/capgate/gateway/pushrelay"
 	"github.com/capgate/capgate/gateway/ratelimit"
 	"github.com/capgate/capgate/gateway/taskindex"
 	"github.com/capgate/capgate/policy"
@@ -71,6 +73,10 @@ type Config struct {
 	// Deps.Tasks is nil; zero means DefaultMaxTasks and DefaultTaskTTL.
 	MaxTasks int
 	TaskTTL  time.Duration
+	// MaxAnswerBytes bounds one upstream answer and one stream event of
+	// an agent that sets no bound of its own (config.Agent's
+	// MaxAnswerBytes); zero means answer.DefaultMaxBytes (16 MiB).
+	MaxAnswerBytes int
 }
 
 // Deps are the front's collaborators.
@@ -84,17 +90,29 @@ type Deps struct {
 	Index capindex.Index
 	// Revocations says whether a capability (or an ancestor) is revoked.
 	Revocations revocation.Store
+	// Frozen is the emergency stop: nothing is issued to or for a frozen
+	// agent or principal, and their capabilities are refused. Nil
+	// freezes nothing.
+	Frozen *freeze.Set
 	// Tasks records who started each task; nil means an in-memory index
 	// bounded by Config.MaxTasks and Config.TaskTTL.
 	Tasks taskindex.Index
 	// Policy decides issuance, ambient calls and legacy delegation.
 	Policy PolicySource
+	// Shadow, when set, is a candidate policy that decides every
+	// capability request beside Policy without enforcing anything; each
+	// disagreement is audited (policy.shadow_disagreement) and counted.
+	Shadow PolicySource
 	// Limits bounds each principal's issuance, attenuation, invocation
 	// and live capabilities; nil limits nothing.
 	Limits *ratelimit.Limiter
 	// Approvals holds requests that wait for human approval; nil denies
 	// every request that needs one.
 	Approvals approval.Store
+	// Push relays push notifications (package pushrelay); nil relays
+	// none, and a push config on a call scoped to a capability is
+	// refused.
+	Push *pushrelay.Relay
 	// Audit receives one event per issuance, attenuation, invocation
 	// decision, delegation and revocation; nil records nothing.
 	Audit *slog.Logger
@@ -132,6 +150,11 @@ type agent struct {
 	// known is what answers to calls scoped to a capability are checked
 	// for beyond the capability's own ids: its catalog, compiled once.
 	known *enforce.Catalog
+	// maxAnswer bounds one of its answers, or one stream event.
+	maxAnswer int
+	// catalog is its config catalog, indexed once by collection and
+	// attribute: issuance reads only the resources a query can match.
+	catalog *policy.ResourceIndex
 }
 
 // New builds the front. It performs no network I/O: agent cards are
@@ -160,7 +183,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Front, error) {
 		f.agents[ac.Name] = a
 	}
 	f.checks, err = enforce.New(enforce.Deps{
-		Index: deps.Index, Verifier: deps.Verifier, Revocations: deps.Revocations,
+		Index: deps.Index, Verifier: deps.Verifier, Revocations: deps.Revocations, Frozen: deps.Frozen,
 		Fronted: f.fronts, Logger: deps.Logger, Tracer: f.deps.Tracer,
 	})
 	if err != nil {
@@ -168,8 +191,8 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Front, error) {
 	}
 	f.tasks = a2atasks.New(deps.Tasks, deps.Logger)
 	f.methods = f.methodTable()
-	f.answers, err = answer.New(answer.Options{MaxBytes: maxUpstreamResponse, Logger: deps.Logger},
-		f.taskAnswer, f.mapIDs, f.translateAnswer)
+	f.answers, err = answer.New(answer.Options{MaxBytes: cfg.MaxAnswerBytes, Logger: deps.Logger},
+		f.taskAnswer, f.pushAnswer, f.mapIDs, f.translateAnswer)
 	if err != nil {
 		return nil, fmt.Errorf("a2a front: %w", err)
 	}
@@ -205,7 +228,9 @@ func (f *Front) newAgent(ctx context.Context, ac config.Agent) (*agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &agent{cfg: ac, url: u, publicURL: f.cfg.PublicURL + "/a2a/" + ac.Name, known: knownIDs(ac)}
+	a := &agent{cfg: ac, url: u, publicURL: f.cfg.PublicURL + "/a2a/" + ac.Name, known: knownIDs(ac),
+		maxAnswer: cmp.Or(ac.MaxAnswerBytes, f.cfg.MaxAnswerBytes, answer.DefaultMaxBytes),
+		catalog:   policy.NewResourceIndex(ac.Catalog)}
 	a.proxy = proxy.New(u, proxy.Options{
 		Transport: rt, ErrorHandler: f.upstreamError, ModifyResponse: f.modifyAnswer, Logger: f.deps.Logger,
 	})
@@ -257,6 +282,7 @@ func ConfigFrom(cfg *config.Config) Config {
 		UpstreamTimeout: cfg.Limits.UpstreamTimeout.D(), StreamTimeout: cfg.Listen.StreamTimeout.D(),
 		OIDCIssuers: issuers, Delegable: mcpServerNames(cfg),
 		MaxTasks: cfg.Limits.MaxTasks, TaskTTL: cfg.Limits.TaskTTL.D(),
+		MaxAnswerBytes: cfg.Limits.MaxAnswerBytes,
 	}
 }
 

@@ -83,13 +83,9 @@ func domainResources(wire []sep.Resource) []policy.Resource {
 	return out
 }
 
-// catalogResources resolves a query against the agent's catalog.
+// catalogResources resolves a query against the agent's catalog, through
+// its index: only the resources of the query's collection, or holding an
+// attribute value it pins, whichever are fewer, are read.
 func catalogResources(a *agent, q *policy.ResourceQuery) []policy.Resource {
-	var out []policy.Resource
-	for _, r := range a.cfg.Catalog {
-		if q.Matches(r) {
-			out = append(out, r)
-		}
-	}
-	return out
+	return a.catalog.Query(q)
 }

@@ -15,11 +15,14 @@ import (
 //	GET  /a2a/{agent}/.well-known/agent.json        the same, older name
 //	POST /a2a/{agent}                               JSON-RPC, authenticated
 //	GET  /a2a/{agent}/capabilities                  AG-UI snapshot, authenticated
+//	POST /a2a/{agent}/push/{id}                     a push for a relayed config,
+//	                                                authenticated by the config's secret
 func (f *Front) Mount(r chi.Router) {
 	r.Route("/a2a/{agent}", func(r chi.Router) {
 		r.Use(f.traceRequest)
 		r.Get("/.well-known/agent-card.json", f.serveCard)
 		r.Get("/.well-known/agent.json", f.serveCard)
+		r.Post("/push/{id}", f.servePush)
 		r.Group(func(r chi.Router) {
 			r.Use(f.countUnauthenticated, f.tracedAuthn)
 			r.Post("/", f.serveA2A)

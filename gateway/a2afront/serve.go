@@ -26,9 +26,12 @@ type call struct {
 	// has scoped it (an invocation, or a gated agent's message); its
 	// answer is then mapped back to the caller's handles.
 	scope *enforce.Scope
-	// translated is the caller's v1.0 method when the call is forwarded
-	// translated to v0.3 (translate.go), else "".
+	// translated is the caller's method when the call is forwarded
+	// translated to the agent's generation (translate.go), else "".
 	translated string
+	// to1 is set when the translated call is a v0.3 call forwarded as
+	// v1.0 (else a v1.0 call forwarded as v0.3).
+	to1 bool
 }
 
 // outcome is what the front decided for one call: either a response

@@ -19,8 +19,10 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 var extensionMembers = []string{"capabilityId", "capabilityToken", "capabilities", "attenuations"}
 
 // TestGolden translates every testdata/request_*.json (a v1.0 method and
-// its params) and testdata/answer_*.json (a v1.0 method and a v0.3
-// response) and compares the result with its .golden file.
+// its params), testdata/answer_*.json (a v1.0 method and a v0.3
+// response), testdata/request03_*.json (a v0.3 method and its params) and
+// testdata/answer1_*.json (a v0.3 method and a v1.0 response), and
+// compares the result with its .golden file.
 func TestGolden(t *testing.T) {
 	files, err := filepath.Glob("testdata/*_*.json")
 	if err != nil || len(files) == 0 {
@@ -37,23 +39,29 @@ func TestGolden(t *testing.T) {
 			if err != nil || json.Unmarshal(raw, &c) != nil {
 				t.Fatalf("reading %s: %v", in, err)
 			}
-			var got any
-			if strings.HasPrefix(filepath.Base(in), "request_") {
-				method, params, err := a2agen.Request(c.Method, c.Params, extensionMembers...)
-				if err != nil {
-					t.Fatal(err)
-				}
-				got = map[string]any{"method": method, "params": params}
-			} else {
-				resp, err := a2agen.Response(c.Method, c.Response)
-				if err != nil {
-					t.Fatal(err)
-				}
-				got = resp
+			got, err := translateGolden(filepath.Base(in), c.Method, c.Params, c.Response)
+			if err != nil {
+				t.Fatal(err)
 			}
 			compareGolden(t, strings.TrimSuffix(in, ".json")+".golden", got)
 		})
 	}
+}
+
+// translateGolden translates one golden input, by the direction its file
+// name says.
+func translateGolden(name, method string, params, resp json.RawMessage) (any, error) {
+	switch {
+	case strings.HasPrefix(name, "request_"):
+		m, p, err := a2agen.Request(method, params, extensionMembers...)
+		return map[string]any{"method": m, "params": p}, err
+	case strings.HasPrefix(name, "request03_"):
+		m, p, err := a2agen.RequestTo1(method, params, extensionMembers...)
+		return map[string]any{"method": m, "params": p}, err
+	case strings.HasPrefix(name, "answer1_"):
+		return a2agen.ResponseTo03(method, resp)
+	}
+	return a2agen.Response(method, resp)
 }
 
 func compareGolden(t *testing.T, path string, v any) {

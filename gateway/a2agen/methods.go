@@ -35,6 +35,8 @@ func lookup(v1 string) (method, bool) {
 		return method{"tasks/pushNotificationConfig/set", createPushTo03, pushResultTo1}, true
 	case "GetTaskPushNotificationConfig":
 		return method{"tasks/pushNotificationConfig/get", pushIDTo03, pushResultTo1}, true
+	case "ListTaskPushNotificationConfigs", "ListTaskPushNotificationConfig":
+		return method{"tasks/pushNotificationConfig/list", listPushParamsTo03, listPushResultTo1}, true
 	case "DeleteTaskPushNotificationConfig":
 		return method{"tasks/pushNotificationConfig/delete", pushIDTo03, emptyResultTo1}, true
 	}
@@ -69,15 +71,10 @@ func Request(v1 string, params json.RawMessage, keep ...string) (v03 string, out
 	if !ok {
 		return "", nil, untranslatable("method", "%q has no v0.3 translation", v1)
 	}
-	o, err := readObject(params, "params")
-	if err != nil {
+	if out, err = translateParams(params, m.params, keep); err != nil {
 		return "", nil, err
 	}
-	w, err := m.params(o, keep)
-	if err != nil {
-		return "", nil, err
-	}
-	return m.v03, w.encode(), nil
+	return m.v03, out, nil
 }
 
 // Response translates one JSON-RPC response object that a v0.3 agent
@@ -95,11 +92,15 @@ func Response(v1 string, resp json.RawMessage) (json.RawMessage, error) {
 		return nil, malformed("response", "not a JSON object")
 	}
 	result, ok := env["result"]
-	if !ok {
-		if _, isErr := env["error"]; !isErr {
-			return nil, malformed("response", "neither a result nor an error")
-		}
+	_, isErr := env["error"]
+	switch {
+	case isErr && !ok:
 		return resp, nil
+	case !ok && v1 == "DeleteTaskPushNotificationConfig":
+		// a2a-go's v0.3 server omits a deletion's null result.
+		result = json.RawMessage("null")
+	case !ok:
+		return nil, malformed("response", "neither a result nor an error")
 	}
 	t, err := m.result(result)
 	if err != nil {

@@ -70,12 +70,8 @@ func createPushParamsTo03(o *object) (out, error) {
 // pushIDParamsTo03 translates Get- and DeleteTaskPushNotificationConfig's
 // params ({taskId, id}) into v0.3's ({id, pushNotificationConfigId}).
 func pushIDParamsTo03(o *object) (out, error) {
-	if err := noTenant(o); err != nil {
-		return nil, err
-	}
-	w := out{}
-	var err error
-	if w["id"], err = o.required("taskId"); err != nil {
+	w, err := pushTaskTo03(o)
+	if err != nil {
 		return nil, err
 	}
 	if w["pushNotificationConfigId"], err = o.required("id"); err != nil {
@@ -84,14 +80,25 @@ func pushIDParamsTo03(o *object) (out, error) {
 	return w, o.done()
 }
 
-// pushResultTo1 translates a v0.3 TaskPushNotificationConfig into v1.0's,
-// whose members are the config's own with the task id beside them.
+// pushResultTo1 translates a v0.3 TaskPushNotificationConfig result into
+// v1.0's.
 func pushResultTo1(raw json.RawMessage) (json.RawMessage, error) {
 	o, err := readObject(raw, "result")
 	if err != nil {
 		return nil, err
 	}
+	w, err := taskPushTo1(o)
+	if err != nil {
+		return nil, err
+	}
+	return w.encode(), nil
+}
+
+// taskPushTo1 translates a v0.3 TaskPushNotificationConfig into v1.0's,
+// whose members are the config's own with the task id beside them.
+func taskPushTo1(o *object) (out, error) {
 	w := out{}
+	var err error
 	if w["taskId"], err = o.required("taskId"); err != nil {
 		return nil, err
 	}
@@ -106,10 +113,30 @@ func pushResultTo1(raw json.RawMessage) (json.RawMessage, error) {
 	if err := pushConfigTo1(c, w); err != nil {
 		return nil, err
 	}
-	if err := o.done(); err != nil {
+	return w, o.done()
+}
+
+// pushResultTo03 translates a v1.0 TaskPushNotificationConfig result into
+// v0.3's: the task id beside the config.
+func pushResultTo03(raw json.RawMessage) (json.RawMessage, error) {
+	o, err := readObject(raw, "result")
+	if err != nil {
+		return nil, err
+	}
+	w, err := createPushParamsTo03(o)
+	if err != nil {
 		return nil, err
 	}
 	return w.encode(), nil
+}
+
+// emptyResultTo03 is tasks/pushNotificationConfig/delete's result, v0.3's
+// null, for v1.0's google.protobuf.Empty.
+func emptyResultTo03(raw json.RawMessage) (json.RawMessage, error) {
+	if !isNull(raw) && !isEmptyObject(raw) {
+		return nil, untranslatable("result", "a deletion answers nothing, not %s", raw)
+	}
+	return json.RawMessage("null"), nil
 }
 
 // pushConfigTo1 writes a v0.3 PushNotificationConfig's members into w.
@@ -150,4 +177,17 @@ func pushConfigTo1(c *object, w out) error {
 		w["authentication"] = auth
 	}
 	return c.done()
+}
+
+// pushTaskTo03 starts the v0.3 params of a push-config call naming a
+// task: v1.0's taskId becomes v0.3's id; a tenant is refused.
+func pushTaskTo03(o *object) (out, error) {
+	if err := noTenant(o); err != nil {
+		return nil, err
+	}
+	id, err := o.required("taskId")
+	if err != nil {
+		return nil, err
+	}
+	return out{"id": id}, nil
 }

@@ -19,28 +19,14 @@ func sendParamsTo03(o *object, keep []string) (out, error) {
 	if err := noTenant(o); err != nil {
 		return nil, err
 	}
-	raw, ok := o.take("message")
-	if !ok {
-		return nil, malformed(o.at("message"), "required")
-	}
 	var err error
-	if w["message"], err = messageTo03(raw, o.at("message")); err != nil {
+	if w["message"], err = sendMessage(o, messageTo03); err != nil {
 		return nil, err
 	}
 	if w["configuration"], err = configTo03(o); err != nil {
 		return nil, err
 	}
-	md, err := o.metadata("metadata")
-	if err != nil {
-		return nil, err
-	}
-	w.set("metadata", md)
-	for _, name := range keep {
-		if v, ok := o.take(name); ok {
-			w[name] = v
-		}
-	}
-	return w, o.done()
+	return sendRest(o, w, keep)
 }
 
 // configTo03 translates the optional SendMessageConfiguration. v0.3's
@@ -53,15 +39,8 @@ func configTo03(p *object) (json.RawMessage, error) {
 		return nil, err
 	}
 	w := out{}
-	modes, err := o.strings("acceptedOutputModes")
-	if err != nil {
+	if err := outputMembers(o, w); err != nil {
 		return nil, err
-	}
-	w.set("acceptedOutputModes", modes)
-	if n, ok, err := o.integer("historyLength"); err != nil {
-		return nil, err
-	} else if ok {
-		w["historyLength"] = n
 	}
 	immediately, _, err := o.boolean("returnImmediately")
 	if err != nil {
@@ -105,6 +84,47 @@ func taskIDParamsTo03(o *object, history, metadata bool) (out, error) {
 			return nil, err
 		}
 		w.set("metadata", md)
+	}
+	return w, o.done()
+}
+
+// outputMembers copies the members a send configuration has in both
+// generations: acceptedOutputModes and historyLength.
+func outputMembers(o *object, w out) error {
+	modes, err := o.strings("acceptedOutputModes")
+	if err != nil {
+		return err
+	}
+	w.set("acceptedOutputModes", modes)
+	if n, ok, err := o.integer("historyLength"); err != nil {
+		return err
+	} else if ok {
+		w["historyLength"] = n
+	}
+	return nil
+}
+
+// sendMessage translates a send's required message with fn.
+func sendMessage(o *object, fn func(json.RawMessage, string) (json.RawMessage, error)) (json.RawMessage, error) {
+	raw, ok := o.take("message")
+	if !ok {
+		return nil, malformed(o.at("message"), "required")
+	}
+	return fn(raw, o.at("message"))
+}
+
+// sendRest copies a send's metadata and the members keep names, which
+// both generations carry as they are, and refuses any other member left.
+func sendRest(o *object, w out, keep []string) (out, error) {
+	md, err := o.metadata("metadata")
+	if err != nil {
+		return nil, err
+	}
+	w.set("metadata", md)
+	for _, name := range keep {
+		if v, ok := o.take(name); ok {
+			w[name] = v
+		}
 	}
 	return w, o.done()
 }

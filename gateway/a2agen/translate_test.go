@@ -19,6 +19,7 @@ func TestTranslatable(t *testing.T) {
 		{"CancelTask", "tasks/cancel", true},
 		{"SubscribeToTask", "tasks/resubscribe", true},
 		{"CreateTaskPushNotificationConfig", "tasks/pushNotificationConfig/set", true},
+		{"ListTaskPushNotificationConfigs", "tasks/pushNotificationConfig/list", true},
 		{"GetTaskPushNotificationConfig", "tasks/pushNotificationConfig/get", true},
 		{"DeleteTaskPushNotificationConfig", "tasks/pushNotificationConfig/delete", true},
 		{"ListTasks", "", false},
@@ -72,6 +73,9 @@ func TestRequestRefusals(t *testing.T) {
 		{"metadata not an object", "SendMessage", `{"message":{"messageId":"m","role":"ROLE_USER","parts":[]},"metadata":[1]}`, "params.metadata", a2agen.ErrMalformed},
 		{"push without url", "CreateTaskPushNotificationConfig", `{"taskId":"t"}`, "params.url", a2agen.ErrMalformed},
 		{"push get without id", "GetTaskPushNotificationConfig", `{"taskId":"t"}`, "params.id", a2agen.ErrMalformed},
+		{"push list without task", "ListTaskPushNotificationConfigs", `{}`, "params.taskId", a2agen.ErrMalformed},
+		{"push list page size", "ListTaskPushNotificationConfigs", `{"taskId":"t","pageSize":2}`, "params.pageSize", a2agen.ErrUntranslatable},
+		{"push list page token", "ListTaskPushNotificationConfig", `{"taskId":"t","pageToken":"p"}`, "params.pageToken", a2agen.ErrUntranslatable},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -106,6 +110,7 @@ func TestResponseRefusals(t *testing.T) {
 		{"message for GetTask", "GetTask", resp(`{"kind":"message","messageId":"m","role":"agent","parts":[]}`), "result.kind", a2agen.ErrMalformed},
 		{"update for SendMessage", "SendMessage", resp(`{"kind":"status-update","taskId":"t","contextId":"c","status":{"state":"working"}}`), "result.kind", a2agen.ErrMalformed},
 		{"null result", "SendMessage", resp(`null`), "result.kind", a2agen.ErrMalformed},
+		{"push list not a list", "ListTaskPushNotificationConfigs", resp(`{"configs":[]}`), "result", a2agen.ErrMalformed},
 		{"unknown state", "GetTask", resp(`{"kind":"task","id":"t","status":{"state":"paused"}}`), "result.status.state", a2agen.ErrMalformed},
 		{"unknown task member", "GetTask", resp(`{"kind":"task","id":"t","status":{"state":"working"},"owner":"x"}`), "result.owner", a2agen.ErrUntranslatable},
 		{"unknown part kind", "GetTask", resp(task03(`{"kind":"image"}`)), "result.artifacts[0].parts[0].kind", a2agen.ErrMalformed},

@@ -22,6 +22,7 @@ import (
 	"github.com/capgate/capgate/gateway/a2e"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/enforce"
+	"github.com/capgate/capgate/gateway/freeze"
 	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/policy"
 )
@@ -56,6 +57,10 @@ type Deps struct {
 	// Front uses a copy that never follows redirects, so a host cannot
 	// bounce a forwarded line (and its own secret) elsewhere.
 	HTTPClient *http.Client
+	// Frozen is the emergency stop: every message but shutdown of a
+	// session whose host or principal is frozen is refused. Nil freezes
+	// nothing.
+	Frozen *freeze.Set
 	// Runtime is the clock (nil means time.Now) and the operational
 	// logger (nil discards); Open also reads the hosts' secrets with its
 	// Getenv and keeps the sessions on its Redis.

@@ -47,6 +47,13 @@ func (f *Front) handshake(ctx context.Context, c *call) outcome {
 		return f.rejectHandshake(ctx, c, a2e.ReasonAuthFailed, nil)
 	}
 	c.sess.Principal, c.sess.Issuer, c.sess.Groups = p.ID, p.Issuer, slices.Clone(p.Groups)
+	switch e, err := f.frozen(ctx, c); {
+	case err != nil:
+		f.deps.Logger.Warn("a2efront: freeze list unavailable; refusing the handshake", "error", err)
+		return f.rejectHandshake(ctx, c, a2e.ReasonServerError, nil)
+	case e != nil:
+		return f.rejectHandshake(ctx, c, a2e.ReasonNoCaps, nil) // frozen by an operator
+	}
 	caps := dedupe(req.AgentCaps)
 	if len(caps) > MaxAgentCaps {
 		return f.rejectHandshake(ctx, c, a2e.ReasonNoCaps, nil)

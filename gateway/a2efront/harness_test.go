@@ -19,6 +19,7 @@ import (
 	"github.com/capgate/capgate/gateway/a2e"
 	"github.com/capgate/capgate/gateway/a2efront"
 	"github.com/capgate/capgate/gateway/authn"
+	"github.com/capgate/capgate/gateway/freeze"
 	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/policy"
 	"github.com/capgate/capgate/policy/policytest"
@@ -143,6 +144,8 @@ type worldOptions struct {
 	policy a2efront.PolicySource
 	// recordKey is the fronts' record key; nil means testRecordKey.
 	recordKey []byte
+	// frozen is the fronts' freeze list; nil freezes nothing.
+	frozen *freeze.Set
 }
 
 func newWorld(t testing.TB, o worldOptions) *world {
@@ -177,7 +180,7 @@ func newWorld(t testing.TB, o worldOptions) *world {
 		f, err := a2efront.New(cfg, a2efront.Deps{
 			Authenticate: auth.AuthenticateToken, AuthenticateRequest: auth.AuthenticateRequest, Policy: o.policy, Sessions: st,
 			Audit: slog.New(slog.NewJSONHandler(w.audit, nil)), Runtime: platform.Runtime{Now: o.now, Logger: slog.New(slog.NewJSONHandler(w.logs, nil))},
-			RecordKey: o.recordKey,
+			RecordKey: o.recordKey, Frozen: o.frozen,
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -2,13 +2,13 @@ package a2efront
 
 import (
 	"context"
-	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
-	"encoding/base64"
 	"encoding/hex"
-	"encoding/json"
+	"errors"
 	"fmt"
+
+	"github.com/capgate/capgate/gateway/recordseal"
 )
 
 // RecordKeyInfo is the HKDF label under which the gateway derives
@@ -16,15 +16,16 @@ import (
 const RecordKeyInfo = "capgate a2e session record mac v1"
 
 // MinRecordKeyBytes is the shortest Deps.RecordKey accepted.
-const MinRecordKeyBytes = 32
+const MinRecordKeyBytes = recordseal.MinKeyBytes
 
 // sealedStore wraps a SessionStore so that every session record carries a
-// MAC: Create and Update seal, Get verifies. A record someone else wrote
+// MAC (recordseal, as approval requests do): Create and Update seal, Get
+// verifies. A record someone else wrote
 // into the backing store (a Redis writer widening Accepted, say) fails
 // with ErrRecordForged instead of granting anything.
 type sealedStore struct {
 	SessionStore
-	key []byte
+	sealer *recordseal.Sealer
 }
 
 // newSealedStore wraps st with key, or with a fresh random key when key
@@ -37,22 +38,20 @@ func newSealedStore(st SessionStore, key []byte) (*sealedStore, error) {
 			return nil, fmt.Errorf("a2efront: making a record key: %w", err)
 		}
 	}
-	if len(key) < MinRecordKeyBytes {
+	sealer, err := recordseal.New(key)
+	if errors.Is(err, recordseal.ErrShortKey) {
 		return nil, fmt.Errorf("%w: Deps.RecordKey is shorter than %d bytes", ErrInvalidConfig, MinRecordKeyBytes)
 	}
-	return &sealedStore{SessionStore: st, key: key}, nil
+	if err != nil {
+		return nil, err
+	}
+	return &sealedStore{SessionStore: st, sealer: sealer}, nil
 }
 
 // mac computes the MAC of s over everything but Rev and MAC itself.
 func (st *sealedStore) mac(s Session) (string, error) {
 	s.Rev, s.MAC = 0, ""
-	data, err := json.Marshal(s)
-	if err != nil {
-		return "", err
-	}
-	h := hmac.New(sha256.New, st.key)
-	h.Write(data)
-	return base64.RawURLEncoding.EncodeToString(h.Sum(nil)), nil
+	return st.sealer.MAC(s)
 }
 
 func (st *sealedStore) seal(s Session) (Session, error) {
@@ -86,8 +85,9 @@ func (st *sealedStore) Get(ctx context.Context, id string) (Session, error) {
 	if err != nil {
 		return Session{}, err
 	}
-	want, err := st.mac(s)
-	if err != nil || !hmac.Equal([]byte(want), []byte(s.MAC)) {
+	covered := s
+	covered.Rev, covered.MAC = 0, ""
+	if !st.sealer.Verify(covered, s.MAC) {
 		return Session{}, ErrRecordForged
 	}
 	return s, nil

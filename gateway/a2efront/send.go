@@ -84,6 +84,11 @@ func (f *Front) dispatch(ctx context.Context, c *call) outcome {
 	case c.sess.State != StateReady:
 		return f.refuse(ctx, c, a2e.CodeUnauthorized, "", false, "complete the handshake first")
 	}
+	if m.Type != a2e.TypeShutdown {
+		if out, ok := f.frozenRefusal(ctx, c); !ok {
+			return out
+		}
+	}
 	capability, always := a2e.CapabilityFor(m.Type)
 	if !always {
 		if out, ok := f.checkCapability(ctx, c, capability); !ok {

@@ -18,6 +18,7 @@ import (
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/gateway/freeze"
 	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/policy"
 	"github.com/capgate/capgate/revocation"
@@ -45,6 +46,9 @@ type Deps struct {
 	Index         capindex.Index
 	Verifier      *captoken.Verifier
 	Revocations   revocation.Store
+	// Frozen is the emergency stop's list; nil answers the freeze routes
+	// with 501.
+	Frozen *freeze.Set
 	// Approvals holds requests waiting for human approval; nil answers
 	// the approval routes with 501.
 	Approvals approval.Store
@@ -69,16 +73,20 @@ func New(cfg Config, deps Deps) *API { return &API{cfg: cfg, deps: deps} }
 
 // Handler returns the admin API, for its own listener. Callers
 // authenticate like any caller, and must then be one of the configured
-// admin principals or belong to an admin group.
+// admin principals or belong to an admin group. Every call it refuses
+// with 401 or 403 is an admin.refused audit event.
 func (a *API) Handler() http.Handler {
 	r := chi.NewRouter()
-	r.Use(authn.Middleware(a.deps.Authenticator, a.deps.Logger))
+	r.Use(a.auditRefusals, authn.Middleware(a.deps.Authenticator, a.deps.Logger), noteCaller)
 	r.Group(func(r chi.Router) {
 		r.Use(a.adminOnly)
 		r.Post("/admin/revoke", a.adminRevoke)
 		r.Get("/admin/capabilities", a.adminCapabilities)
 		r.Post("/admin/policy/reload", a.adminReload)
 		r.Get("/admin/policy", a.adminPolicy)
+		r.Post("/admin/freeze", a.adminFreeze)
+		r.Post("/admin/unfreeze", a.adminUnfreeze)
+		r.Get("/admin/frozen", a.adminFrozen)
 	})
 	a.approvalRoutes(r)
 	return r

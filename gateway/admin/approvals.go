@@ -89,9 +89,9 @@ func (a *API) listApprovals(w http.ResponseWriter, r *http.Request) {
 		forged = nil
 	}
 	more := len(list) > limit
-	out := []approval.Request{}
+	out := []approval.Shown{}
 	for _, req := range list[:min(len(list), limit)] {
-		out = append(out, req.Public())
+		out = append(out, req.Show())
 	}
 	writeJSONStatus(w, http.StatusOK, map[string]any{"approvals": out, "more": more, "forged": append([]string{}, forged...)})
 }
@@ -110,12 +110,15 @@ func (a *API) getApproval(w http.ResponseWriter, r *http.Request) {
 		a.approvalError(w, r, err)
 		return
 	}
-	writeJSONStatus(w, http.StatusOK, req.Public())
+	writeJSONStatus(w, http.StatusOK, req.Show())
 }
 
 // decisionRequest is the body of approve and deny.
 type decisionRequest struct {
 	Reason string `json:"reason"`
+	// ActionHash, when given, is the action hash the approver was shown:
+	// the decision is refused (409) unless the request holds it.
+	ActionHash string `json:"actionHash,omitempty"`
 }
 
 func (a *API) decideApproval(approve bool) http.HandlerFunc {
@@ -132,7 +135,19 @@ func (a *API) decideApproval(approve bool) http.HandlerFunc {
 				"error": "body must be JSON {\"reason\": \"...\"} with a reason of 1 to " + strconv.Itoa(maxReason) + " bytes"})
 			return
 		}
-		who, _ := a.caller(r)
+		who, isAdmin := a.caller(r)
+		if body.ActionHash != "" {
+			// Only for who may read the request: anyone else is refused by
+			// the decision itself, as without a hash.
+			req, err := a.deps.Approvals.Get(r.Context(), chi.URLParam(r, "id"))
+			if err == nil && sees(&req, who, isAdmin) {
+				err = req.Seen(body.ActionHash)
+			}
+			if err != nil {
+				a.approvalError(w, r, err)
+				return
+			}
+		}
 		decide := a.deps.Approvals.Deny
 		if approve {
 			decide = a.deps.Approvals.Approve
@@ -142,7 +157,7 @@ func (a *API) decideApproval(approve bool) http.HandlerFunc {
 			a.approvalError(w, r, err)
 			return
 		}
-		writeJSONStatus(w, http.StatusOK, req.Public())
+		writeJSONStatus(w, http.StatusOK, req.Show())
 	}
 }
 
@@ -154,8 +169,12 @@ func (a *API) approvalError(w http.ResponseWriter, r *http.Request, err error) {
 		status = http.StatusNotFound
 	case errors.Is(err, approval.ErrSelfApproval), errors.Is(err, approval.ErrNotApprover):
 		status = http.StatusForbidden
-	case errors.Is(err, approval.ErrNotPending), errors.Is(err, approval.ErrExpired):
+	case errors.Is(err, approval.ErrNotPending), errors.Is(err, approval.ErrExpired), errors.Is(err, approval.ErrOtherAction):
 		status = http.StatusConflict
+	case errors.Is(err, approval.ErrActionChanged):
+		a.deps.Logger.WarnContext(r.Context(), "admin: a stored approval request no longer matches its action hash", "error", err)
+		writeJSONStatus(w, http.StatusConflict, map[string]string{"error": "the request no longer holds the action its hash covers: nothing was decided"})
+		return
 	default:
 		a.deps.Logger.ErrorContext(r.Context(), "approval store unavailable", "error", err)
 		writeJSONStatus(w, status, map[string]string{"error": "approval store unavailable"})

@@ -30,6 +30,12 @@ func approvalsAPI(t *testing.T) (*httptest.Server, approval.Request) {
 // approvalsDesk is approvalsAPI with its desk.
 func approvalsDesk(t *testing.T) (*httptest.Server, approval.Request, *approval.Desk) {
 	t.Helper()
+	return approvalsOn(t, approval.NewMemory(time.Now))
+}
+
+// approvalsOn is approvalsDesk on the backend mem.
+func approvalsOn(t *testing.T, mem *approval.Memory) (*httptest.Server, approval.Request, *approval.Desk) {
+	t.Helper()
 	keys := []authn.DevKey{
 		{Hash: authn.HashKey("carol"), Principal: "user:carol@example.com", Groups: []string{"hr", "security"}},
 		{Hash: authn.HashKey("dave"), Principal: "user:dave@example.com", Groups: []string{"security"}},
@@ -40,7 +46,7 @@ func approvalsDesk(t *testing.T) (*httptest.Server, approval.Request, *approval.
 	if err != nil {
 		t.Fatal(err)
 	}
-	desk := approval.NewDesk(approval.NewMemory(time.Now), approval.Options{})
+	desk := approval.NewDesk(mem, approval.Options{})
 	req, err := desk.Create(context.Background(), approval.Request{
 		Principal: "user:carol@example.com", Agent: "documents", Purpose: "fix the handbook", Wait: time.Hour,
 		Grants: []approval.Grant{{Grant: "documents:write", Operations: []string{"update"}, TTL: time.Minute,
@@ -90,7 +96,9 @@ func TestApprovalRoutes(t *testing.T) {
 		{"no reason", "dave", http.MethodPost, path + "/approve", `{}`, http.StatusBadRequest, "reason"},
 		{"unknown field", "dave", http.MethodPost, path + "/approve", `{"reason":"x","ttl":"9h"}`, http.StatusBadRequest, ""},
 		{"unknown id", "dave", http.MethodPost, "/admin/approvals/apr_nope/approve", `{"reason":"x"}`, http.StatusNotFound, ""},
-		{"approver approves", "dave", http.MethodPost, path + "/approve", `{"reason":"ticket SEC-1"}`, http.StatusOK, `"status":"approved"`},
+		{"another action than shown", "dave", http.MethodPost, path + "/approve", `{"reason":"x","actionHash":"sha256:00"}`, http.StatusConflict, "another action than the one the approver saw"},
+		{"outsider with a hash learns nothing", "bob", http.MethodPost, path + "/approve", `{"reason":"x","actionHash":"sha256:00"}`, http.StatusForbidden, ""},
+		{"approver approves what was shown", "dave", http.MethodPost, path + "/approve", `{"reason":"ticket SEC-1","actionHash":"` + req.ActionHash + `"}`, http.StatusOK, `"status":"approved"`},
 		{"decided once", "dave", http.MethodPost, path + "/deny", `{"reason":"changed my mind"}`, http.StatusConflict, "no longer pending"},
 	}
 	for _, tt := range tests {
@@ -105,7 +113,7 @@ func TestApprovalRoutes(t *testing.T) {
 		})
 	}
 	_, body := send(t, srv, "dave", http.MethodGet, path, "")
-	var got approval.Request
+	var got approval.Shown
 	if err := json.Unmarshal([]byte(body), &got); err != nil || got.DecidedBy != "user:dave@example.com" || got.Reason != "ticket SEC-1" {
 		t.Fatalf("decided request %s", body)
 	}
@@ -149,7 +157,7 @@ func TestApprovalListingFiltersBeforeLimit(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			status, body := send(t, srv, tc.key, http.MethodGet, "/admin/approvals"+tc.query, "")
 			var got struct {
-				Approvals []approval.Request
+				Approvals []approval.Shown
 				More      bool
 			}
 			if status != http.StatusOK || json.Unmarshal([]byte(body), &got) != nil {
@@ -159,5 +167,26 @@ func TestApprovalListingFiltersBeforeLimit(t *testing.T) {
 				t.Fatalf("got %d requests (more %v): %s", len(got.Approvals), got.More, body)
 			}
 		})
+	}
+}
+
+// TestApprovalActionChanged: a request whose stored content no longer
+// matches its action hash (widened in the store) is refused with 409 and
+// stays pending; nothing is decided.
+func TestApprovalActionChanged(t *testing.T) {
+	mem := approval.NewMemory(time.Now)
+	srv, req, desk := approvalsOn(t, mem)
+	if _, err := mem.Update(context.Background(), req.ID, func(r *approval.Request) (bool, error) {
+		r.Grants[0].Operations = append(r.Grants[0].Operations, "delete")
+		return true, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	status, body := send(t, srv, "dave", http.MethodPost, "/admin/approvals/"+req.ID+"/approve", `{"reason":"ok"}`)
+	if status != http.StatusConflict || !strings.Contains(body, "no longer holds the action its hash covers") {
+		t.Fatalf("approve: %d %s", status, body)
+	}
+	if got, err := desk.Get(context.Background(), req.ID); err != nil || got.Status != approval.StatusPending {
+		t.Fatalf("after the refusal: %s %v", got.Status, err)
 	}
 }

@@ -2,9 +2,11 @@
 // own listener, never on the public one: revoke a capability (and with it
 // every descendant), a revocation id or everything a principal holds;
 // list a principal's capabilities with their revocation state; reload and
-// read the policy. Every caller authenticates like any other and must be
+// read the policy; freeze an agent or a principal. Every caller authenticates like any other and must be
 // an admin principal or in an admin group; every revocation is an audit
-// event naming the operator.
+// event naming the operator, and every call refused with 401 or 403 is an
+// admin.refused event (method, path, status, and the caller when it
+// authenticated).
 //
 // The approval routes are the exception: the policy, not admin_access,
 // says who decides a request waiting for approval. Any authenticated
@@ -43,4 +45,27 @@
 // and logged at warn, never hidden; the answer stays 200 with every
 // readable record. An index that cannot be reached is a 503, even when
 // its error also names unreadable records.
+//
+// The emergency stop (package freeze):
+//
+//	POST /admin/freeze     {"kind": "agent"|"principal", "name": ..., "reason": ...}
+//	POST /admin/unfreeze   {"kind": ..., "name": ..., "reason": ...}
+//	GET  /admin/frozen
+//
+// A freeze holds on every replica once it answers 200: nothing is issued
+// to or for what is frozen (-32047 grant_denied, data.detail "frozen")
+// and none of its capabilities is used (-32043 capability_revoked,
+// data.detail "frozen"). Every live capability the index lists for the
+// agent, or held by or for the principal, is revoked by id with its
+// descendants, and a principal's also by a cutoff at the freeze (so
+// capabilities issued for it in the same second, the tokens' precision,
+// stay revoked after an unfreeze). The answer is {"entry", "revoked",
+// "unreadable", "truncated"}: records the index could not read are named
+// (refused while frozen, not revoked), and "truncated" says the index
+// listed its maximum (capindex.MaxList) so older ones may be left; freeze
+// again to revoke them. A reason is required (400 without); an unfreeze
+// of what is not frozen is 404; a freeze that holds but whose storing or
+// revoking failed in part is 503 with what was done. Each is one
+// admin.freeze or admin.unfreeze audit event with the operator and the
+// reason. Capabilities revoked by a freeze stay revoked after unfreeze.
 package admin

@@ -13,7 +13,12 @@
 //     interfaces are dropped, and their versions are not offered.
 //   - The v0.3 members (url, preferredTransport, protocolVersion,
 //     additionalInterfaces) are kept, pointing at the gateway, where the
-//     upstream card had them. A v1.0-only card stays one.
+//     upstream card had them. The gateway serves each generation by
+//     translation for an agent that serves only the other one (package
+//     a2agen): a v0.3-only card also lists a v1.0 interface (Translated),
+//     and a v1.0-only card also gets the v0.3 members, a v0.3 interface
+//     and the v0.3 form of the security schemes (TranslatedTo1), so that
+//     v0.3 clients resolve it.
 //   - securitySchemes and the security requirements describe how the
 //     gateway authenticates: HTTP Bearer, and OpenID Connect with the
 //     discovery URL of each configured issuer, written in both the v1.0

@@ -11,8 +11,11 @@ package agentcard
 //     interface, last: the gateway translates v1.0 calls for it.
 //   - The v0.3 members url, preferredTransport (JSONRPC) and
 //     additionalInterfaces are kept, pointing at the gateway, where the
-//     upstream card had them; a v1.0-only card is never turned into a
-//     v0.3 one. protocolVersion is kept as the upstream wrote it.
+//     upstream card had them. An agent that serves v1.0 and not v0.3 is
+//     served to v0.3 callers by translation: its card gets url,
+//     preferredTransport, protocolVersion 0.3.0 (when it had none), the
+//     v0.3 form of the security schemes and a v0.3 JSON-RPC interface,
+//     last. protocolVersion is otherwise kept as the upstream wrote it.
 //   - securitySchemes and the security requirements are the gateway's
 //     (see securityMembers); the upstream's, and the skills' own, name
 //     schemes the caller never deals with and are removed.
@@ -37,7 +40,11 @@ func Rewrite(upstream map[string]any, cfg Config) map[string]any {
 	for k, v := range upstream {
 		card[k] = v
 	}
-	legacy := hasV03Members(upstream)
+	up := TranslatedTo1(upstream)
+	legacy := hasV03Members(upstream) || up
+	if up {
+		asV03Card(card, upstream)
+	}
 	card["supportedInterfaces"] = withTranslated(servedInterfaces(upstream, cfg.PublicURL), upstream, cfg.PublicURL)
 	delete(card, "additionalInterfaces")
 	if legacy {

@@ -16,7 +16,7 @@ const served = "http://127.0.0.1:8080/a2a/x"
 // upstream card: no signature, no upstream URL, interfaces only at the
 // gateway and only JSON-RPC ones, and the same version verdict as the
 // upstream card for every method generation and Major.Minor header, but
-// for v1.0 calls to an agent the gateway translates them for.
+// for calls in the version the gateway serves the agent by translation.
 func checkServed(t *testing.T, upstream map[string]any) {
 	t.Helper()
 	card := agentcard.Rewrite(upstream, goldenConfig(false))
@@ -41,11 +41,10 @@ func checkServed(t *testing.T, upstream map[string]any) {
 			want := agentcard.CheckMethod(upstream, method, header)
 			got := agentcard.CheckMethod(card, method, header)
 			var vm *agentcard.VersionMismatchError
-			if agentcard.Translated(upstream) && agentcard.SpokenVersion(method, header) == agentcard.TranslatedVersion &&
-				errors.As(want, &vm) && vm.Method == "" {
-				// The gateway serves v1.0 for this agent by translating.
+			if translatedFor(upstream, agentcard.SpokenVersion(method, header)) && errors.As(want, &vm) && vm.Method == "" {
+				// The gateway serves this version for the agent by translating.
 				if got != nil {
-					t.Errorf("%s under %q: served card %v, want v1.0 served by translation", method, header, got)
+					t.Errorf("%s under %q: served card %v, want it served by translation", method, header, got)
 				}
 				continue
 			}
@@ -54,6 +53,13 @@ func checkServed(t *testing.T, upstream map[string]any) {
 			}
 		}
 	}
+}
+
+// translatedFor reports whether the gateway serves version for the agent
+// of upstream by translation.
+func translatedFor(upstream map[string]any, version string) bool {
+	return (agentcard.Translated(upstream) && version == agentcard.TranslatedVersion) ||
+		(agentcard.TranslatedTo1(upstream) && version == "0.3")
 }
 
 func TestRewriteServedCards(t *testing.T) {
@@ -79,7 +85,7 @@ func TestRewriteShapes(t *testing.T) {
 		wantURL, wantV03Security bool
 		wantInterfaces           []string
 	}{
-		{"v1_upstream.json", false, false, []string{"1.0"}},
+		{"v1_upstream.json", true, true, []string{"1.0", "0.3"}}, // 0.3 by translation
 		{"both_upstream.json", true, true, []string{"1.0", "0.3"}},
 		{"legacy_upstream.json", true, true, []string{"0.3", "1.0"}}, // 1.0 by translation
 		{"documents_upstream.json", true, true, []string{"1.0", "0.3"}},

@@ -2,12 +2,14 @@ package answer
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"mime"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // The unary answer as modifyAnswer holds it: read in one allocation when
@@ -26,13 +28,15 @@ func isEventStream(contentType string) bool {
 
 // readAnswer reads r to its end, but never more than limit+1 bytes: the
 // caller refuses an answer longer than limit. length is the length the
-// upstream announced (-1 when unknown), which sizes the buffer.
-func readAnswer(r io.Reader, length int64, limit int) ([]byte, error) {
-	size := 512
-	if length >= 0 && length <= int64(limit) {
-		size = int(length) + 1 // room to read the end without growing
+// upstream announced (-1 when unknown), which sizes the buffer; an answer
+// of unknown length is read into blocks from blocks (a pool of
+// *[]byte; nil allocates them) and copied once into a buffer of its
+// size, so that it is allocated about once, not once per growth.
+func readAnswer(r io.Reader, length int64, limit int, blocks *sync.Pool) ([]byte, error) {
+	if length < 0 || length > int64(limit) {
+		return readBlocks(r, limit, blocks)
 	}
-	buf := make([]byte, 0, size)
+	buf := make([]byte, 0, int(length)+1) // room to read the end without growing
 	for {
 		end := min(cap(buf), limit+1)
 		if len(buf) == end {
@@ -51,6 +55,57 @@ func readAnswer(r io.Reader, length int64, limit int) ([]byte, error) {
 			return buf, err
 		}
 	}
+}
+
+// blockSize is the size of the blocks an answer of unknown length is read
+// into.
+const blockSize = 32 << 10
+
+// newBlock is a pool's New for blocks.
+func newBlock() any {
+	b := make([]byte, blockSize)
+	return &b
+}
+
+// readBlocks is readAnswer of an answer of unknown length.
+func readBlocks(r io.Reader, limit int, blocks *sync.Pool) ([]byte, error) {
+	var full []*[]byte
+	defer func() {
+		for _, b := range full {
+			if blocks != nil {
+				blocks.Put(b)
+			}
+		}
+	}()
+	total, n := 0, blockSize // n: the bytes read into the last block
+	var err error
+	for err == nil && total <= limit {
+		if n == blockSize {
+			var b *[]byte
+			if blocks != nil {
+				b, _ = blocks.Get().(*[]byte)
+			}
+			if b == nil {
+				b = newBlock().(*[]byte)
+			}
+			full, n = append(full, b), 0
+		}
+		var k int
+		k, err = r.Read((*full[len(full)-1])[n:min(blockSize, n+limit+1-total)])
+		n, total = n+k, total+k
+	}
+	out := make([]byte, 0, total)
+	for i, b := range full {
+		if i == len(full)-1 {
+			out = append(out, (*b)[:n]...)
+		} else {
+			out = append(out, *b...)
+		}
+	}
+	if errors.Is(err, io.EOF) {
+		err = nil
+	}
+	return out, err
 }
 
 // answerBody is a read answer as a response body.

@@ -3,10 +3,12 @@ package answer
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"testing/iotest"
 )
@@ -45,9 +47,43 @@ func TestReadAnswer(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := readAnswer(tt.r, tt.length, limit)
+			got, err := readAnswer(tt.r, tt.length, limit, nil)
 			if !errors.Is(err, tt.wantErr) || len(got) != tt.wantLen {
 				t.Errorf("read %d bytes, %v; want %d, %v", len(got), err, tt.wantLen, tt.wantErr)
+			}
+		})
+	}
+}
+
+// TestReadAnswerInBlocks: an answer of unknown length longer than a
+// block is read whole and in order, through a pool or without one, and
+// one over the limit is cut at limit+1.
+func TestReadAnswerInBlocks(t *testing.T) {
+	var text strings.Builder
+	for i := 0; text.Len() < 5*blockSize/2; i++ {
+		fmt.Fprintf(&text, "%d,", i)
+	}
+	in := text.String()
+	pool := &sync.Pool{New: newBlock}
+	tests := []struct {
+		name  string
+		r     io.Reader
+		limit int
+		pool  *sync.Pool
+		want  string
+	}{
+		{"pooled", strings.NewReader(in), len(in), pool, in},
+		{"pooled again", strings.NewReader(in), len(in), pool, in},
+		{"no pool", strings.NewReader(in), len(in), nil, in},
+		{"in odd reads", iotest.HalfReader(strings.NewReader(in)), len(in), pool, in},
+		{"exactly a block", strings.NewReader(in[:blockSize]), blockSize, pool, in[:blockSize]},
+		{"over the limit", strings.NewReader(in), blockSize + 10, pool, in[:blockSize+11]},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := readAnswer(tt.r, -1, tt.limit, tt.pool)
+			if err != nil || string(got) != tt.want {
+				t.Fatalf("read %d bytes, %v; want %d", len(got), err, len(tt.want))
 			}
 		})
 	}

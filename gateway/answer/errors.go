@@ -13,11 +13,18 @@ import (
 // answers for it).
 var ErrNotJSON = errors.New("answer: upstream answer is not JSON")
 
-// ErrTooLarge fails an answer larger than the pipeline's MaxBytes.
-var ErrTooLarge = errors.New("answer: upstream answer too large")
-
-// errEventTooLarge refuses a stream event larger than MaxBytes.
-var errEventTooLarge = errors.New("answer: upstream stream event too large")
+// AnswerTooLarge is the refusal of an answer, or of a stream event,
+// longer than limit bytes: an internal error with reason answer_too_large
+// and data.limit, the limit in bytes. The agent was reached and answered;
+// its answer is more than the gateway holds to check, and none of it
+// reaches the caller.
+func AnswerTooLarge(limit int) *jsonrpc.Error {
+	return &jsonrpc.Error{
+		Code:    jsonrpc.CodeInternal,
+		Message: fmt.Sprintf("the agent's answer is larger than the gateway's limit of %d bytes", limit),
+		Data:    map[string]any{"reason": jsonrpc.ReasonAnswerTooLarge, "limit": limit},
+	}
+}
 
 // UpstreamUnavailable is the answer for a call whose upstream hop failed:
 // an internal error, for the call's id, with reason upstream_unavailable.

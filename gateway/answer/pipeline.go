@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"sync"
 
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/proxy"
@@ -33,13 +34,15 @@ type LineFilter func(line []byte) ([]byte, bool)
 type Options struct {
 	// MaxBytes bounds a unary answer and one stream event, which the
 	// pipeline must hold whole to process; zero means DefaultMaxBytes.
+	// A call may set its own bound (Call.MaxBytes).
 	MaxBytes int
 	// Logger receives the answers refused; nil discards them.
 	Logger *slog.Logger
 }
 
-// DefaultMaxBytes is the default bound of an answer and of a stream event.
-const DefaultMaxBytes = 4 << 20
+// DefaultMaxBytes is the default bound of an answer and of a stream
+// event: 16 MiB. An agent returns a larger artifact as a file part by URI.
+const DefaultMaxBytes = 16 << 20
 
 // Pipeline runs every answer of a forwarded call through the strict
 // answer check and the processors, in order. It is safe for concurrent
@@ -49,6 +52,8 @@ type Pipeline[C any] struct {
 	strict *jsonrpc.Strict
 	max    int
 	logger *slog.Logger
+	// blocks are the buffers an answer of unknown length is read into.
+	blocks sync.Pool
 }
 
 // New builds a pipeline applying procs, in order, to every answer.
@@ -63,7 +68,7 @@ func New[C any](o Options, procs ...Processor[C]) (*Pipeline[C], error) {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Pipeline[C]{procs: procs, strict: strict, max: o.MaxBytes, logger: o.Logger}, nil
+	return &Pipeline[C]{procs: procs, strict: strict, max: o.MaxBytes, logger: o.Logger, blocks: sync.Pool{New: newBlock}}, nil
 }
 
 // Call is the call an answer belongs to.
@@ -85,6 +90,18 @@ type Call[C any] struct {
 	// Shape, when set, puts a refusal the pipeline writes in the shape
 	// the caller reads (A2A v1.0's typed details, say).
 	Shape func(*jsonrpc.Error) *jsonrpc.Error
+	// MaxBytes, when positive, bounds this call's unary answer and each
+	// of its stream events in place of the pipeline's Options.MaxBytes
+	// (an agent's own limit, say).
+	MaxBytes int
+}
+
+// limit is the bound of c's answer under the pipeline's default max.
+func (c Call[C]) limit(max int) int {
+	if c.MaxBytes > 0 {
+		return c.MaxBytes
+	}
+	return max
 }
 
 // shaped is err with its *jsonrpc.Error in the caller's shape.
@@ -97,16 +114,21 @@ func (c Call[C]) shaped(err error) error {
 }
 
 // Modify is a reverse proxy's response hook for one call: a unary answer
-// is read whole (within MaxBytes) and processed, a text/event-stream is
-// processed event by event as each event arrives. The caller sees only
-// what the pipeline let through.
+// is read whole (within the call's limit) and processed, a
+// text/event-stream is processed event by event as each event arrives.
+// The caller sees only what the pipeline let through. An answer (or an
+// event) over the limit is replaced by -32603 answer_too_large naming the
+// limit, and nothing of it reaches the caller.
 func (p *Pipeline[C]) Modify(resp *http.Response, c Call[C]) error {
 	ctx := resp.Request.Context()
 	if c.Scoped {
 		proxy.ScopeAnswer(resp)
 	}
+	limit := c.limit(p.max)
 	if isEventStream(resp.Header.Get("Content-Type")) {
-		es := newEventStream(ctx, p.chain(c), p.check(c), c.ID, resp.Body, p.max)
+		es := newEventStream(ctx, p.chain(c), p.check(c), c.ID, resp.Body, limit)
+		es.tooLarge = func() { p.logTooLarge(ctx, c, limit, "stream event") }
+		es.shape = c.shaped
 		if c.Lines != nil {
 			es.line = c.Lines()
 		}
@@ -115,19 +137,29 @@ func (p *Pipeline[C]) Modify(resp *http.Response, c Call[C]) error {
 		resp.Header.Del("Content-Length")
 		return nil
 	}
-	body, err := readAnswer(resp.Body, resp.ContentLength, p.max)
+	body, err := readAnswer(resp.Body, resp.ContentLength, limit, &p.blocks)
 	_ = resp.Body.Close()
 	switch {
 	case err != nil:
 		return fmt.Errorf("answer: reading the upstream answer: %w", err)
-	case len(body) > p.max:
-		return fmt.Errorf("%w: more than %d bytes", ErrTooLarge, p.max)
+	case len(body) > limit:
+		p.logTooLarge(ctx, c, limit, "answer")
+		refusal, _ := refuseAnswer(c.ID, c.shaped(AnswerTooLarge(limit)))
+		setAnswer(resp, refusal)
+		return nil
 	}
 	if body, err = p.Unary(ctx, c, body); err != nil {
 		return err
 	}
 	setAnswer(resp, body)
 	return nil
+}
+
+// logTooLarge records an answer, or a stream event, of c over limit: the
+// caller is told only the limit.
+func (p *Pipeline[C]) logTooLarge(ctx context.Context, c Call[C], limit int, what string) {
+	p.logger.WarnContext(ctx, "upstream "+what+" refused: larger than the limit; an agent returns a large artifact as a file part by URI",
+		"target", c.Target, "limit", limit)
 }
 
 // Unary runs a unary answer through the pipeline: one response object,
@@ -216,12 +248,15 @@ func processArray(ctx context.Context, run chain, check answerCheck, id json.Raw
 // (refused is then true), for the response's id or, when it has none, id.
 func processOne(ctx context.Context, run chain, id, resp json.RawMessage) (out json.RawMessage, refused bool) {
 	out, err := run(ctx, resp)
-	if err == nil && bytes.Equal(out, resp) && !hasLooseSpace(out) {
-		// resp is valid JSON (every caller checked it) and already compact.
+	if err == nil && !hasLooseSpace(out) {
+		// out is valid JSON (resp passed the answer check, and the chain
+		// checked whatever a processor changed) and already compact: it
+		// is what the caller gets, without a compacted copy.
 		return out, false
 	}
 	if err == nil {
 		var buf bytes.Buffer
+		buf.Grow(len(out))
 		if json.Compact(&buf, out) == nil {
 			return buf.Bytes(), false
 		}

@@ -98,7 +98,7 @@ func TestEventStreamPerEvent(t *testing.T) {
 func TestEventStreamTooLarge(t *testing.T) {
 	in := "data: \"" + strings.Repeat("a", DefaultMaxBytes) + "\"\n\n"
 	got := readStream(t, identity, in)
-	if !strings.Contains(got, `"code":-32603`) || strings.Contains(got, "aaaa") {
+	if !strings.Contains(got, `"code":-32603`) || !strings.Contains(got, `"reason":"answer_too_large"`) || strings.Contains(got, "aaaa") {
 		t.Fatalf("an oversized event was not refused: %.200q", got)
 	}
 }

@@ -39,7 +39,14 @@ type eventStream struct {
 	// line, when set, rewrites each kept line (false drops it): on a call
 	// scoped to a capability, ids in event and id fields are mapped too.
 	line LineFilter
+	// tooLarge, when set, records an event over max before it is refused.
+	tooLarge func()
+	// shape, when set, puts the gateway's own refusals in the caller's shape.
+	shape func(error) error
 }
+
+// errEventTooLarge stops the reading of a stream event longer than max.
+var errEventTooLarge = errors.New("answer: upstream stream event too large")
 
 func newEventStream(ctx context.Context, run chain, check answerCheck, id json.RawMessage, src io.ReadCloser, max int) *eventStream {
 	return &eventStream{ctx: ctx, run: run, check: check, id: id, src: src, max: max, r: bufio.NewReaderSize(src, 32<<10)}
@@ -135,10 +142,28 @@ func (s *eventStream) refuse(err error) []byte {
 	s.done = true
 	s.lines = nil
 	var e *jsonrpc.Error
-	if !errors.As(err, &e) {
+	switch {
+	case errors.Is(err, errEventTooLarge):
+		if s.tooLarge != nil {
+			s.tooLarge()
+		}
+		e = s.shaped(AnswerTooLarge(s.max))
+	case !errors.As(err, &e):
 		e = UpstreamUnavailable(nil).Error
 	}
 	return fmt.Appendf(nil, "data: %s\n\n", marshalResponse(jsonrpc.NewError(s.id, e)))
+}
+
+// shaped is e in the caller's shape.
+func (s *eventStream) shaped(e *jsonrpc.Error) *jsonrpc.Error {
+	if s.shape == nil {
+		return e
+	}
+	var out *jsonrpc.Error
+	if !errors.As(s.shape(e), &out) {
+		return e
+	}
+	return out
 }
 
 // readLine returns the next line without its end, which is "\r\n", "\n"

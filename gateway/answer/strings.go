@@ -20,7 +20,7 @@ import (
 // id starts inside it, and raw is searched once, from left to right.
 func mapAnswer(raw json.RawMessage, ids *enforce.IDMap, at int) (json.RawMessage, error) {
 	var out []byte
-	last := 0
+	last, mapped := 0, false
 	lits := jsonrpc.WalkStrings(raw)
 	for start, end, ok := lits.Next(); ok; start, end, ok = lits.Next() {
 		lit := raw[start:end]
@@ -31,20 +31,23 @@ func mapAnswer(raw json.RawMessage, ids *enforce.IDMap, at int) (json.RawMessage
 		if plain && (at < 0 || at >= end-1) {
 			continue
 		}
-		s, changed, refused := mapLiteral(lit, plain, ids)
+		if out == nil {
+			out = make([]byte, 0, len(raw)+len(raw)/4)
+		}
+		next, changed, refused, done := mapAsIs(append(out, raw[last:start]...), lit, plain, ids)
+		if !done {
+			var s string
+			s, changed, refused = mapLiteral(lit, plain, ids)
+			next = jsonrpc.AppendString(append(out, raw[last:start]...), s)
+		}
 		if refused {
 			return nil, ErrUnmappedID
 		}
 		if changed {
-			if out == nil {
-				out = make([]byte, 0, len(raw)+len(raw)/4)
-			}
-			out = append(out, raw[last:start]...)
-			out = jsonrpc.AppendString(out, s)
-			last = end
+			out, last, mapped = next, end, true
 		}
 	}
-	if out == nil {
+	if !mapped {
 		return raw, nil
 	}
 	return append(out, raw[last:]...), nil
@@ -57,6 +60,20 @@ func indexFrom(b []byte, ids *enforce.IDMap, from int) int {
 		return from + i
 	}
 	return -1
+}
+
+// mapAsIs maps a plain literal whose text, and every replacement in it,
+// AppendString writes as it is: the literal is appended to dst with each
+// id replaced in place, without decoding it to a string and encoding the
+// result again; the bytes are those mapLiteral and AppendString would
+// write. done is false for any other literal, which mapLiteral maps.
+func mapAsIs(dst, lit []byte, plain bool, ids *enforce.IDMap) (out []byte, changed, refused, done bool) {
+	content := lit[1 : len(lit)-1]
+	if !plain || !jsonrpc.AsIs(content) {
+		return dst, false, false, false
+	}
+	out, changed, refused, done = ids.AppendReplace(append(dst, '"'), content, jsonrpc.AsIs[string])
+	return append(out, '"'), changed, refused, done
 }
 
 // mapLiteral is the map's Replace on the string a JSON string literal

@@ -127,6 +127,9 @@ func TestApproveOnOneReplicaRedeemOnAnother(t *testing.T) {
 		if !strings.Contains(w.audit.String(), `"approver":"user:dave@example.com"`) || !strings.Contains(w.audit.String(), `"purpose":"fix the hr handbook"`) {
 			t.Errorf("audit lacks approver or purpose:\n%s", w.audit)
 		}
+		if n := strings.Count(w.audit.String(), `"action_hash":"`+r.ActionHash+`"`); n != 3 {
+			t.Errorf("%d audit events name the action hash %s, want 3:\n%s", n, r.ActionHash, w.audit)
+		}
 	})
 }
 

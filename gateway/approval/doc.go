@@ -9,10 +9,29 @@
 // grant's lifetime and delegation depth, the principal, the purpose and
 // the policy revision) and answers the caller with the request's id. An
 // approver then approves or denies it, with a reason, through the admin
-// API or the console. The caller asks again with the id and receives the
-// capability (at most what was approved, narrowed to what the policy in
-// force at that time still allows), or the denial with the approver's
-// reason.
+// API or the console. The caller asks again with the id and receives
+// exactly what was approved, or nothing when the policy in force at that
+// time no longer allows all of it (fewer operations, a shorter lifetime,
+// a lower depth, a resource or grant gone), or the denial with the
+// approver's reason.
+//
+// # The action hash
+//
+// Create stores with the request the hash of exactly what it issues
+// (Request.ActionHash, "sha256:" and 64 hex digits): the SHA-256 of the
+// canonical JSON of Action (ActionVersion; principal, agent, purpose,
+// policy revision; per grant its name, rule, operations, resources by
+// real id and display name, lifetime in nanoseconds, depth and
+// attenuability; grants, operations and resources sorted), pinned by
+// testdata/action.golden. The admin API, the console and every audit
+// event (action_hash) show it next to what it covers. Approving,
+// denying and redeeming refuse a request whose content no longer
+// matches its hash (ErrActionChanged, which wraps ErrUnavailable). The
+// console's decision forms carry the hash they showed, and the admin
+// API's take it as "actionHash": a decision on another hash than the
+// request holds is refused (Request.Seen, ErrOtherAction). A
+// request stored by an earlier gateway, without a hash, gets one when
+// it is decided, and one approved without a hash is not redeemed.
 //
 // # The contract of Store
 //
@@ -44,9 +63,14 @@
 //     Redeem is ErrRedeemed. A pending request is
 //     ErrPending, a denied one ErrDenied (the returned Request carries the
 //     reason), an expired one ErrExpired.
+//   - A Notifier (the Webhook) tells approvers of each new request, in
+//     the format the config names: generic (the Notification, signed),
+//     slack (an incoming-webhook message) or teams (an Adaptive Card in
+//     a message), the chat ones with display names only, the requester's
+//     text as plain text, and a link to the request on the console.
 //   - Every transition is an audit event (approval.requested, .approved,
 //     .denied, .expired, .redeemed) naming the request, the principal, the
-//     approver, the reason and the purpose.
+//     approver, the reason, the purpose and the action hash.
 //
 // Request.Grants[].Resources hold real resource ids, which the gateway
 // needs to mint. Nothing shown to a human may print them: use
@@ -56,7 +80,8 @@
 //
 // Memory serves one replica (the quickstart); Redis lets any replica
 // decide or redeem a request created on any other. On a shared store,
-// wrap the backend in Sealed: every record then carries a MAC, so that
+// wrap the backend in Sealed: every record then carries a MAC (the
+// recordseal package's, which the A2E session records share), so that
 // whoever can write the store still cannot approve a request or change
 // what it holds (a record that fails its MAC is ErrForged, never used).
 // List does not hide such a record: it returns every request that

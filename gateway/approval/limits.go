@@ -19,9 +19,6 @@ const MaxPendingLimit = 1000
 // waiting as the config allows; see *PendingLimitError.
 var ErrTooManyPending = errors.New("approval: too many pending requests")
 
-// ErrConfig means the approvals section of the config is invalid.
-var ErrConfig = errors.New("approval: invalid config")
-
 // PendingLimitError is Create's refusal of a principal that already has
 // Limit requests waiting. It wraps ErrTooManyPending.
 type PendingLimitError struct {
@@ -36,19 +33,6 @@ func (e *PendingLimitError) Error() string {
 
 // Unwrap returns ErrTooManyPending.
 func (e *PendingLimitError) Unwrap() error { return ErrTooManyPending }
-
-// Validate reports every problem of the approvals config, each wrapping
-// ErrConfig. A nil config is valid.
-func (c *Config) Validate() error {
-	if c == nil {
-		return nil
-	}
-	if c.MaxPendingPerPrincipal < 0 || c.MaxPendingPerPrincipal > MaxPendingLimit {
-		return fmt.Errorf("%w: max_pending_per_principal %d: must be 0 (the default, %d) to %d",
-			ErrConfig, c.MaxPendingPerPrincipal, DefaultMaxPending, MaxPendingLimit)
-	}
-	return nil
-}
 
 // maxPending is the bound on a principal's pending requests.
 func (d *Desk) maxPending() int {

@@ -31,6 +31,9 @@ type OpenOptions struct {
 	// cannot undo it (see Options.Ledger): the gateway's revocation store.
 	// Required with Redis.
 	Ledger Ledger
+	// ConsoleURL is the console's base address as browsers reach it, if
+	// any: the webhook's chat formats link to each request there.
+	ConsoleURL string
 }
 
 // Open returns the Store the gateway runs on: a Desk over Redis (each
@@ -62,7 +65,7 @@ func Open(cfg *Config, o OpenOptions) (d *Desk, close func() error, err error) {
 		opts.MaxPending = cfg.MaxPendingPerPrincipal
 	}
 	if cfg != nil && cfg.Webhook != nil {
-		hook, err := NewWebhook(*cfg.Webhook, WebhookOptions{Runtime: o.Runtime})
+		hook, err := NewWebhook(*cfg.Webhook, WebhookOptions{Runtime: o.Runtime, ConsoleURL: o.ConsoleURL})
 		if err != nil {
 			return nil, nil, err
 		}

@@ -43,9 +43,15 @@ func TestRecordEncoding(t *testing.T) {
 		}
 		got.Write(append(b, '\n'))
 	}
-	path := filepath.Join("testdata", "record.golden")
+	golden(t, "record.golden", got.Bytes())
+}
+
+// golden compares got with testdata/name, rewriting it under -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
 	if *update {
-		if err := os.WriteFile(path, got.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -53,7 +59,7 @@ func TestRecordEncoding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(got.Bytes(), want) {
-		t.Errorf("record encoding changed:\n got %s\nwant %s", got.Bytes(), want)
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s changed:\n got %s\nwant %s", name, got, want)
 	}
 }

@@ -93,18 +93,30 @@ func decode(id string, get *redis.StringCmd) (Request, error) {
 }
 
 // List returns the stored requests keep accepts, newest first, reading
-// listBatch records per round trip. Ids whose record is gone are trimmed
-// from the list.
+// listBatch records per round trip: one pipeline trims and reads the
+// list, one per batch reads the records, and one at the end trims the ids
+// whose record is gone.
 func (r *Redis) List(ctx context.Context, keep func(*Request) bool, limit int) ([]Request, error) {
 	ctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
 	minScore := strconv.FormatInt(r.now().Add(-Retention-2*policy.MaxApprovalWait).UnixMilli(), 10)
-	r.c.ZRemRangeByScore(ctx, r.listKey(), "-inf", "("+minScore)
-	ids, err := r.c.ZRevRangeByScore(ctx, r.listKey(), &redis.ZRangeBy{Min: minScore, Max: "+inf"}).Result()
+	var listed *redis.StringSliceCmd
+	_, _ = r.c.Pipelined(ctx, func(p redis.Pipeliner) error {
+		p.ZRemRangeByScore(ctx, r.listKey(), "-inf", "("+minScore)
+		listed = p.ZRevRangeByScore(ctx, r.listKey(), &redis.ZRangeBy{Min: minScore, Max: "+inf"})
+		return nil
+	})
+	ids, err := listed.Result()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	var out []Request
+	var gone []any
+	defer func() {
+		if len(gone) > 0 {
+			r.c.ZRem(ctx, r.listKey(), gone...)
+		}
+	}()
 	for len(ids) > 0 && len(out) < limit {
 		batch := ids[:min(listBatch, len(ids))]
 		ids = ids[len(batch):]
@@ -120,7 +132,7 @@ func (r *Redis) List(ctx context.Context, keep func(*Request) bool, limit int) (
 			req, err := decode(id, gets[i])
 			switch {
 			case errors.Is(err, ErrNotFound):
-				r.c.ZRem(ctx, r.listKey(), id)
+				gone = append(gone, id)
 				continue
 			case err != nil:
 				return nil, err

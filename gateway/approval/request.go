@@ -82,6 +82,10 @@ type Request struct {
 	Query          *policy.ResourceQuery `json:"query,omitempty"`
 	PolicyRevision string                `json:"policyRevision"`
 	Grants         []Grant               `json:"grants"`
+	// ActionHash is the hash of exactly what the request issues (see
+	// Action), taken when it is created; deciding and redeeming refuse a
+	// request that no longer matches it.
+	ActionHash string `json:"actionHash,omitempty"`
 	// Wait is how long the request may wait for a decision (and, once
 	// approved, for its redemption).
 	Wait      time.Duration `json:"wait"`

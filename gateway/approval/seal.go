@@ -2,13 +2,11 @@ package approval
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/capgate/capgate/gateway/recordseal"
 )
 
 // RecordKeyInfo is the HKDF label under which the gateway derives the key
@@ -16,7 +14,7 @@ import (
 const RecordKeyInfo = "capgate approval record mac v1"
 
 // MinRecordKeyBytes is the shortest key Sealed accepts.
-const MinRecordKeyBytes = 32
+const MinRecordKeyBytes = recordseal.MinKeyBytes
 
 // ErrForged means a stored request's MAC did not verify: someone other
 // than a gateway wrote it. Such a request is never decided or redeemed.
@@ -26,30 +24,32 @@ var ErrForged = errors.New("approval: stored request fails its MAC")
 // whoever can write the shared store (a Redis, say) still cannot approve
 // a request or widen what it holds.
 type sealed struct {
-	b   Backend
-	key []byte
+	b      Backend
+	sealer *recordseal.Sealer
 }
 
 // Sealed wraps b so that every request it stores carries a MAC under key,
 // and every request it reads must verify. Replicas sharing a store must
 // share the key.
 func Sealed(b Backend, key []byte) (Backend, error) {
-	if len(key) < MinRecordKeyBytes {
-		return nil, fmt.Errorf("approval: record key must be at least %d bytes", MinRecordKeyBytes)
+	sealer, err := recordseal.New(key)
+	if err != nil {
+		return nil, fmt.Errorf("approval: record key must be at least %d bytes: %w", MinRecordKeyBytes, err)
 	}
-	return &sealed{b: b, key: key}, nil
+	return &sealed{b: b, sealer: sealer}, nil
 }
 
+// mac is r's MAC (recordseal), over everything but the MAC itself.
 func (s *sealed) mac(r Request) string {
 	r.MAC = ""
-	b, _ := json.Marshal(r) // a Request always marshals
-	h := hmac.New(sha256.New, s.key)
-	h.Write(b)
-	return base64.RawURLEncoding.EncodeToString(h.Sum(nil))
+	m, _ := s.sealer.MAC(r) // a Request always encodes
+	return m
 }
 
 func (s *sealed) verify(r *Request) error {
-	if !hmac.Equal([]byte(s.mac(*r)), []byte(r.MAC)) {
+	covered := *r
+	covered.MAC = ""
+	if !s.sealer.Verify(covered, r.MAC) {
 		return fmt.Errorf("%w: %w (request %s)", ErrUnavailable, ErrForged, r.ID)
 	}
 	return nil

@@ -134,6 +134,7 @@ func (d *Desk) Create(ctx context.Context, r Request) (Request, error) {
 	now := d.opts.Now()
 	r.ID, r.Status, r.CreatedAt, r.Deadline = id, StatusPending, now, now.Add(r.Wait)
 	r.DecidedBy, r.DecidedAt, r.Reason, r.RedeemedAt = "", time.Time{}, "", time.Time{}
+	r.ActionHash = r.ComputeActionHash()
 	if err := d.b.Put(ctx, r); err != nil {
 		return Request{}, err
 	}
@@ -192,6 +193,9 @@ func (d *Desk) decide(ctx context.Context, id string, approver policy.Principal,
 		}
 		if r.Status != StatusPending {
 			return false, ErrNotPending
+		}
+		if err := bindAction(r); err != nil {
+			return false, err
 		}
 		r.Status, r.DecidedBy, r.DecidedAt, r.Reason = to, approver.ID, now, reason
 		if to == StatusApproved {
@@ -255,7 +259,7 @@ func redeemable(r *Request, principal, agent string, now time.Time) (bool, error
 	case StatusRedeemed:
 		return false, ErrRedeemed
 	}
-	return false, nil
+	return false, checkAction(r)
 }
 
 // expire turns a request past its deadline into an expired one. It returns
@@ -295,5 +299,6 @@ func (d *Desk) audit(ctx context.Context, event string, r *Request, actor string
 		slog.String("principal", r.Principal), slog.String("agent", r.Agent),
 		slog.Any("grants", grants), slog.String("purpose", r.Purpose),
 		slog.String("approver", r.DecidedBy), slog.String("actor", actor),
-		slog.String("reason", r.Reason), slog.String("policy_revision", r.PolicyRevision))
+		slog.String("reason", r.Reason), slog.String("policy_revision", r.PolicyRevision),
+		slog.String("action_hash", r.ActionHash))
 }

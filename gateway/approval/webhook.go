@@ -6,7 +6,6 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -41,29 +40,6 @@ const (
 	minWebhookSecretLn = 16
 )
 
-// ErrWebhookConfig means the webhook configuration is unusable.
-var ErrWebhookConfig = errors.New("approval: invalid webhook configuration")
-
-// Config configures approvals.
-type Config struct {
-	// Webhook, when set, is told of every new request.
-	Webhook *WebhookConfig `yaml:"webhook,omitempty" json:"webhook,omitempty"`
-	// MaxPendingPerPrincipal bounds the requests one principal may have
-	// waiting at once; 0 means DefaultMaxPending.
-	MaxPendingPerPrincipal int `yaml:"max_pending_per_principal,omitempty" json:"max_pending_per_principal,omitempty"`
-}
-
-// WebhookConfig says where to notify approvers.
-type WebhookConfig struct {
-	// URL receives a POST per new request (https, or http on loopback).
-	URL string `yaml:"url" json:"url"`
-	// SecretEnv names the environment variable holding the HMAC secret
-	// (at least 16 bytes).
-	SecretEnv string `yaml:"secret_env" json:"secret_env"`
-	// MaxAttempts bounds the deliveries of one notification; 0 means 5.
-	MaxAttempts int `yaml:"max_attempts,omitempty" json:"max_attempts,omitempty"`
-}
-
 // Notification is the body a webhook receives.
 type Notification struct {
 	// Event is approval.requested.
@@ -82,6 +58,10 @@ type WebhookOptions struct {
 	// Backoff is the first retry's delay, doubled each time; 0 means
 	// 500ms.
 	Backoff time.Duration
+	// ConsoleURL is the console's base address as approvers' browsers
+	// reach it (console.public_url); the chat formats link to the request
+	// there. Empty: they say how to decide with the CLI instead.
+	ConsoleURL string
 }
 
 // Webhook posts signed notifications, retrying with exponential backoff.
@@ -90,6 +70,7 @@ type WebhookOptions struct {
 // bound.
 type Webhook struct {
 	url      string
+	format   string
 	secret   []byte
 	attempts int
 	opts     WebhookOptions
@@ -101,17 +82,17 @@ var _ Notifier = (*Webhook)(nil)
 
 // NewWebhook validates cfg and reads its secret.
 func NewWebhook(cfg WebhookConfig, opts WebhookOptions) (*Webhook, error) {
-	u, err := url.Parse(cfg.URL)
-	if err != nil || u.Host == "" || (u.Scheme != "https" && !(u.Scheme == "http" && isLoopback(u.Hostname()))) {
-		return nil, fmt.Errorf("%w: url %q must be https (or http on loopback)", ErrWebhookConfig, cfg.URL)
+	if err := errors.Join(cfg.check()...); err != nil {
+		return nil, err
 	}
-	if opts.Getenv == nil || cfg.SecretEnv == "" || len(opts.Getenv(cfg.SecretEnv)) < minWebhookSecretLn {
-		return nil, fmt.Errorf("%w: secret_env must name an environment variable holding at least %d bytes", ErrWebhookConfig, minWebhookSecretLn)
+	secret := ""
+	if cfg.SecretEnv != "" && opts.Getenv != nil {
+		secret = opts.Getenv(cfg.SecretEnv)
 	}
-	if cfg.MaxAttempts < 0 || cfg.MaxAttempts > maxAttempts {
-		return nil, fmt.Errorf("%w: max_attempts must be 0 to %d", ErrWebhookConfig, maxAttempts)
+	if (cfg.SecretEnv != "" || cfg.format() == FormatGeneric) && len(secret) < minWebhookSecretLn {
+		return nil, &ConfigError{Field: "webhook.secret_env", Msg: fmt.Sprintf("must name an environment variable holding at least %d bytes", minWebhookSecretLn)}
 	}
-	w := &Webhook{url: cfg.URL, secret: []byte(opts.Getenv(cfg.SecretEnv)), attempts: cfg.MaxAttempts, opts: opts,
+	w := &Webhook{url: cfg.URL, secret: []byte(secret), format: cfg.format(), attempts: cfg.MaxAttempts, opts: opts,
 		slots: make(chan struct{}, maxInFlight)}
 	if w.attempts == 0 {
 		w.attempts = defaultAttempts
@@ -137,7 +118,7 @@ func isLoopback(host string) bool {
 
 // Notify delivers r in the background.
 func (w *Webhook) Notify(ctx context.Context, r Request) {
-	body, err := json.Marshal(Notification{Event: EventRequested, Request: r.Public()})
+	body, err := w.body(r)
 	if err != nil {
 		w.opts.Logger.ErrorContext(ctx, "approval webhook: encoding", "error", err)
 		return
@@ -193,9 +174,15 @@ func (w *Webhook) post(ctx context.Context, body []byte) (retry bool, err error)
 	}
 	ts := strconv.FormatInt(w.opts.Now().Unix(), 10)
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set(HeaderTimestamp, ts)
-	req.Header.Set(HeaderSignature, Sign(w.secret, ts, body))
+	if len(w.secret) > 0 {
+		req.Header.Set(HeaderTimestamp, ts)
+		req.Header.Set(HeaderSignature, Sign(w.secret, ts, body))
+	}
 	resp, err := w.opts.Client.Do(req)
+	if ue, ok := errors.AsType[*url.Error](err); ok {
+		// Not the URL: a chat tool's webhook URL is its secret.
+		return true, fmt.Errorf("approval webhook: %s: %w", ue.Op, ue.Err)
+	}
 	if err != nil {
 		return true, err
 	}

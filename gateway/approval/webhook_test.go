@@ -111,6 +111,10 @@ func TestWebhookConfigErrors(t *testing.T) {
 		{"no url", approval.WebhookConfig{SecretEnv: "HOOK_SECRET"}},
 		{"no secret", approval.WebhookConfig{URL: "https://hooks.example.com/x", SecretEnv: "NOPE"}},
 		{"too many attempts", approval.WebhookConfig{URL: "https://hooks.example.com/x", SecretEnv: "HOOK_SECRET", MaxAttempts: 99}},
+		{"unknown format", approval.WebhookConfig{URL: "https://hooks.example.com/x", SecretEnv: "HOOK_SECRET", Format: "discord"}},
+		{"format in capitals", approval.WebhookConfig{URL: "https://hooks.example.com/x", SecretEnv: "HOOK_SECRET", Format: "Slack"}},
+		{"generic without a secret", approval.WebhookConfig{URL: "https://hooks.example.com/x", Format: "generic"}},
+		{"slack with a secret too short", approval.WebhookConfig{URL: "https://hooks.example.com/x", Format: "slack", SecretEnv: "NOPE"}},
 	}
 	for _, tt := range tests {
 		if _, err := approval.NewWebhook(tt.cfg, approval.WebhookOptions{Runtime: platform.Runtime{Getenv: env}}); !errors.Is(err, approval.ErrWebhookConfig) {

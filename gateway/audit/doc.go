@@ -94,6 +94,19 @@
 // can be missing, and the Redis stream or an export of Handler.Head
 // anchors the rest.
 //
+// # SIEM formats
+//
+// OpenOptions.Format (the config's audit.format) renders every event for
+// the file and the stream as OCSF 1.8.0 JSON or as CEF (package siem).
+// The chain is computed over the canonical events before rendering. An
+// OCSF record keeps its canonical event under unmapped.capgate, and the
+// verifier reads it there: it verifies the event as a canonical line and
+// also checks that the record's mapped fields are exactly what rendering
+// that event gives, so a SIEM field changed after the fact is detected
+// like a changed event. A CEF trail carries only the chain position and
+// hash of each event and cannot be verified on its own: keep a canonical
+// or OCSF trail beside it (capgate audit export renders one as CEF).
+//
 // A RedisStream never blocks the request path: events wait in a bounded
 // buffer, Redis failures are retried with backoff in the background, and
 // events that do not fit are dropped, counted (Dropped, the OnDrop hook),

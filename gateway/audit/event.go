@@ -28,6 +28,9 @@ func parseEvent(line []byte) (event, error) {
 	if err != nil {
 		return ev, err
 	}
+	if obj, err = unwrapOCSF(obj); err != nil {
+		return ev, err
+	}
 	ev.chain, _ = obj[FieldChain].(string)
 	ev.name, _ = obj[FieldEvent].(string)
 	if ev.name == CheckpointEvent {

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 
+	"github.com/capgate/capgate/gateway/audit/siem"
 	"github.com/capgate/capgate/gateway/platform"
 )
 
@@ -36,6 +37,12 @@ type OpenOptions struct {
 	Stream        string
 	StreamMaxLen  int64
 	StreamOptions []StreamOption
+	// Format renders every event for the file and the stream: canonical
+	// ("" too), ocsf or cef (see package siem). The chain is over the
+	// canonical events whatever the format; Version is capgate's, named
+	// in every rendered record.
+	Format  siem.Format
+	Version string
 }
 
 // Open returns the audit logger o describes: hash-chained JSON lines to
@@ -51,6 +58,10 @@ func Open(o OpenOptions) (log *slog.Logger, close func() error, err error) {
 		}
 		return errors.Join(errs...)
 	}
+	r, err := formatRenderer(o)
+	if err != nil {
+		return nil, nil, err
+	}
 	w := o.Writer
 	if w == nil && o.File != "" {
 		f, err := os.OpenFile(o.File, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
@@ -61,6 +72,9 @@ func Open(o OpenOptions) (log *slog.Logger, close func() error, err error) {
 	}
 	if w == nil {
 		w = io.Discard
+	}
+	if r != nil {
+		w = formatWriter{w: w, r: r, log: logOrDiscard(o.Logger)}
 	}
 	if o.Chain == "" {
 		o.Chain = replicaChain()
@@ -78,10 +92,32 @@ func Open(o OpenOptions) (log *slog.Logger, close func() error, err error) {
 		}
 		s := NewRedisStream(o.Redis.Client, o.Stream, o.StreamMaxLen, o.Redis.Timeout, append([]StreamOption{WithLogger(o.Logger)}, o.StreamOptions...)...)
 		closers, opts.Stream = append(closers, s.Close), s
+		if r != nil {
+			opts.Stream = formatSink{StreamSink: s, r: r, log: logOrDiscard(o.Logger)}
+		}
 	}
 	h := NewHandler(w, opts)
 	closers = append(closers, h.Close)
 	return slog.New(h), close, nil
+}
+
+// formatRenderer is the renderer of o's format, nil for canonical.
+func formatRenderer(o OpenOptions) (*siem.Renderer, error) {
+	f, err := siem.ParseFormat(string(o.Format))
+	if err != nil {
+		return nil, fmt.Errorf("audit format: %w", err)
+	}
+	if f == siem.Canonical {
+		return nil, nil
+	}
+	return siem.NewRenderer(f, o.Version)
+}
+
+func logOrDiscard(l *slog.Logger) *slog.Logger {
+	if l == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return l
 }
 
 // replicaChain names a chain after this host, with a random suffix so

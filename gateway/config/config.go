@@ -60,6 +60,9 @@ type Config struct {
 	// Approvals configures human approval of grants: the webhook that
 	// tells approvers a request waits.
 	Approvals *approval.Config `yaml:"approvals,omitempty"`
+	// PushRelay, when set, relays push notifications through the gateway
+	// (push.go).
+	PushRelay *PushRelay `yaml:"push_relay,omitempty"`
 }
 
 // Tracing configures OpenTelemetry tracing: spans for authentication, the
@@ -92,6 +95,10 @@ type Audit struct {
 	// CheckpointInterval is the longest an event waits for a signed
 	// checkpoint to cover it; 0 means one minute.
 	CheckpointInterval Duration `yaml:"checkpoint_interval,omitempty"`
+	// Format is how the file and the stream receive each event:
+	// canonical (empty), ocsf or cef (package audit/siem). The hash chain
+	// is over the canonical events whatever the format.
+	Format string `yaml:"format,omitempty"`
 }
 
 // AdminAccess names the principals allowed on the admin listener.
@@ -152,7 +159,20 @@ type Limits struct {
 	// TaskTTL is how long the gateway remembers who started a task after
 	// its owner last used it, in memory or in Redis. Default 24h.
 	TaskTTL Duration `yaml:"task_ttl,omitempty"`
+	// MaxAnswerBytes bounds one upstream answer, and one event of a
+	// stream, which the gateway holds whole to check; a larger one is
+	// refused as answer_too_large. Default DefaultMaxAnswerBytes (16 MiB);
+	// an agent may set its own (Agent.MaxAnswerBytes).
+	MaxAnswerBytes int `yaml:"max_answer_bytes,omitempty"`
 }
+
+// The bounds of an answer limit: DefaultMaxAnswerBytes when none is set,
+// and what a limit set may be.
+const (
+	DefaultMaxAnswerBytes = 16 << 20
+	minAnswerBytes        = 4 << 10
+	maxAnswerBytes        = 1 << 30
+)
 
 // Task ownership modes of an agent.
 const (
@@ -202,10 +222,16 @@ type Agent struct {
 	// Messages, when set, requires a capability for every message to the
 	// agent and every follow-up on its tasks.
 	Messages *Messages `yaml:"messages,omitempty"`
+	// MaxAnswerBytes, when set, bounds this agent's answers (and each
+	// stream event) in place of limits.max_answer_bytes.
+	MaxAnswerBytes int `yaml:"max_answer_bytes,omitempty"`
 	// UnmappedIDs says what happens to a real resource id in an answer
 	// that maps to no handle the caller holds: UnmappedRedact (default)
 	// or UnmappedRefuse.
 	UnmappedIDs string `yaml:"unmapped_ids,omitempty"`
+	// PushRelay says which push configs on the agent's tasks the gateway
+	// relays: PushRelayScoped (default), PushRelayAll or PushRelayOff.
+	PushRelay string `yaml:"push_relay,omitempty"`
 }
 
 // UpstreamAuth configures an OAuth 2.0 client-credentials token that the
@@ -223,6 +249,11 @@ type PolicyRef struct {
 	File string `yaml:"file"`
 	// ReloadInterval is how often the file is checked for changes.
 	ReloadInterval Duration `yaml:"reload_interval"`
+	// ShadowFile, when set, names a candidate policy that decides every
+	// capability request beside the enforced one without enforcing
+	// anything; each disagreement is a policy.shadow_disagreement audit
+	// event and counted in a metric. Reloaded like File.
+	ShadowFile string `yaml:"shadow_file,omitempty"`
 }
 
 // Capabilities configures capability-token issuance.

@@ -79,10 +79,17 @@ policy: {file: p.yaml}
 		{"cors origins", base + "cors: {allowed_origins: ['https://app.example'], allow_credentials: true, max_age: 10m}\n", nil, ""},
 		{"console public url", base + "admin: {addr: '0.0.0.0:9090'}\nadmin_access: {groups: [ops]}\nconsole: {public_url: 'https://capgate-admin.example.com'}\n", nil, ""},
 		{"console public url on loopback http", base + "admin: {addr: '0.0.0.0:9090'}\nadmin_access: {groups: [ops]}\nconsole: {public_url: 'http://localhost:9090'}\n", nil, ""},
+		{"console trusted proxies", base + "admin: {addr: '127.0.0.1:9090'}\nadmin_access: {groups: [ops]}\nconsole: {trusted_proxies: ['10.0.0.0/8', '192.0.2.10', '::1']}\n", nil, ""},
+		{"console trusted proxy not an address", base + "admin: {addr: '127.0.0.1:9090'}\nadmin_access: {groups: [ops]}\nconsole: {trusted_proxies: ['proxy.example.com']}\n", ErrInvalid, "console.trusted_proxies[0]: \"proxy.example.com\" is neither an IP address nor a CIDR prefix"},
 		{"console public url in clear", base + "admin: {addr: '0.0.0.0:9090'}\nadmin_access: {groups: [ops]}\nconsole: {public_url: 'http://capgate-admin.example.com'}\n", ErrInvalid, "console.public_url: \"http://capgate-admin.example.com\" must use https"},
 		{"console redirect url in clear", base + "oidc: [{issuer: 'https://idp.example', audience: capgate}]\nadmin: {addr: '0.0.0.0:9090'}\nadmin_access: {groups: [ops]}\nconsole: {oidc: {issuer: 'https://idp.example', client_id: c, redirect_url: 'http://admin.example/console/callback'}}\n", ErrInvalid, "console.oidc.redirect_url"},
 		{"pending bound", base + "approvals: {max_pending_per_principal: 5}\n", nil, ""},
 		{"negative pending bound", base + "approvals: {max_pending_per_principal: -1}\n", ErrInvalid, "approvals.max_pending_per_principal: must be 0 (the default, 20) to 1000"},
+		{"slack webhook", base + "approvals: {webhook: {url: 'https://hooks.slack.com/services/T/B/X', format: slack}}\n", nil, ""},
+		{"unknown webhook format", base + "approvals: {webhook: {url: 'https://h.example.com/x', format: discord, secret_env: HOOK}}\n", ErrInvalid,
+			"approvals.webhook.format: \"discord\": must be one of generic, slack, teams (empty means generic)"},
+		{"generic webhook without a secret", base + "approvals: {webhook: {url: 'https://h.example.com/x'}}\n", ErrInvalid,
+			"approvals.webhook.secret_env: is required by the generic format"},
 		{"rate limits", base + "rate_limits: {issue: {events: 10, period: 30s, burst: 5}, max_live_capabilities: 50, per_agent: true}\n", nil, ""},
 		{"rate period too short", base + "rate_limits: {invoke: {events: 10, period: 10ms}}\n", ErrInvalid, "rate_limits.invoke.period: 10ms is shorter than 1s"},
 		{"cors star without credentials", base + "cors: {allowed_origins: ['*']}\n", nil, ""},
@@ -94,6 +101,20 @@ policy: {file: p.yaml}
 		{"task ownership off", strings.Replace(base, `url: "http://127.0.0.1:1/"`, `url: "http://127.0.0.1:1/", task_ownership: off`, 1), nil, ""},
 		{"task ownership unknown", strings.Replace(base, `url: "http://127.0.0.1:1/"`, `url: "http://127.0.0.1:1/", task_ownership: "lax"`, 1), ErrInvalid, "task_ownership: \"lax\" must be enforce, allow_unknown or off"},
 		{"task bounds negative", base + "limits: {max_tasks: -1}\n", ErrInvalid, "limits.max_tasks"},
+		{"push relay", base + "push_relay: {allow_private_targets: true, max_attempts: 3, backoff: 1s}\n", nil, ""},
+		{"push relay all", strings.Replace(base, `url: "http://127.0.0.1:1/"`, `url: "http://127.0.0.1:1/", push_relay: all`, 1) + "push_relay: {}\n", nil, ""},
+		{"push relay all without the section", strings.Replace(base, `url: "http://127.0.0.1:1/"`, `url: "http://127.0.0.1:1/", push_relay: all`, 1), ErrInvalid, "agents[0].push_relay: all needs the push_relay section"},
+		{"push relay mode unknown", strings.Replace(base, `url: "http://127.0.0.1:1/"`, `url: "http://127.0.0.1:1/", push_relay: some`, 1), ErrInvalid, `agents[0].push_relay: "some" must be scoped, all or off`},
+		{"push relay attempts", base + "push_relay: {max_attempts: 11}\n", ErrInvalid, "push_relay.max_attempts: must be 1 to 10"},
+		{"push relay url", base + "push_relay: {url: 'ftp://gw.example'}\n", ErrInvalid, "push_relay.url"},
+		{"push relay queue", base + "push_relay: {queue_size: -1}\n", ErrInvalid, "push_relay.queue_size"},
+		{"push relay unknown key", base + "push_relay: {allow_private: true}\n", ErrInvalid, "unknown key"},
+		{"answer limit", base + "limits: {max_answer_bytes: 67108864}\n", nil, ""},
+		{"answer limit too small", base + "limits: {max_answer_bytes: 100}\n", ErrInvalid, "limits.max_answer_bytes: 100 must be 4096 (4 KiB) to"},
+		{"answer limit negative", base + "limits: {max_answer_bytes: -1}\n", ErrInvalid, "limits.max_answer_bytes: -1 must be"},
+		{"agent answer limit", strings.Replace(base, `url: "http://127.0.0.1:1/"`, `url: "http://127.0.0.1:1/", max_answer_bytes: 1048576`, 1), nil, ""},
+		{"agent answer limit too large", strings.Replace(base, `url: "http://127.0.0.1:1/"`, `url: "http://127.0.0.1:1/", max_answer_bytes: 2147483648`, 1), ErrInvalid, "agents[0].max_answer_bytes: 2147483648 must be"},
+		{"agent answer limit not a number", strings.Replace(base, `url: "http://127.0.0.1:1/"`, `url: "http://127.0.0.1:1/", max_answer_bytes: 16MiB`, 1), ErrInvalid, "max_answer_bytes"},
 		{"console with dev keys", base + "admin: {addr: '127.0.0.1:0'}\nadmin_access: {groups: [ops]}\nconsole: {approvers: {groups: [security]}}\n", nil, ""},
 		{"console without admin listener", base + "console: {}\n", ErrInvalid, "console: needs the admin listener"},
 		{"console oidc of an unknown issuer", base + "admin: {addr: '127.0.0.1:0'}\nadmin_access: {groups: [ops]}\nconsole: {oidc: {issuer: 'https://idp.example', client_id: c, redirect_url: 'http://127.0.0.1:9090/console/callback'}}\n", ErrInvalid, "console.oidc.issuer"},
@@ -108,6 +129,8 @@ policy: {file: p.yaml}
 		{"gated, narrower operation, agent enforces", gated("read", ", agent_enforces_operations: true"), nil, ""},
 		{"gated, agent_enforces_operations not a bool", gated("read", ", agent_enforces_operations: maybe"), ErrInvalid, "agent_enforces_operations"},
 		{"gated, case variant of the key", gated("read", ", Agent_Enforces_Operations: true"), ErrInvalid, "unknown key"},
+		{"audit format ocsf", base + "audit: {format: ocsf}\n", nil, ""},
+		{"audit format unknown", base + "audit: {format: leef}\n", ErrInvalid, `audit.format: "leef" is none of canonical, ocsf, cef`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -126,6 +149,9 @@ policy: {file: p.yaml}
 			}
 			if err == nil && cfg.Limits.MaxBatch != 32 {
 				t.Errorf("defaults not applied: %+v", cfg.Limits)
+			}
+			if err == nil && !strings.Contains(tt.doc, "max_answer_bytes") && cfg.Limits.MaxAnswerBytes != DefaultMaxAnswerBytes {
+				t.Errorf("answer limit %d, want the default", cfg.Limits.MaxAnswerBytes)
 			}
 		})
 	}

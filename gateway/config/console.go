@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"net"
+	"net/netip"
 	"net/url"
 	"slices"
 	"strings"
@@ -32,6 +33,33 @@ type Console struct {
 	// the session cookies are Secure. Empty means the OIDC redirect URL's,
 	// or else Secure unless the admin listener binds loopback only.
 	PublicURL string `yaml:"public_url,omitempty"`
+	// TrustedProxies lists the TLS-terminating proxies (IP addresses or
+	// CIDR prefixes) whose X-Forwarded-Proto the console believes: a
+	// request from one of them saying https gets Secure cookies even where
+	// public_url or the listener would leave them off. The header never
+	// takes Secure away, and from anyone else it is ignored.
+	TrustedProxies []string `yaml:"trusted_proxies,omitempty"`
+}
+
+// ParseProxies reads trusted_proxies entries: an IP address, or a CIDR
+// prefix (10.0.0.0/8).
+func ParseProxies(list []string) ([]netip.Prefix, error) {
+	out := make([]netip.Prefix, 0, len(list))
+	for _, s := range list {
+		if a, err := netip.ParseAddr(s); err == nil {
+			if a.Zone() != "" {
+				return nil, fmt.Errorf("%q names a zone: write the address without it", s)
+			}
+			out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+			continue
+		}
+		pf, err := netip.ParsePrefix(s)
+		if err != nil {
+			return nil, fmt.Errorf("%q is neither an IP address nor a CIDR prefix", s)
+		}
+		out = append(out, pf.Masked())
+	}
+	return out, nil
 }
 
 // ConsoleOIDC is the console's OIDC client.
@@ -60,6 +88,11 @@ func (c *Config) validateConsole(add addFunc) {
 	if cs.PublicURL != "" {
 		if err := checkConsoleURL(cs.PublicURL); err != nil {
 			add("console.public_url", "%v", err)
+		}
+	}
+	for i, p := range cs.TrustedProxies {
+		if _, err := ParseProxies([]string{p}); err != nil {
+			add(fmt.Sprintf("console.trusted_proxies[%d]", i), "%v", err)
 		}
 	}
 	for i, p := range cs.Approvers.Principals {

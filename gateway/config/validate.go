@@ -37,11 +37,15 @@ func (c *Config) applyDefaults() {
 	if c.Limits.TaskTTL == 0 {
 		c.Limits.TaskTTL = Duration(24 * time.Hour)
 	}
+	if c.Limits.MaxAnswerBytes == 0 {
+		c.Limits.MaxAnswerBytes = DefaultMaxAnswerBytes
+	}
 	for i := range c.Agents {
 		if c.Agents[i].CardRefresh == 0 {
 			c.Agents[i].CardRefresh = Duration(5 * time.Minute)
 		}
 	}
+	c.PushRelay.applyDefaults(c.PublicURL)
 	if c.Policy.ReloadInterval == 0 {
 		c.Policy.ReloadInterval = Duration(2 * time.Second)
 	}
@@ -116,6 +120,7 @@ func (c *Config) validate() []error {
 	c.validateA2EHosts(add)
 	c.validateMCPServers(add)
 	c.validateRedis(add)
+	c.validatePush(add)
 	if c.Admin != nil && len(c.AdminAccess.Principals) == 0 && len(c.AdminAccess.Groups) == 0 {
 		add("admin_access", "an admin listener needs admin principals or groups")
 	}
@@ -140,12 +145,18 @@ func (c *Config) validate() []error {
 	if c.Audit.CheckpointEvery < 0 || c.Audit.CheckpointInterval < 0 {
 		add("audit.checkpoint_every", "and checkpoint_interval must not be negative")
 	}
+	switch c.Audit.Format {
+	case "", "canonical", "ocsf", "cef":
+	default:
+		add("audit.format", "%q is none of canonical, ocsf, cef", c.Audit.Format)
+	}
 	if c.Capabilities.MaxTTL < 0 {
 		add("capabilities.max_ttl", "must be positive")
 	}
 	if c.Limits.MaxTasks < 0 || c.Limits.TaskTTL < 0 {
 		add("limits.max_tasks", "and task_ttl must not be negative")
 	}
+	checkAnswerLimit("limits.max_answer_bytes", c.Limits.MaxAnswerBytes, add)
 	if c.Policy.File == "" {
 		add("policy.file", "is required: the grant policy decides what may be issued")
 	}
@@ -209,11 +220,22 @@ func (c *Config) validateAgents(add addFunc) {
 		default:
 			add(p+".task_ownership", "%q must be enforce, allow_unknown or off", a.TaskOwnership)
 		}
+		if a.MaxAnswerBytes != 0 {
+			checkAnswerLimit(p+".max_answer_bytes", a.MaxAnswerBytes, add)
+		}
 		a.validateGrants(p, add)
 		a.validateMessages(p, add)
 		if a.UpstreamAuth != nil {
 			a.UpstreamAuth.validate(p+".upstream_auth", add)
 		}
+	}
+}
+
+// checkAnswerLimit checks an answer limit set at path: 4 KiB to 1 GiB.
+func checkAnswerLimit(path string, n int, add addFunc) {
+	if n < minAnswerBytes || n > maxAnswerBytes {
+		add(path, "%d must be %d (4 KiB) to %d (1 GiB) bytes; an agent returns a larger artifact as a file part by URI",
+			n, minAnswerBytes, maxAnswerBytes)
 	}
 }
 
@@ -320,6 +342,9 @@ func (c *Config) resolvePaths(dir string) {
 		return filepath.Join(dir, p)
 	}
 	c.Policy.File = abs(c.Policy.File)
+	if c.Policy.ShadowFile != "" {
+		c.Policy.ShadowFile = abs(c.Policy.ShadowFile)
+	}
 	c.Capabilities.KeysFile = abs(c.Capabilities.KeysFile)
 	c.Audit.File = abs(c.Audit.File)
 	for i := range c.Agents {
@@ -355,9 +380,12 @@ func (c *Config) partProblems() []error {
 		}
 		ps = append(ps, p)
 	}
-	if err := c.Approvals.Validate(); err != nil {
-		ps = append(ps, &problem{path: "approvals.max_pending_per_principal", cause: err,
-			msg: fmt.Sprintf("must be 0 (the default, %d) to %d", approval.DefaultMaxPending, approval.MaxPendingLimit)})
+	for _, err := range unjoin(c.Approvals.Validate()) {
+		p := &problem{path: "approvals", msg: err.Error(), cause: err}
+		if ce, ok := errors.AsType[*approval.ConfigError](err); ok {
+			p.path, p.msg = "approvals."+ce.Field, ce.Msg
+		}
+		ps = append(ps, p)
 	}
 	for _, err := range unjoin(authn.ValidateConfig(c.OIDC, c.DevKeys)) {
 		p := &problem{path: "oidc", msg: err.Error(), cause: err}

@@ -23,6 +23,8 @@ type Approvals interface {
 	// which approval.Partial is true names stored requests that fail
 	// their MAC and comes with every request that verifies.
 	List(ctx context.Context, f approval.Filter) ([]approval.Request, error)
+	// Get returns request id.
+	Get(ctx context.Context, id string) (approval.Request, error)
 	// Approve approves request id on behalf of approver, with a reason.
 	Approve(ctx context.Context, id string, approver policy.Principal, reason string) (approval.Request, error)
 	// Deny denies request id on behalf of approver, with a reason.
@@ -39,12 +41,15 @@ const maxPendingShown = 200
 // would be issued, resources by display name only.
 type pendingView struct {
 	ID, Principal, Agent, Purpose, PolicyRevision string
-	Grants                                        []grantView
-	Requested, Expires                            time.Time
+	// ActionHash is the hash of exactly what approving it issues: who,
+	// where, why, under which revision, and the grants as shown.
+	ActionHash         string
+	Grants             []grantView
+	Requested, Expires time.Time
 	// Approvers names who may decide, e.g. "group security".
 	Approvers string
 	// Note tells the operator why they cannot decide it; empty when they
-	// can.
+	// can, and only then are the Approve and Deny buttons shown.
 	Note string
 }
 
@@ -53,13 +58,24 @@ type grantView struct {
 	Grant, Rule string
 	Operations  []string
 	Resources   []string
-	TTL         time.Duration
-	Depth       int
+	// Lifetime is the capability's life, for people ("15 min").
+	Lifetime   string
+	Depth      int
+	Attenuable bool
+	// Approvers names who must approve this grant, e.g. "group security":
+	// the grant that asked for approval. Empty for a grant that rides
+	// along with one that did.
+	Approvers string
 }
 
 type approvalsView struct {
 	Configured bool
 	Pending    []pendingView
+	// History is the newest requests the operator may see that are no
+	// longer pending (see maxHistoryShown); MoreHistory says older ones
+	// exist.
+	History     []historyView
+	MoreHistory bool
 	// Forged names, to admins, the stored requests that fail their MAC,
 	// the first maxUnreadableShown of them, of ForgedCount; MoreForged
 	// counts the rest.
@@ -85,10 +101,6 @@ func (c *Console) showApprovals(w http.ResponseWriter, r *http.Request, op opera
 		if len(list) > maxPendingShown {
 			list, v.Truncated, v.Shown = list[:maxPendingShown], true, maxPendingShown
 		}
-		if err != nil {
-			c.deps.Logger.ErrorContext(r.Context(), "console: listing approvals failed", "error", err)
-			v.Error, status = "The approval store is unavailable.", http.StatusServiceUnavailable
-		}
 		if op.IsAdmin() {
 			v.Forged, v.ForgedCount = forged[:min(len(forged), maxUnreadableShown)], len(forged)
 			v.MoreForged = len(forged) - len(v.Forged)
@@ -98,8 +110,15 @@ func (c *Console) showApprovals(w http.ResponseWriter, r *http.Request, op opera
 				v.Pending = append(v.Pending, pv)
 			}
 		}
+		if err == nil {
+			v.History, v.MoreHistory, err = c.history(r.Context(), op)
+		}
+		if err != nil {
+			c.deps.Logger.ErrorContext(r.Context(), "console: listing approvals failed", "error", err)
+			v.Error, status = "The approval store is unavailable.", http.StatusServiceUnavailable
+		}
 	}
-	c.render(w, status, "approvals", view{Title: "Pending approvals", Nav: "approvals", Op: &op, Page: v})
+	c.render(w, status, "approvals", view{Title: "Approvals", Nav: "approvals", Op: &op, Page: v})
 }
 
 // listPending lists the pending requests op may see, newest first, one
@@ -133,13 +152,10 @@ func viewPending(r *approval.Request, op operator) (pendingView, bool) {
 	err := r.MayDecide(op.principal())
 	pub := r.Public()
 	v := pendingView{ID: pub.ID, Principal: pub.Principal, Agent: pub.Agent, Purpose: pub.Purpose,
-		PolicyRevision: pub.PolicyRevision, Requested: pub.CreatedAt, Expires: pub.Deadline, Approvers: approversOf(&pub)}
-	for _, g := range pub.Grants {
-		gv := grantView{Grant: g.Grant, Rule: g.Rule, Operations: g.Operations, TTL: g.TTL, Depth: g.MaxDepth}
-		for _, res := range g.Resources {
-			gv.Resources = append(gv.Resources, res.DisplayName)
-		}
-		v.Grants = append(v.Grants, gv)
+		PolicyRevision: pub.PolicyRevision, ActionHash: pub.ActionHash, Requested: pub.CreatedAt, Expires: pub.Deadline,
+		Approvers: approversOf(&pub), Grants: viewGrants(&pub)}
+	if v.ActionHash == "" { // stored by an earlier gateway: approving binds it to this
+		v.ActionHash = r.ComputeActionHash()
 	}
 	switch {
 	case errors.Is(err, approval.ErrSelfApproval):
@@ -148,6 +164,23 @@ func viewPending(r *approval.Request, op operator) (pendingView, bool) {
 		v.Note = "You are not an approver of this request: only " + v.Approvers + " may decide it."
 	}
 	return v, true
+}
+
+// viewGrants renders the grants of r, a request's public copy.
+func viewGrants(r *approval.Request) []grantView {
+	out := make([]grantView, 0, len(r.Grants))
+	for _, g := range r.Grants {
+		gv := grantView{Grant: g.Grant, Rule: g.Rule, Operations: g.Operations, Lifetime: approval.HumanDuration(g.TTL),
+			Depth: g.MaxDepth, Attenuable: g.Attenuable}
+		if g.Approvers != nil {
+			gv.Approvers = g.Approvers.String()
+		}
+		for _, res := range g.Resources {
+			gv.Resources = append(gv.Resources, res.DisplayName)
+		}
+		out = append(out, gv)
+	}
+	return out
 }
 
 // visible reports whether op may see r: admins see every request,
@@ -188,7 +221,10 @@ func (c *Console) decide(w http.ResponseWriter, r *http.Request, op operator) {
 		c.showApprovals(w, r, op, http.StatusBadRequest, "", "Give a reason of at most 500 bytes: it goes to the audit trail, and to the requester when denied; nothing was decided.")
 		return
 	}
-	_, err := decide(r.Context(), id, op.principal(), reason)
+	err := c.sawAction(r.Context(), id, r.PostFormValue("action"), op)
+	if err == nil {
+		_, err = decide(r.Context(), id, op.principal(), reason)
+	}
 	if err == nil {
 		http.Redirect(w, r, "/console/approvals?done="+r.PostFormValue("decision"), http.StatusSeeOther)
 		return
@@ -198,6 +234,21 @@ func (c *Console) decide(w http.ResponseWriter, r *http.Request, op operator) {
 		c.deps.Logger.ErrorContext(r.Context(), "console: decision failed", "error", err)
 	}
 	c.showApprovals(w, r, op, status, "", msg)
+}
+
+// sawAction checks that the action hash the operator's form carried is
+// the one request id holds, so that the decision is on exactly what the
+// page showed them. A request op may not decide, or no longer pending,
+// is left to the decision to refuse, as it would be without a hash.
+func (c *Console) sawAction(ctx context.Context, id, seen string, op operator) error {
+	req, err := c.deps.Approvals.Get(ctx, id)
+	switch {
+	case err != nil:
+		return err
+	case req.Status != approval.StatusPending || req.MayDecide(op.principal()) != nil:
+		return nil
+	}
+	return req.Seen(seen)
 }
 
 // decisionRefusal is the status and the page's message for a decision the
@@ -214,6 +265,10 @@ func decisionRefusal(err error) (int, string) {
 		return http.StatusConflict, "That request expired before it was decided."
 	case errors.Is(err, approval.ErrNotFound):
 		return http.StatusNotFound, "There is no such request."
+	case errors.Is(err, approval.ErrOtherAction):
+		return http.StatusConflict, "That request holds another action than the one this page showed you: reload the page and read it again. Nothing was decided."
+	case errors.Is(err, approval.ErrActionChanged):
+		return http.StatusConflict, "That request no longer holds the action its hash covers: it was changed in the store. Nothing was decided."
 	}
 	return http.StatusServiceUnavailable, "The decision could not be recorded; nothing changed."
 }

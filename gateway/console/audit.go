@@ -1,61 +1,68 @@
 package console
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
-	"slices"
 
 	"github.com/capgate/capgate/gateway/audit"
 )
 
-const (
-	// tailBytes is how much of the audit file's end the page reads.
-	tailBytes = 256 << 10
-	// tailEvents is how many recent events the page shows.
-	tailEvents = 50
-)
-
-// shownFields are the event attributes the page shows: who, what and the
-// decision, never a token or a resource id.
-var shownFields = []string{"principal", "holder", "admin", "agent", "grant", "decision", "purpose", "reason", "error"}
-
-type auditEvent struct {
-	Time, Event, Chain string
-	Seq                uint64
-	Fields             [][2]string
-}
-
 type auditView struct {
 	File   string
-	Events []auditEvent
+	Filter auditFilter
+	auditPage
 	Chain  string
 	Broken bool
 	Error  string
+	// Newer and Older are the query strings of the neighbouring pages;
+	// empty when there is none.
+	Newer, Older string
+	// First and Last number the shown events among the matches, 1-based.
+	First, Last int
 }
 
-// auditPage shows the newest events of the audit file and verifies the
-// whole chain on every view.
+// auditPage shows the events of the audit file that match the filter,
+// newest first, a page at a time, and verifies the whole chain on every
+// view.
 func (c *Console) auditPage(w http.ResponseWriter, r *http.Request, op operator) {
 	v := auditView{File: c.cfg.AuditFile}
-	if v.File != "" {
+	status := http.StatusOK
+	f, err := readAuditFilter(r.URL.Query())
+	v.Filter = f
+	switch {
+	case v.File == "":
+	case err != nil:
+		v.Error, status = "The filter cannot be read: "+err.Error(), http.StatusBadRequest
+	default:
 		v.Chain, v.Broken = chainStatus(v.File)
-		ev, err := tail(v.File)
-		if err != nil {
+		if v.auditPage, err = c.readAuditFile(f); err != nil {
 			v.Error = "The audit file cannot be read."
 			c.deps.Logger.ErrorContext(r.Context(), "console: reading the audit file failed", "error", err)
 		}
-		v.Events = ev
+		v.First, v.Last = f.Page*auditPageSize+1, f.Page*auditPageSize+len(v.Events)
+		if f.Page > 0 {
+			v.Newer = "?" + f.query(f.Page-1)
+		}
+		if v.Last < v.Matched && f.Page < maxAuditPage {
+			v.Older = "?" + f.query(f.Page+1)
+		}
 	}
-	c.render(w, http.StatusOK, "audit", view{Title: "Audit", Nav: "audit", Op: &op, Page: v})
+	c.render(w, status, "audit", view{Title: "Audit", Nav: "audit", Op: &op, Page: v})
 }
 
-// chainStatus verifies the file: "N events, chain intact" or where it
-// first breaks.
+func (c *Console) readAuditFile(f auditFilter) (auditPage, error) {
+	file, err := os.Open(c.cfg.AuditFile)
+	if err != nil {
+		return auditPage{}, err
+	}
+	defer file.Close()
+	return readAudit(file, f)
+}
+
+// chainStatus verifies the file: "N events, chain intact" or the
+// position where it first breaks.
 func chainStatus(path string) (string, bool) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -66,57 +73,9 @@ func chainStatus(path string) (string, bool) {
 	var le *audit.LineError
 	switch {
 	case errors.As(err, &le):
-		return fmt.Sprintf("%d events verified, then broken at %v", rep.Events, le), true
+		return fmt.Sprintf("chain broken at position %d, after %d events verified: %v", le.Line, rep.Events, le.Err), true
 	case err != nil:
 		return fmt.Sprintf("verification failed: %v", err), true
 	}
 	return fmt.Sprintf("%d events, chain intact", rep.Events), false
-}
-
-// tail returns the newest events of the file, newest first.
-func tail(path string) ([]auditEvent, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	start := max(st.Size()-tailBytes, 0)
-	buf := make([]byte, st.Size()-start)
-	if _, err := f.ReadAt(buf, start); err != nil && !errors.Is(err, io.EOF) {
-		return nil, err
-	}
-	lines := bytes.Split(buf, []byte("\n"))
-	if start > 0 && len(lines) > 0 {
-		lines = lines[1:] // the first line may be cut
-	}
-	var out []auditEvent
-	for _, line := range slices.Backward(lines) {
-		if ev, ok := parseEvent(line); ok {
-			out = append(out, ev)
-		}
-		if len(out) == tailEvents {
-			break
-		}
-	}
-	return out, nil
-}
-
-func parseEvent(line []byte) (auditEvent, bool) {
-	var m map[string]any
-	if len(bytes.TrimSpace(line)) == 0 || json.Unmarshal(line, &m) != nil {
-		return auditEvent{}, false
-	}
-	str := func(k string) string { s, _ := m[k].(string); return s }
-	seq, _ := m["seq"].(float64)
-	ev := auditEvent{Time: str("time"), Event: str("event"), Chain: str("chain"), Seq: uint64(seq)}
-	for _, k := range shownFields {
-		if s, ok := m[k].(string); ok && s != "" {
-			ev.Fields = append(ev.Fields, [2]string{k, s})
-		}
-	}
-	return ev, true
 }

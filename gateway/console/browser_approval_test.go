@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -95,7 +96,7 @@ func TestApprovalsInBrowser(t *testing.T) {
 	ctx := newChromium(t)
 	carols, erins := askHRWrite(t, w, quickstart.CarolKey), askHRWrite(t, w, erinKey)
 
-	refusedInBrowser(t, ctx, w, quickstart.AdminKey, carols, "not an approver of that request")
+	refusedInBrowser(t, ctx, w, quickstart.AdminKey, carols)
 
 	signIn(t, ctx, w.AdminURL, quickstart.DaveKey)
 	if nav := textOf(t, ctx, `header nav`); strings.Contains(nav, "Live capabilities") || strings.Contains(nav, "Audit") {
@@ -106,6 +107,15 @@ func TestApprovalsInBrowser(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Errorf("the request does not show %q: %q", want, text)
 		}
+	}
+	if got := textOf(t, ctx, "#"+carols+" dl.grant.trigger"); !strings.Contains(got, "documents:write") || !strings.Contains(got, "needs approval by group security") || !strings.Contains(got, "15 min") {
+		t.Errorf("the grant that needs approval is not marked, or its lifetime not for people: %q", got)
+	}
+	if n := count(t, ctx, "#"+carols+" dl.grant"); n != 2 || count(t, ctx, "#"+carols+" dl.grant.trigger") != 1 {
+		t.Errorf("%d grants shown, want read (riding along) and write (marked)", n)
+	}
+	if got, want := textOf(t, ctx, "#"+carols+" dd.hash code"), actionHash(t, w, carols); got != want || !strings.HasPrefix(got, "sha256:") {
+		t.Errorf("the page shows action hash %q, the admin API %q", got, want)
 	}
 	screenshot(t, ctx, "approvals")
 	decideInBrowser(t, ctx, carols, "approve", "change ticket SEC-1024")
@@ -124,32 +134,91 @@ func TestApprovalsInBrowser(t *testing.T) {
 	if a.Error == nil || a.Error.Code != -32047 || a.Error.Data["approverReason"] != "no change ticket" || a.Error.Data["deniedBy"] != "user:dave@example.com" {
 		t.Fatalf("the denial reached carol as %s %+v", a.Result, a.Error)
 	}
+	run(t, ctx, "history", chromedp.Navigate(w.AdminURL+"/console/approvals"), chromedp.WaitVisible(chromedp.CSS("#history")))
+	for id, want := range map[string][]string{
+		carols: {"redeemed", "user:dave@example.com", "change ticket SEC-1024", "documents:write", "Salaries 2025", "15 min"},
+		denied: {"denied", "user:dave@example.com", "no change ticket"},
+	} {
+		row := textOf(t, ctx, "#h-"+id)
+		for _, w := range want {
+			if !strings.Contains(row, w) {
+				t.Errorf("history row of %s lacks %q: %q", id, w, row)
+			}
+		}
+	}
+	if n := count(t, ctx, "#history form, #history button"); n != 0 {
+		t.Errorf("the history offers %d forms or buttons", n)
+	}
+	screenshot(t, ctx, "approvals-history")
+	run(t, ctx, "narrow window", chromedp.EmulateViewport(800, 900), chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#history")))
+	if wide := scrollWidth(t, ctx); wide > 800 {
+		t.Errorf("at 800 px the approvals page is %d px wide", wide)
+	}
+	screenshot(t, ctx, "approvals-history-800")
+	run(t, ctx, "wide window", chromedp.EmulateViewport(1280, 900))
 	run(t, ctx, "admin page", chromedp.Navigate(w.AdminURL+"/console/capabilities"), chromedp.WaitVisible(chromedp.CSS(`p.error, main`)))
 	if text := textOf(t, ctx, `main`); !strings.Contains(text, "approvers see the approvals page only") {
 		t.Errorf("an approver on the capabilities page saw %q", text)
 	}
 	signOut(t, ctx, w.AdminURL)
 
-	refusedInBrowser(t, ctx, w, erinKey, erins, "cannot decide your own request")
+	refusedInBrowser(t, ctx, w, erinKey, erins)
 	if a := rpc(t, w, erinKey, "a2a/capabilities/request", map[string]any{"approvalId": erins}); a.Error != nil || !strings.Contains(string(a.Result), `"pending"`) {
 		t.Fatalf("erin's request after her own approval: %s %+v", a.Result, a.Error)
 	}
 }
 
-// refusedInBrowser signs in with key, sees request id with a note saying
-// why they cannot decide it, tries to approve it anyway and is refused
-// with want on the page; then signs out.
-func refusedInBrowser(t *testing.T, ctx context.Context, w *quickstart.World, key, id, want string) {
+// refusedInBrowser signs in with key and sees request id with a note
+// saying why they cannot decide it and no Approve or Deny button; then
+// signs out. That the server refuses such a decision all the same is
+// TestDecisionRefusals'.
+func refusedInBrowser(t *testing.T, ctx context.Context, w *quickstart.World, key, id string) {
 	t.Helper()
 	signIn(t, ctx, w.AdminURL, key)
 	if note := textOf(t, ctx, "#"+id+" p.note"); note == "" {
 		t.Errorf("request %s carries no note for %s", id, key)
 	}
-	decideInBrowser(t, ctx, id, "approve", "looks fine")
-	if text := textOf(t, ctx, `p.error`); !strings.Contains(text, want) {
-		t.Errorf("%s approving %s was told %q, want %q", key, id, text, want)
+	if n := count(t, ctx, "#"+id+" form.decide, #"+id+" button"); n != 0 {
+		t.Errorf("%s, who may not decide %s, is offered %d forms and buttons to", key, id, n)
 	}
 	signOut(t, ctx, w.AdminURL)
+}
+
+// scrollWidth returns how wide the page is laid out.
+func scrollWidth(t *testing.T, ctx context.Context) int {
+	t.Helper()
+	n, err := chromedp.Run(ctx, chromedp.Evaluate[int]("document.documentElement.scrollWidth"))
+	if err != nil {
+		t.Fatalf("page width: %v", err)
+	}
+	return n
+}
+
+// count returns how many elements match sel on the page.
+func count(t *testing.T, ctx context.Context, sel string) int {
+	t.Helper()
+	n, err := chromedp.Run(ctx, chromedp.Evaluate[int]("document.querySelectorAll("+strconv.Quote(sel)+").length"))
+	if err != nil {
+		t.Fatalf("counting %s: %v", sel, err)
+	}
+	return n
+}
+
+// actionHash returns the action hash the admin API lists for request id.
+func actionHash(t *testing.T, w *quickstart.World, id string) string {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, w.AdminURL+"/admin/approvals/"+id, nil)
+	req.Header.Set("Authorization", "Bearer "+quickstart.DaveKey)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var r struct{ ActionHash string }
+	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /admin/approvals/%s: %d %v", id, resp.StatusCode, err)
+	}
+	return r.ActionHash
 }
 
 // wantStatus checks carol's request id with the status method.

@@ -18,10 +18,13 @@ const maxFilter = 256
 const maxUnreadableShown = 100
 
 type capabilitiesView struct {
-	Filter    capindex.Filter
-	Trees     []tree
-	Count     int
-	Truncated bool
+	Filter capindex.Filter
+	// Trees are the live capabilities' delegation trees, roots first.
+	Trees []*node
+	// Count is how many capabilities the trees show; Ended how many
+	// listed ones are not shown because they were revoked or expired.
+	Count, Ended int
+	Truncated    bool
 	// Unreadable names the live capabilities whose index records could
 	// not be read, the first maxUnreadableShown of them, of
 	// UnreadableCount; MoreUnreadable counts the rest.
@@ -32,7 +35,8 @@ type capabilitiesView struct {
 }
 
 // capabilitiesPage lists the live capabilities matching the filter, each
-// root drawn with its delegation tree.
+// root with its delegation tree; revoked and expired ones are left out
+// and counted.
 func (c *Console) capabilitiesPage(w http.ResponseWriter, r *http.Request, op operator) {
 	q := r.URL.Query()
 	f := capindex.Filter{Principal: clip(q.Get("principal")), Agent: clip(q.Get("agent")), Grant: clip(q.Get("grant"))}
@@ -43,12 +47,10 @@ func (c *Console) capabilitiesPage(w http.ResponseWriter, r *http.Request, op op
 		c.deps.Logger.ErrorContext(r.Context(), "console: listing capabilities failed", "error", err)
 		v.Error, status = "The capability index is unavailable.", http.StatusServiceUnavailable
 	}
-	v.Count, v.Truncated = n, n >= f.Max()
+	v.Truncated = n >= f.Max()
+	v.Trees, v.Count, v.Ended = prune(roots, c.deps.Now())
 	v.Unreadable, v.UnreadableCount = unreadable[:min(len(unreadable), maxUnreadableShown)], len(unreadable)
 	v.MoreUnreadable = len(unreadable) - len(v.Unreadable)
-	for _, root := range roots {
-		v.Trees = append(v.Trees, layout(root))
-	}
 	c.render(w, status, "capabilities", view{Title: "Live capabilities", Nav: "capabilities", Op: &op, Page: v})
 }
 
@@ -83,7 +85,8 @@ type revokeView struct {
 	CSRF       string
 }
 
-// revokeConfirm shows what a revocation will kill before it is done.
+// revokeConfirm shows one capability and, while revoking it can still
+// change something, what a revocation would end before it is done.
 func (c *Console) revokeConfirm(w http.ResponseWriter, r *http.Request, op operator) {
 	id := clip(r.URL.Query().Get("id"))
 	rec, err := c.deps.Index.Get(r.Context(), id)
@@ -101,9 +104,9 @@ func (c *Console) revokeConfirm(w http.ResponseWriter, r *http.Request, op opera
 	if target == nil {
 		target = c.describe(r.Context(), rec)
 	}
-	v := revokeView{Node: target, Descendants: descendants(target), AtLeast: n >= f.Max() || len(unreadable) > 0,
+	v := revokeView{Node: target, Descendants: liveDescendants(target), AtLeast: n >= f.Max() || len(unreadable) > 0,
 		Unreadable: len(unreadable), CSRF: op.CSRF}
-	c.render(w, http.StatusOK, "revoke", view{Title: "Revoke a capability", Nav: "capabilities", Op: &op, Page: v})
+	c.render(w, http.StatusOK, "revoke", view{Title: "Capability", Nav: "capabilities", Op: &op, Page: v})
 }
 
 // revoke revokes through the admin API's path, so the effect and the

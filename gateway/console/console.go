@@ -7,7 +7,9 @@ import (
 	"errors"
 	"html/template"
 	"io/fs"
+	"log/slog"
 	"net/http"
+	"net/netip"
 	"slices"
 
 	"github.com/capgate/capgate/captoken"
@@ -52,6 +54,14 @@ type Config struct {
 	// AuditFile is the audit trail the audit page reads; empty when the
 	// trail goes to standard output.
 	AuditFile string
+	// TrustedProxies are the proxies whose X-Forwarded-Proto: https makes
+	// the cookies Secure even with InsecureCookies (config
+	// console.trusted_proxies).
+	TrustedProxies []netip.Prefix
+	// MCPServers names the upstream MCP servers (config mcp_servers): a
+	// capability whose audience is one of them is marked MCP on the
+	// capabilities pages.
+	MCPServers []string
 	// InsecureCookies leaves the Secure flag off the cookies. Set it only
 	// for a console that browsers reach over plain http on a loopback
 	// address; FromConfig decides it (see CookiesSecure).
@@ -84,6 +94,14 @@ type Deps struct {
 	Revoker       Revoker
 	Policy        PolicySource
 	Approvals     Approvals
+	// Audit receives a console.refused event for every request the
+	// console refuses with 401 or 403; nil records nothing.
+	Audit *slog.Logger
+	// Freezer is the emergency stop (freeze.go); nil says there is none.
+	Freezer Freezer
+	// Shadow is the candidate policy deciding beside Policy without
+	// enforcing (shadow.go); nil when none is configured.
+	Shadow PolicySource
 	// HTTPClient talks to the OIDC issuer; nil means http.DefaultClient.
 	HTTPClient *http.Client
 	// Runtime's clock and logger must be set; FromConfig reads secrets
@@ -141,10 +159,14 @@ func (c *Console) Handler() http.Handler {
 	mux.Handle("GET /console/approvals", c.signedIn(roleApprover, c.approvalsPage))
 	mux.Handle("POST /console/approvals", c.signedIn(roleApprover, c.decide))
 	mux.Handle("GET /console/capabilities", c.signedIn(roleAdmin, c.capabilitiesPage))
+	mux.Handle("GET /console/capability", c.signedIn(roleAdmin, c.revokeConfirm))
 	mux.Handle("GET /console/revoke", c.signedIn(roleAdmin, c.revokeConfirm))
 	mux.Handle("POST /console/revoke", c.signedIn(roleAdmin, c.revoke))
 	mux.Handle("GET /console/policy", c.signedIn(roleAdmin, c.policyPage))
 	mux.Handle("GET /console/audit", c.signedIn(roleAdmin, c.auditPage))
+	mux.Handle("GET /console/freeze", c.signedIn(roleAdmin, c.freezePage))
+	mux.Handle("GET /console/shadow", c.signedIn(roleAdmin, c.shadowPage))
+	mux.Handle("POST /console/freeze", c.signedIn(roleAdmin, c.freezePost))
 	return headers(mux)
 }
 
@@ -223,24 +245,46 @@ func (c *Console) signedIn(min role, next handlerFunc) http.Handler {
 			c.fail(w, http.StatusServiceUnavailable, "The console cannot check the session right now; nothing was done. Try again.")
 			return
 		case ended:
-			c.clearCookie(w, sessionCookie)
+			c.clearCookie(w, r, sessionCookie)
 			http.Redirect(w, r, "/console/login", http.StatusSeeOther)
 			return
 		}
 		op := operator{session: s, Role: c.roleOf(s.Principal, s.Groups), CSRF: c.seal.token("session", s.SID)}
+		if op.Role < s.Role {
+			c.endDemoted(w, r, op)
+			return
+		}
 		if op.Role < min {
-			c.fail(w, http.StatusForbidden, "This page is for capgate admins: approvers see the approvals page only.")
+			c.refuse(w, r, http.StatusForbidden, s.Principal, "not an admin",
+				"This page is for capgate admins: approvers see the approvals page only.")
 			return
 		}
 		if r.Method == http.MethodPost {
 			r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
 			if !c.seal.checkToken("session", s.SID, r.PostFormValue("csrf")) {
-				c.fail(w, http.StatusForbidden, "The form's CSRF token is missing or wrong; nothing was done.")
+				c.refuse(w, r, http.StatusForbidden, s.Principal, "CSRF token missing or wrong",
+					"The form's CSRF token is missing or wrong; nothing was done.")
 				return
 			}
 		}
 		next(w, r, op)
 	})
+}
+
+// endDemoted ends the session of an operator who holds less than at
+// sign-in (the configuration or a reloaded policy took the role away),
+// on every replica, as a sign-out does; they may sign in again with what
+// they hold now.
+func (c *Console) endDemoted(w http.ResponseWriter, r *http.Request, op operator) {
+	if err := c.endSession(r.Context(), op.session); err != nil {
+		c.deps.Logger.ErrorContext(r.Context(), "console: ending a demoted operator's session failed", "principal", op.Principal, "error", err)
+		c.fail(w, http.StatusServiceUnavailable, "The console cannot check the session right now; nothing was done. Try again.")
+		return
+	}
+	c.deps.Logger.InfoContext(r.Context(), "console: session ended, the role was taken away", "principal", op.Principal)
+	c.audited(r, http.StatusForbidden, op.Principal, "role taken away since sign-in: session ended")
+	c.clearCookie(w, r, sessionCookie)
+	http.Redirect(w, r, "/console/login", http.StatusSeeOther)
 }
 
 // toConsole sends a browser that opens the admin listener's root to the

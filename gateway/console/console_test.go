@@ -67,6 +67,9 @@ func read(t *testing.T, resp *http.Response) (int, string) {
 	return resp.StatusCode, string(body)
 }
 
+// actionField finds the action hash a decision form carries.
+var actionField = regexp.MustCompile(`name="action" value="(sha256:[0-9a-f]{64})"`)
+
 // csrf returns the CSRF token of the first form on the page.
 func csrf(t *testing.T, page string) string {
 	t.Helper()
@@ -94,7 +97,7 @@ func TestDevLoginAndEveryPage(t *testing.T) {
 		"/console/approvals":                               "HR handbook",
 		"/console/capabilities":                            "agent:helper",
 		"/console/capabilities?principal=agent:summarizer": "agent:summarizer",
-		"/console/revoke?id=" + f.chain[0].CapabilityID:    "also revokes 2 descendants",
+		"/console/revoke?id=" + f.chain[0].CapabilityID:    "also revokes 2 live descendants",
 		"/console/policy":                                  "Revision in force",
 		"/console/policy?principal=user:alice@example.com&groups=finance&agent=documents&grants=documents:read&collection=reports": "documents:read",
 		"/console/audit": "2 events, chain intact",
@@ -162,9 +165,21 @@ func TestApproverSeesApprovalsOnly(t *testing.T) {
 		"decision": {"deny"}, "reason": {"  "}}); code != http.StatusBadRequest || !strings.Contains(page, "Give a reason") {
 		t.Errorf("deny without a reason: %d\n%s", code, page)
 	}
-	code, page = b.post("/console/approvals", url.Values{"csrf": {csrf(t, page)}, "id": {f.pending},
+	if code, page := b.post("/console/approvals", url.Values{"csrf": {csrf(t, page)}, "id": {f.pending}, "action": {"sha256:00"},
+		"decision": {"deny"}, "reason": {"not during the freeze"}}); code != http.StatusConflict || !strings.Contains(page, "another action than the one this page showed you") {
+		t.Errorf("deciding on another action hash: %d\n%s", code, page)
+	}
+	if got := f.decision(t, f.pending); got != "pending" {
+		t.Fatalf("decided on another action hash: %s", got)
+	}
+	hash := actionField.FindStringSubmatch(page)
+	if hash == nil {
+		t.Fatalf("no action hash in the form:\n%s", page)
+	}
+	code, page = b.post("/console/approvals", url.Values{"csrf": {csrf(t, page)}, "id": {f.pending}, "action": {hash[1]},
 		"decision": {"deny"}, "reason": {"not during the freeze"}})
-	if code != http.StatusOK || !strings.Contains(page, "Denied.") || strings.Contains(page, "fix the parental leave section") {
+	if code != http.StatusOK || !strings.Contains(page, "Denied.") || strings.Contains(page, `id="`+f.pending+`"`) ||
+		!strings.Contains(page, `<tr id="h-`+f.pending+`" class="outcome-denied">`) || !strings.Contains(page, "not during the freeze") {
 		t.Fatalf("deny: %d\n%s", code, page)
 	}
 	if got := f.decision(t, f.pending); got != "denied by user:sec@example.com: not during the freeze" {
@@ -265,7 +280,7 @@ func TestRevokeKillsDescendants(t *testing.T) {
 	b := newBrowser(t, f)
 	b.signIn(adminKey)
 	_, page := b.get("/console/revoke?id=" + f.chain[1].CapabilityID)
-	if !strings.Contains(page, "also revokes 1 descendant.") {
+	if !strings.Contains(page, "also revokes 1 live descendant.") {
 		t.Fatalf("confirm page:\n%s", page)
 	}
 	code, page := b.post("/console/revoke", url.Values{"csrf": {csrf(t, page)}, "id": {f.chain[1].CapabilityID}})
@@ -311,7 +326,7 @@ func TestAuditPageShowsBrokenChain(t *testing.T) {
 	}
 	b := newBrowser(t, f)
 	b.signIn(adminKey)
-	if _, page := b.get("/console/audit"); !strings.Contains(page, "0 events verified, then broken at line 1") {
+	if _, page := b.get("/console/audit"); !strings.Contains(page, "chain broken at position 1, after 0 events verified") {
 		t.Errorf("audit page:\n%s", page)
 	}
 }

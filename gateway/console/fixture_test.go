@@ -22,6 +22,7 @@ import (
 	"github.com/capgate/capgate/gateway/capindex/capindextest"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/console"
+	"github.com/capgate/capgate/gateway/freeze"
 	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/policy"
 	"github.com/capgate/capgate/policy/policytest"
@@ -48,8 +49,10 @@ type fixture struct {
 	index *capindex.Memory
 	// listed is index as the console and the admin API read it: Break
 	// makes records unreadable.
-	listed    *capindextest.Unreadable
-	verifier  *captoken.Verifier
+	listed   *capindextest.Unreadable
+	verifier *captoken.Verifier
+	// keys signs the seeded tokens.
+	keys      *captoken.KeySet
 	revs      revocation.Store
 	approvals *approval.Desk
 	// rawApprovals is the memory backend under approvals' seal: writing
@@ -60,6 +63,8 @@ type fixture struct {
 	// pending is the id of carol's waiting request.
 	pending   string
 	auditFile string
+	// auditLog appends chained events to auditFile.
+	auditLog *slog.Logger
 	// chain holds the root, child and grandchild records, root first.
 	chain []capindex.Record
 }
@@ -79,6 +84,13 @@ type fixtureOptions struct {
 	// sessionKey, when set, seals the cookies: consoles sharing it open
 	// each other's sessions, as replicas do.
 	sessionKey []byte
+	// policy, when set, is the console's policy source instead of the
+	// quickstart policy.
+	policy console.PolicySource
+	// mcpServers are the configured MCP servers' names.
+	mcpServers []string
+	// shadow, when set, is the candidate policy running in shadow.
+	shadow *policy.Policy
 }
 
 // failingList is a desk whose List returns fail with its requests.
@@ -116,6 +128,7 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	f.keys = ks
 	f.chain = seedChain(t, ks, f.index)
 	f.listed = &capindextest.Unreadable{Index: f.index}
 	au, err := authn.New(ctx, fo.issuers, []authn.DevKey{
@@ -128,20 +141,29 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 		t.Fatal(err)
 	}
 	auditLog := f.openAudit(t)
+	f.auditLog = auditLog
 	pol := staticPolicy{quickstartPolicy(t)}
 	logger := slog.New(slog.NewJSONHandler(f.logs, nil))
 	access := config.AdminAccess{Groups: []string{"capgate-admins"}}
 	api := admin.New(admin.Config{Access: access, MaxTTL: time.Hour}, admin.Deps{
-		Authenticator: au, Index: f.listed, Verifier: f.verifier, Revocations: f.revs,
+		Authenticator: au, Index: f.listed, Verifier: f.verifier, Revocations: f.revs, Frozen: freeze.New(ctx, freeze.Options{}),
 		Policy: pol, Audit: auditLog, Runtime: platform.Runtime{Logger: logger, Now: time.Now}})
+	var consolePolicy console.PolicySource = pol
+	if fo.policy != nil {
+		consolePolicy = fo.policy
+	}
 	var approvals console.Approvals = f.approvals
 	if fo.listFails != nil {
 		approvals = failingList{f.approvals, fo.listFails}
 	}
+	var shadow console.PolicySource
+	if fo.shadow != nil {
+		shadow = staticPolicy{fo.shadow}
+	}
 	c, err := console.New(console.Config{Access: access, Approvers: fo.approvers,
-		DevLogin: true, OIDC: fo.oidc, AuditFile: f.auditFile, SessionKey: fo.sessionKey}, console.Deps{
-		Authenticator: au, Index: f.listed, Verifier: f.verifier, Revocations: f.revs, Revoker: api,
-		Policy: pol, Approvals: approvals, Runtime: platform.Runtime{Logger: logger, Now: time.Now}})
+		DevLogin: true, OIDC: fo.oidc, AuditFile: f.auditFile, SessionKey: fo.sessionKey, MCPServers: fo.mcpServers}, console.Deps{
+		Authenticator: au, Index: f.listed, Verifier: f.verifier, Revocations: f.revs, Revoker: api, Freezer: api,
+		Policy: consolePolicy, Shadow: shadow, Approvals: approvals, Audit: auditLog, Runtime: platform.Runtime{Logger: logger, Now: time.Now}})
 	if err != nil {
 		t.Fatal(err)
 	}

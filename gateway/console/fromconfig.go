@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"strings"
 
 	"github.com/capgate/capgate/gateway/config"
 )
@@ -25,6 +26,14 @@ func FromConfig(cfg *config.Config, deps Deps) (*Console, error) {
 	}
 	c := Config{Access: cfg.AdminAccess, Approvers: cs.Approvers, DevLogin: len(cfg.DevKeys) > 0,
 		OIDC: cs.OIDC, AuditFile: cfg.Audit.File, InsecureCookies: !CookiesSecure(cfg)}
+	proxies, err := config.ParseProxies(cs.TrustedProxies)
+	if err != nil {
+		return nil, fmt.Errorf("console.trusted_proxies: %w", err)
+	}
+	c.TrustedProxies = proxies
+	for _, s := range cfg.MCPServers {
+		c.MCPServers = append(c.MCPServers, s.Name)
+	}
 	if cs.OIDC != nil && cs.OIDC.ClientSecretEnv != "" {
 		c.ClientSecret = getenv(cs.OIDC.ClientSecretEnv)
 	}
@@ -57,6 +66,24 @@ func CookiesSecure(cfg *config.Config) bool {
 	}
 	host, _, err := net.SplitHostPort(cfg.Admin.Addr)
 	return err != nil || !loopback(host)
+}
+
+// BaseURL is the console's address as browsers reach it, for links to it
+// (the approval webhook's): console.public_url, else the origin of the
+// OIDC redirect URL; empty without a console or either address.
+func BaseURL(cfg *config.Config) string {
+	cs := cfg.Console
+	switch {
+	case cs == nil:
+		return ""
+	case cs.PublicURL != "":
+		return strings.TrimRight(cs.PublicURL, "/")
+	case cs.OIDC != nil:
+		if u, err := url.Parse(cs.OIDC.RedirectURL); err == nil && u.Host != "" {
+			return u.Scheme + "://" + u.Host
+		}
+	}
+	return ""
 }
 
 // schemeHTTPS reports whether raw is an https URL; anything else that is

@@ -123,3 +123,76 @@ func TestSecureCookieBehindProxy(t *testing.T) {
 		}
 	}
 }
+
+// TestBaseURL: links to the console (the approval webhook's) use its
+// public address, else the OIDC redirect URL's origin, else none.
+func TestBaseURL(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		console *config.Console
+		want    string
+	}{
+		{"no console", nil, ""},
+		{"neither address", &config.Console{}, ""},
+		{"public url", &config.Console{PublicURL: "https://capgate-admin.example.com/"}, "https://capgate-admin.example.com"},
+		{"redirect url's origin", &config.Console{OIDC: &config.ConsoleOIDC{RedirectURL: "https://adm.example.com:8443/console/callback"}}, "https://adm.example.com:8443"},
+		{"public url wins", &config.Console{PublicURL: "https://a.example.com", OIDC: &config.ConsoleOIDC{RedirectURL: "https://b.example.com/cb"}}, "https://a.example.com"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := console.BaseURL(&config.Config{Console: tc.console}); got != tc.want {
+				t.Errorf("BaseURL = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestSecureCookieFromTrustedProxy: a console on a loopback listener
+// (cookies without Secure for a browser on the same host) sets Secure on
+// the cookies of a request that a configured trusted proxy forwards
+// saying X-Forwarded-Proto: https, and ignores the header from anyone
+// else.
+func TestSecureCookieFromTrustedProxy(t *testing.T) {
+	au, err := authn.New(context.Background(), nil, nil, authn.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &config.Config{Admin: &config.Listener{Addr: "127.0.0.1:9090"}, AdminAccess: config.AdminAccess{Groups: []string{"capgate-admins"}},
+		DevKeys: []authn.DevKey{{Principal: "user:admin@example.com"}}, Console: &config.Console{TrustedProxies: []string{"192.0.2.10"}}}
+	c, err := console.FromConfig(cfg, console.Deps{Authenticator: au, Revocations: revocation.NewMemory(revocation.MemoryOptions{}),
+		Runtime: platform.Runtime{Logger: slog.New(slog.DiscardHandler), Now: time.Now}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, remote, proto string
+		want                bool
+	}{
+		{"browser on the host", "127.0.0.1:50000", "", false},
+		{"trusted proxy, https", "192.0.2.10:50000", "https", true},
+		{"trusted proxy, http", "192.0.2.10:50000", "http", false},
+		{"someone else claiming https", "192.0.2.11:50000", "https", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodGet, "http://127.0.0.1:9090/console/login", nil)
+			r.RemoteAddr = tt.remote
+			if tt.proto != "" {
+				r.Header.Set("X-Forwarded-Proto", tt.proto)
+			}
+			w := httptest.NewRecorder()
+			c.Handler().ServeHTTP(w, r)
+			cookies := w.Result().Cookies()
+			if len(cookies) == 0 {
+				t.Fatal("no cookie")
+			}
+			for _, ck := range cookies {
+				if ck.Secure != tt.want {
+					t.Errorf("cookie %s Secure %v, want %v", ck.Name, ck.Secure, tt.want)
+				}
+			}
+		})
+	}
+	cfg.Console.TrustedProxies = []string{"not-an-address"}
+	if _, err := console.FromConfig(cfg, console.Deps{Authenticator: au}); err == nil {
+		t.Error("a trusted proxy that is not an address was accepted")
+	}
+}

@@ -41,7 +41,7 @@ func (c *Console) startPending(w http.ResponseWriter, r *http.Request) (pending,
 	if err != nil {
 		return pending{}, err
 	}
-	c.setCookie(w, loginCookie, v, loginTTL)
+	c.setCookie(w, r, loginCookie, v, loginTTL)
 	return p, nil
 }
 
@@ -56,7 +56,8 @@ func (c *Console) devLogin(w http.ResponseWriter, r *http.Request) {
 	var p pending
 	if err := c.seal.open(r, loginCookie, &p); err != nil || c.deps.Now().Unix() >= p.Expires ||
 		!c.seal.checkToken("login", p.Nonce, r.PostFormValue("csrf")) {
-		c.fail(w, http.StatusForbidden, "The form's CSRF token is missing or wrong; nothing was done.")
+		c.refuse(w, r, http.StatusForbidden, "", "sign-in CSRF token missing or wrong",
+			"The form's CSRF token is missing or wrong; nothing was done.")
 		return
 	}
 	pr, err := c.deps.Authenticator.AuthenticateToken(r.Context(), r.PostFormValue("key"))
@@ -64,6 +65,7 @@ func (c *Console) devLogin(w http.ResponseWriter, r *http.Request) {
 		err = authn.ErrInvalidCredentials
 	}
 	if err != nil {
+		c.audited(r, http.StatusUnauthorized, "", "not a dev key of this gateway")
 		c.showLogin(w, r, http.StatusUnauthorized, "That key is not a dev key of this gateway.")
 		return
 	}
@@ -72,20 +74,22 @@ func (c *Console) devLogin(w http.ResponseWriter, r *http.Request) {
 
 // enter starts the session of an authenticated principal, if it may enter.
 func (c *Console) enter(w http.ResponseWriter, r *http.Request, pr *authn.Principal) {
-	if c.roleOf(pr.ID, pr.Groups) == roleNone {
+	r0 := c.roleOf(pr.ID, pr.Groups)
+	if r0 == roleNone {
 		c.deps.Logger.InfoContext(r.Context(), "console: sign-in refused", "principal", pr.ID)
-		c.fail(w, http.StatusForbidden, pr.ID+" is neither a capgate admin nor an approver.")
+		c.refuse(w, r, http.StatusForbidden, pr.ID, "neither an admin nor an approver",
+			pr.ID+" is neither a capgate admin nor an approver.")
 		return
 	}
-	s := session{Principal: pr.ID, Issuer: pr.Issuer, Groups: pr.Groups, SID: randomText(),
+	s := session{Principal: pr.ID, Issuer: pr.Issuer, Groups: pr.Groups, SID: randomText(), Role: r0,
 		Expires: c.deps.Now().Add(sessionTTL).Unix()}
 	v, err := c.seal.seal(sessionCookie, s)
 	if err != nil {
 		c.fail(w, http.StatusInternalServerError, "The session could not be written.")
 		return
 	}
-	c.clearCookie(w, loginCookie)
-	c.setCookie(w, sessionCookie, v, sessionTTL)
+	c.clearCookie(w, r, loginCookie)
+	c.setCookie(w, r, sessionCookie, v, sessionTTL)
 	c.deps.Logger.InfoContext(r.Context(), "console: signed in", "principal", pr.ID)
 	http.Redirect(w, r, "/console/", http.StatusSeeOther)
 }
@@ -100,7 +104,7 @@ func (c *Console) logout(w http.ResponseWriter, r *http.Request, op operator) {
 		return
 	}
 	c.deps.Logger.InfoContext(r.Context(), "console: signed out", "principal", op.Principal)
-	c.clearCookie(w, sessionCookie)
+	c.clearCookie(w, r, sessionCookie)
 	http.Redirect(w, r, "/console/login", http.StatusSeeOther)
 }
 

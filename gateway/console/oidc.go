@@ -68,7 +68,7 @@ func (c *Console) oidcStart(w http.ResponseWriter, r *http.Request) {
 		c.fail(w, http.StatusInternalServerError, "The sign-in could not start.")
 		return
 	}
-	c.setCookie(w, loginCookie, v, loginTTL)
+	c.setCookie(w, r, loginCookie, v, loginTTL)
 	http.Redirect(w, r, oc.AuthCodeURL(p.State, oauth2.S256ChallengeOption(p.Verifier), oidc.Nonce(p.IDNonce)), http.StatusFound)
 }
 
@@ -86,13 +86,13 @@ func (c *Console) oidcCallback(w http.ResponseWriter, r *http.Request) {
 	raw, err := c.exchange(ctx, r)
 	if err != nil {
 		c.deps.Logger.InfoContext(ctx, "console: OIDC sign-in refused", "error", err)
-		c.fail(w, http.StatusUnauthorized, "The sign-in did not complete; start again.")
+		c.refuse(w, r, http.StatusUnauthorized, "", "OIDC sign-in did not complete", "The sign-in did not complete; start again.")
 		return
 	}
 	pr, err := c.deps.Authenticator.AuthenticateToken(ctx, raw)
 	if err != nil {
 		c.deps.Logger.InfoContext(ctx, "console: OIDC ID token refused", "error", err)
-		c.fail(w, http.StatusUnauthorized, "The issuer's ID token was refused.")
+		c.refuse(w, r, http.StatusUnauthorized, "", "ID token refused", "The issuer's ID token was refused.")
 		return
 	}
 	c.enter(w, r, pr)

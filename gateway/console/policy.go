@@ -2,8 +2,6 @@ package console
 
 import (
 	"net/http"
-	"strings"
-	"time"
 
 	"github.com/capgate/capgate/policy"
 )
@@ -11,48 +9,36 @@ import (
 type policyView struct {
 	Name     string
 	Revision string
-	Rules    int
+	// Rules are the policy's rules as people read them, in file order.
+	Rules []policy.RuleSummary
 	// HasStatus says the source reports reloads (a policy.Watcher).
 	HasStatus bool
 	Status    policy.ReloadStatus
 	Explain   explainForm
-	Result    string
+	// FormError says why the form's request could not be explained.
+	FormError string
+	// Result is the explanation of a grant request, A2E the explanation
+	// of an A2E handshake; at most one is set.
+	Result *grantExplanation
+	A2E    *a2eExplanation
 }
 
-// explainForm is the explain form's fields, echoed back into it.
-type explainForm struct {
-	Principal, Groups, Agent, Grants, Collection, Purpose string
-}
-
-// policyPage shows the policy in force, the last reload, and, when the
-// form was sent, how the policy decides the request it describes. The
-// explanation changes nothing, so the form is a GET.
+// policyPage shows the policy in force, its rules, the last reload, and,
+// when the form was sent, how the policy decides the request it
+// describes. The explanation changes nothing, so the form is a GET.
 func (c *Console) policyPage(w http.ResponseWriter, r *http.Request, op operator) {
 	p := c.deps.Policy.Current()
-	v := policyView{Name: p.Name(), Revision: p.Revision(), Rules: len(p.Rules())}
+	v := policyView{Name: p.Name(), Revision: p.Revision(), Rules: p.Summaries()}
 	if s, ok := c.deps.Policy.(interface{ Status() policy.ReloadStatus }); ok {
 		v.HasStatus, v.Status = true, s.Status()
 	}
-	q := r.URL.Query()
-	v.Explain = explainForm{Principal: clip(q.Get("principal")), Groups: clip(q.Get("groups")),
-		Agent: clip(q.Get("agent")), Grants: clip(q.Get("grants")), Collection: clip(q.Get("collection")),
-		Purpose: clip(q.Get("purpose"))}
-	if v.Explain.Principal != "" && v.Explain.Agent != "" && v.Explain.Grants != "" {
-		v.Result = p.Explain(r.Context(), v.Explain.input(c.deps.Now()))
+	v.Explain = readExplainForm(r.URL.Query())
+	status := http.StatusOK
+	if v.Explain.sent() {
+		var err error
+		if v.Result, v.A2E, err = v.Explain.explain(r.Context(), p, c.deps.Now()); err != nil {
+			v.FormError, status = err.Error(), http.StatusBadRequest
+		}
 	}
-	c.render(w, http.StatusOK, "policy", view{Title: "Policy", Nav: "policy", Op: &op, Page: v})
-}
-
-func (f explainForm) input(now time.Time) policy.Input {
-	in := policy.Input{Principal: policy.Principal{ID: f.Principal, Groups: fields(f.Groups)},
-		Agent: f.Agent, Grants: fields(f.Grants), Purpose: f.Purpose, Now: now}
-	if f.Collection != "" {
-		in.Resource = &policy.ResourceQuery{Collection: f.Collection}
-	}
-	return in
-}
-
-// fields splits a comma- or space-separated list.
-func fields(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' })
+	c.render(w, status, "policy", view{Title: "Policy", Nav: "policy", Op: &op, Page: v})
 }

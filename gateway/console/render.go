@@ -8,7 +8,7 @@ import (
 )
 
 // pageNames are the templates that each fill the layout.
-var pageNames = []string{"login", "error", "approvals", "capabilities", "revoke", "policy", "audit"}
+var pageNames = []string{"login", "error", "approvals", "capabilities", "revoke", "policy", "audit", "freeze", "shadow"}
 
 func parsePages() (map[string]*template.Template, error) {
 	funcs := template.FuncMap{

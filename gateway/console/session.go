@@ -13,6 +13,8 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/netip"
+	"slices"
 	"strings"
 	"time"
 
@@ -62,6 +64,10 @@ type session struct {
 	// SID is random; the CSRF token is bound to it.
 	SID     string `json:"s"`
 	Expires int64  `json:"e"`
+	// Role is the role held at sign-in: a session whose principal holds
+	// less on a later request (a reloaded policy no longer names them as
+	// an approver, say) ends.
+	Role role `json:"r,omitempty"`
 }
 
 // pending is a sign-in in progress, sealed in the login cookie: the nonce
@@ -150,22 +156,46 @@ func (s *sealer) checkToken(purpose, bound, got string) bool {
 
 // setCookie writes a sealed cookie for the console's path: HttpOnly,
 // SameSite=Lax (the OIDC callback is a cross-site top-level navigation that
-// must carry the login cookie), and Secure unless the config says that
-// browsers reach the console over plain http on loopback
-// (Config.InsecureCookies). The request's Host header plays no part: a
-// TLS-terminating proxy may forward any.
-func (c *Console) setCookie(w http.ResponseWriter, name, value string, maxAge time.Duration) {
+// must carry the login cookie), and Secure (see secure).
+func (c *Console) setCookie(w http.ResponseWriter, r *http.Request, name, value string, maxAge time.Duration) {
 	http.SetCookie(w, &http.Cookie{
 		Name: name, Value: value, Path: "/console/", MaxAge: int(maxAge.Seconds()),
-		HttpOnly: true, Secure: !c.cfg.InsecureCookies, SameSite: http.SameSiteLaxMode,
+		HttpOnly: true, Secure: c.secure(r), SameSite: http.SameSiteLaxMode,
 	})
 }
 
-func (c *Console) clearCookie(w http.ResponseWriter, name string) {
+func (c *Console) clearCookie(w http.ResponseWriter, r *http.Request, name string) {
 	http.SetCookie(w, &http.Cookie{
 		Name: name, Value: "", Path: "/console/", MaxAge: -1,
-		HttpOnly: true, Secure: !c.cfg.InsecureCookies, SameSite: http.SameSiteLaxMode,
+		HttpOnly: true, Secure: c.secure(r), SameSite: http.SameSiteLaxMode,
 	})
+}
+
+// secure says whether r's cookies carry the Secure flag: always, unless
+// the config says browsers reach the console over plain http on
+// loopback (Config.InsecureCookies); even then, when r comes straight from
+// a trusted proxy (Config.TrustedProxies) whose X-Forwarded-Proto says
+// https. The Host header plays no part (a TLS-terminating proxy may
+// forward any), and no header takes Secure away.
+func (c *Console) secure(r *http.Request) bool {
+	if !c.cfg.InsecureCookies {
+		return true
+	}
+	if len(c.cfg.TrustedProxies) == 0 {
+		return false
+	}
+	peer, err := netip.ParseAddrPort(r.RemoteAddr)
+	if err != nil || !slices.ContainsFunc(c.cfg.TrustedProxies, func(p netip.Prefix) bool { return p.Contains(peer.Addr().WithZone("").Unmap()) }) {
+		return false
+	}
+	for _, h := range r.Header.Values("X-Forwarded-Proto") {
+		for _, v := range strings.Split(h, ",") {
+			if strings.EqualFold(strings.TrimSpace(v), "https") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // loopback reports whether host (with an optional port) is a loopback

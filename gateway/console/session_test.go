@@ -3,6 +3,7 @@ package console
 import (
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"testing"
 )
 
@@ -18,19 +19,49 @@ func TestLoopback(t *testing.T) {
 }
 
 // TestCookieFlags: HttpOnly and SameSite always; Secure unless the config
-// says the console is reached over plain http on loopback. No request is
-// consulted: a TLS-terminating proxy may forward a loopback Host.
+// says the console is reached over plain http on loopback, and then still
+// Secure for a request straight from a trusted proxy whose
+// X-Forwarded-Proto says https. The Host header plays no part, the header
+// from anyone else is ignored, and no header takes Secure away.
 func TestCookieFlags(t *testing.T) {
-	for _, insecure := range []bool{false, true} {
-		c := &Console{cfg: Config{InsecureCookies: insecure}}
-		w := httptest.NewRecorder()
-		c.setCookie(w, sessionCookie, "v", sessionTTL)
-		c.clearCookie(w, loginCookie)
-		for _, ck := range w.Result().Cookies() {
-			if !ck.HttpOnly || ck.SameSite != http.SameSiteLaxMode || ck.Secure == insecure || ck.Path != "/console/" {
-				t.Errorf("insecure %v: cookie %+v", insecure, ck)
+	proxies := []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("::1/128"), netip.MustParsePrefix("fe80::1/128")}
+	tests := []struct {
+		name     string
+		insecure bool
+		proxies  []netip.Prefix
+		remote   string
+		proto    []string
+		want     bool
+	}{
+		{"secure config", false, nil, "192.0.2.1:1234", nil, true},
+		{"secure config, proxy says http", false, proxies, "10.1.2.3:1234", []string{"http"}, true},
+		{"loopback http", true, nil, "127.0.0.1:1234", nil, false},
+		{"loopback http, no proxies trusted", true, nil, "10.1.2.3:1234", []string{"https"}, false},
+		{"trusted proxy says https", true, proxies, "10.1.2.3:1234", []string{"https"}, true},
+		{"trusted proxy over IPv6", true, proxies, "[::1]:1234", []string{"HTTPS"}, true},
+		{"trusted proxy on a link-local zone", true, proxies, "[fe80::1%eth0]:1234", []string{"https"}, true},
+		{"trusted proxy, https in a list", true, proxies, "10.1.2.3:1234", []string{"http, https"}, true},
+		{"trusted proxy says http", true, proxies, "10.1.2.3:1234", []string{"http"}, false},
+		{"trusted proxy says nothing", true, proxies, "10.1.2.3:1234", nil, false},
+		{"untrusted peer says https", true, proxies, "192.0.2.1:1234", []string{"https"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &Console{cfg: Config{InsecureCookies: tt.insecure, TrustedProxies: tt.proxies}}
+			r := httptest.NewRequest(http.MethodGet, "http://localhost:9090/console/", nil)
+			r.RemoteAddr = tt.remote
+			for _, v := range tt.proto {
+				r.Header.Add("X-Forwarded-Proto", v)
 			}
-		}
+			w := httptest.NewRecorder()
+			c.setCookie(w, r, sessionCookie, "v", sessionTTL)
+			c.clearCookie(w, r, loginCookie)
+			for _, ck := range w.Result().Cookies() {
+				if !ck.HttpOnly || ck.SameSite != http.SameSiteLaxMode || ck.Secure != tt.want || ck.Path != "/console/" {
+					t.Errorf("cookie %+v, want Secure %v", ck, tt.want)
+				}
+			}
+		})
 	}
 }
 

@@ -11,63 +11,75 @@ import (
 	"github.com/capgate/capgate/revocation"
 )
 
-// Tree drawing geometry, in SVG user units.
+// Capability states as the console shows them.
 const (
-	boxW, boxH = 250, 64
-	colW, rowH = 280, 80
-	pad        = 8
+	stateLive    = "live"
+	stateRevoked = "revoked"
+	// stateInvalid is a record whose token does not verify: forged, or
+	// signed by a key no longer held.
+	stateInvalid = "invalid"
+	// stateUnknown is a capability the revocation store could not answer
+	// for: it may be live.
+	stateUnknown = "unknown"
 )
 
-// node is one capability in a delegation tree, as drawn: holder,
-// operations, depth, expiry and state, never the token.
+// node is one capability in a delegation tree, as shown: id, holder,
+// purpose, operations, resources by display name, depth, expiry and
+// state, never the token or a real resource id.
 type node struct {
 	ID         string
 	Principal  string
 	Holder     string
 	Agent      string
 	Grant      string
+	Purpose    string
 	Operations string
 	Resources  string
 	Depth      int
+	MaxDepth   int
 	Expires    time.Time
-	State      string // live, revoked, invalid or unknown
-	parent     string
-	children   []*node
-	// X, Y place the box; an edge runs from the parent's PX, PY down to
-	// MidY, the box's middle, then right to the box.
-	X, Y, PX, PY, MidY int
-	HasParent          bool
+	State      string // one of the state* constants
+	// Kind is "MCP" for a capability on an MCP server, "" for an A2A agent.
+	Kind     string
+	parent   string
+	children []*node
 }
 
-// tree is one root capability and its descendants, laid out for SVG.
-type tree struct {
-	Root          *node
-	Nodes         []*node
-	Width, Height int
-}
+// Children are the capabilities attenuated from n, in issue order.
+func (n *node) Children() []*node { return n.children }
+
+// Revocable says whether revoking n may still change something: it is
+// live, or its state could not be read.
+func (n *node) Revocable() bool { return n.State == stateLive || n.State == stateUnknown }
 
 // describe turns an index record into a node, reading the token's claims
 // only after it verifies and asking the revocation store for its state.
 func (c *Console) describe(ctx context.Context, rec capindex.Record) *node {
 	n := &node{ID: rec.CapabilityID, Principal: rec.Principal, Holder: rec.Holder, Agent: rec.Agent,
-		Grant: rec.Grant, Expires: rec.Expires, parent: rec.ParentID, State: "invalid"}
+		Grant: rec.Grant, Expires: rec.Expires, parent: rec.ParentID, State: stateInvalid}
+	if slices.Contains(c.cfg.MCPServers, rec.Agent) {
+		n.Kind = "MCP"
+	}
 	names := slices.Clone(rec.DisplayNames)
 	slices.Sort(names)
-	n.Resources = strings.Join(names, ", ")
+	n.Resources = strings.Join(slices.DeleteFunc(names, func(s string) bool { return s == "" }), ", ")
+	if n.Resources == "" && len(rec.DisplayNames) > 0 {
+		n.Resources = "unnamed resources"
+	}
 	claims, err := c.deps.Verifier.VerifyPacked(ctx, rec.Token, captoken.Expected{})
 	if err != nil {
 		return n
 	}
-	n.Operations, n.Depth = strings.Join(claims.Operations, " "), claims.Depth
+	n.Operations, n.Depth, n.MaxDepth, n.Purpose = strings.Join(claims.Operations, " "), claims.Depth, claims.MaxDepth, claims.Purpose
 	res, err := c.deps.Revocations.Check(ctx, revocation.Query{IDs: claims.RevocationIDs(),
 		Principal: claims.Principal, IssuedAt: claims.IssuedAt.Time()})
 	switch {
 	case err != nil:
-		n.State = "unknown"
+		n.State = stateUnknown
 	case res.Revoked:
-		n.State = "revoked"
+		n.State = stateRevoked
 	default:
-		n.State = "live"
+		n.State = stateLive
 	}
 	return n
 }
@@ -90,33 +102,41 @@ func forest(nodes []*node) []*node {
 	return roots
 }
 
-// layout places a root's tree: one row per node in depth-first order, one
-// column per generation.
-func layout(root *node) tree {
-	t := tree{Root: root}
-	var walk func(n *node, gen int, parent *node)
-	walk = func(n *node, gen int, parent *node) {
-		n.X, n.Y = pad+gen*colW, pad+len(t.Nodes)*rowH
-		n.MidY = n.Y + boxH/2
-		if parent != nil {
-			n.HasParent, n.PX, n.PY = true, parent.X+20, parent.Y+boxH
+// prune removes from the forest the capabilities that are no longer
+// live (revoked, or expired at now) with everything below them, and
+// returns what is left, how many nodes that is and how many it removed.
+// A node whose state is unknown or invalid stays: it may be live, or it
+// names a record someone should look at.
+func prune(roots []*node, now time.Time) (kept []*node, shown, removed int) {
+	for _, n := range roots {
+		if n.State == stateRevoked || !now.Before(n.Expires) {
+			removed += 1 + count(n.children)
+			continue
 		}
-		t.Nodes = append(t.Nodes, n)
-		t.Width = max(t.Width, n.X+boxW+pad)
-		for _, ch := range n.children {
-			walk(ch, gen+1, n)
-		}
+		var s, r int
+		n.children, s, r = prune(n.children, now)
+		kept, shown, removed = append(kept, n), shown+1+s, removed+r
 	}
-	walk(root, 0, nil)
-	t.Height = pad + len(t.Nodes)*rowH
-	return t
+	return kept, shown, removed
 }
 
-// descendants counts the capabilities below n.
-func descendants(n *node) int {
+// count counts the nodes of a forest.
+func count(roots []*node) int {
+	total := 0
+	for _, n := range roots {
+		total += 1 + count(n.children)
+	}
+	return total
+}
+
+// liveDescendants counts the capabilities below n that a revocation of n
+// would end: a revoked one's subtree has ended already.
+func liveDescendants(n *node) int {
 	total := 0
 	for _, ch := range n.children {
-		total += 1 + descendants(ch)
+		if ch.State != stateRevoked {
+			total += 1 + liveDescendants(ch)
+		}
 	}
 	return total
 }

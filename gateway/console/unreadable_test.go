@@ -31,16 +31,16 @@ func TestCapabilitiesNamesUnreadable(t *testing.T) {
 		t.Fatalf("status %d\n%s", code, page)
 	}
 	for _, want := range []string{`id="unreadable"`, "1 capability could not be read", "<code>" + helper + "</code>",
-		"agent:summarizer", "2 capabilities."} {
+		"agent:summarizer", "2 live capabilities."} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the list lacks %q:\n%s", want, page)
 		}
 	}
-	if strings.Contains(page, "agent:helper") || strings.Contains(page, "revoke?id="+helper) {
+	if strings.Contains(page, "agent:helper") || strings.Contains(page, "capability?id="+helper) {
 		t.Errorf("the unreadable record is drawn as if read:\n%s", page)
 	}
 	_, page = b.get("/console/revoke?id=" + f.chain[0].CapabilityID)
-	for _, want := range []string{"also revokes at least 1 descendant.", "1 of this principal's capabilities could not be read"} {
+	for _, want := range []string{"also revokes at least 1 live descendant.", "1 of this principal's capabilities could not be read"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the revoke page lacks %q:\n%s", want, page)
 		}
@@ -65,7 +65,7 @@ func TestCapabilitiesNamesManyUnreadable(t *testing.T) {
 	b := newBrowser(t, f)
 	b.signIn(adminKey)
 	_, page := b.get("/console/capabilities")
-	for _, want := range []string{"120 capabilities could not be read", "cap_broken_000", "cap_broken_099", "and 20 more.", "3 capabilities."} {
+	for _, want := range []string{"120 capabilities could not be read", "cap_broken_000", "cap_broken_099", "and 20 more.", "3 live capabilities."} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the list lacks %q:\n%s", want, page)
 		}
@@ -107,7 +107,7 @@ func TestCapabilitiesIndexErrorNamingRecords(t *testing.T) {
 				t.Fatalf("list: status %d, want %d\n%s", code, tt.wantStatus, page)
 			}
 			partial := tt.wantStatus == http.StatusOK
-			drawn := strings.Contains(page, "revoke?id="+f.chain[0].CapabilityID)
+			drawn := strings.Contains(page, "capability?id="+f.chain[0].CapabilityID)
 			warned := strings.Contains(page, `id="unreadable"`) && strings.Contains(page, "<code>cap_named</code>")
 			failed := strings.Contains(page, "The capability index is unavailable.")
 			if drawn != partial || warned != partial || failed == partial {
@@ -137,7 +137,7 @@ func TestUnreadableWording(t *testing.T) {
 		t.Errorf("the filtered list does not say the unreadable one is named whatever the filter:\n%s", page)
 	}
 	_, page = b.get("/console/revoke?id=" + f.chain[1].CapabilityID)
-	if strings.Contains(page, "at least 0") || !strings.Contains(page, "No descendant of it was found, but the count may be short") {
+	if strings.Contains(page, "at least 0") || !strings.Contains(page, "No live descendant of it was found, but the count may be short") {
 		t.Errorf("the revoke page of a capability whose descendant is unreadable:\n%s", page)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/capindex"
+	"github.com/capgate/capgate/gateway/freeze"
 	"github.com/capgate/capgate/revocation"
 )
 
@@ -25,6 +26,10 @@ type Deps struct {
 	Verifier *captoken.Verifier
 	// Revocations says whether a capability or an ancestor is revoked.
 	Revocations revocation.Store
+	// Frozen is the emergency stop: a capability for a frozen agent,
+	// for or held by a frozen principal, or presented by one is refused.
+	// Nil freezes nothing.
+	Frozen *freeze.Set
 	// Fronted reports whether a capability's audience is a target this
 	// gateway serves; a capability for anything else is invalid here.
 	Fronted func(target string) bool
@@ -141,8 +146,9 @@ func (k *Checker) Live(ctx context.Context, c *captoken.Claims) (r *Refusal) {
 }
 
 // Usable loads a capability and runs every check that does not depend on
-// what the call wants to do with it: verification, holder and revocation
-// (own id, every ancestor's, and the principal's cutoff). The holder is
+// what the call wants to do with it: verification, holder, revocation
+// (own id, every ancestor's, and the principal's cutoff) and freeze (its
+// agent, principal and holder, and the caller). The holder is
 // checked before the store, so a caller cannot probe the revocation state
 // of capabilities it does not hold. The audience may be empty, as in a
 // delegated send, whose capabilities designate another agent's resources.
@@ -157,7 +163,37 @@ func (k *Checker) Usable(ctx context.Context, holder, audience, id, token string
 	if r := k.Live(ctx, claims); r != nil {
 		return nil, nil, r
 	}
+	if r := k.NotFrozen(ctx, claims.Audience, claims.Principal, claims.Holder, holder); r != nil {
+		return nil, nil, r
+	}
 	return claims, rec, nil
+}
+
+// NotFrozen refuses when the agent or one of the principals is frozen
+// (capability_revoked, detail "frozen": freezing revoked its
+// capabilities too, this says so even before the revocation reached the
+// store), and fails closed when the freeze list cannot answer.
+func (k *Checker) NotFrozen(ctx context.Context, agent string, principals ...string) *Refusal {
+	if k.deps.Frozen == nil {
+		return nil
+	}
+	e, err := k.deps.Frozen.Check(ctx, agent, principals...)
+	if err != nil {
+		k.deps.Logger.WarnContext(ctx, "freeze list unavailable; refusing", "error", err)
+		return Unavailable(FreezeList, "")
+	}
+	if e != nil {
+		return Frozen(e)
+	}
+	return nil
+}
+
+// Frozen is the refusal of a capability an operator's freeze stopped:
+// capability_revoked with data.detail "frozen" and what is frozen (the
+// kind and name, never the operator's reason).
+func Frozen(e *freeze.Entry) *Refusal {
+	return refuse(CapabilityRevoked, "capability revoked: the "+string(e.Kind)+" "+e.Name+" is frozen by an operator",
+		map[string]any{"detail": "frozen", "frozen": map[string]string{"kind": string(e.Kind), "name": e.Name}})
 }
 
 // endWith ends span, marking it as an error when the step refused.

@@ -14,6 +14,8 @@
 //	Checker.Load      find (by id) and verify the capability; audience
 //	CheckHolder       the caller is the capability's holder
 //	Checker.Live      neither it nor an ancestor is revoked (fail closed)
+//	Checker.NotFrozen neither its agent, principal, holder nor the caller
+//	                  is frozen by an operator (package freeze; fail closed)
 //	CheckOperation    the call's operation is in the capability
 //	Checker.Open      the capability's resource map, opened once
 //

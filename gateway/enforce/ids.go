@@ -166,6 +166,32 @@ func (m *IDMap) Replace(str string) (string, bool) {
 	return out.String(), false
 }
 
+// AppendReplace appends b to dst with each id replaced as Replace replaces
+// it, without converting b to a string. It returns dst as given and false
+// for changed when b holds no id, and refused when an id whose answer is
+// refused was found. asIs, when given, must accept every replacement
+// written (the caller's encoding writes it as it is); when one is not,
+// ok is false and dst is returned as given, for the caller to use Replace.
+func (m *IDMap) AppendReplace(dst, b []byte, asIs func(string) bool) (out []byte, changed, refused, ok bool) {
+	sc := m.scan(b)
+	mark, last := len(dst), 0
+	for h, found := sc.next(0); found; h, found = sc.next(last) {
+		if h.refuse {
+			return dst[:mark], false, true, true
+		}
+		if asIs != nil && !asIs(h.with) {
+			return dst[:mark], false, false, false
+		}
+		dst = append(dst, b[last:h.start]...)
+		dst = append(dst, h.with...)
+		last, changed = h.end, true
+	}
+	if !changed {
+		return dst, false, false, true
+	}
+	return append(dst, b[last:]...), true, false, true
+}
+
 // Index returns where the first of the map's ids in b starts, as written,
 // or -1 if none occurs: one pass over b, whatever the number of ids.
 func (m *IDMap) Index(b []byte) int {

@@ -81,6 +81,10 @@ func FuzzIDMapDifferential(f *testing.F) {
 	f.Add("x", "xx|xxx", false, "xxxxxxx")
 	f.Add("ab|cdefg", "bcd|b", false, "abcdefg xbcd")
 	f.Add("q", "", true, "\x00q\xff")
+	// One held id named often, another never and another late: each is
+	// searched once per occurrence passed, not once per other match.
+	f.Add("ab|zz|qq", "", false, "ab ab ab ab ab ab ab ab qq ab")
+	f.Add("ab|abc|zz", "x", true, "abc ab abcab x zz")
 	f.Fuzz(func(t *testing.T, heldIDs, catalog string, refuse bool, in string) {
 		s, k := fuzzWorld(heldIDs, catalog, refuse)
 		var held []string
@@ -92,6 +96,13 @@ func FuzzIDMapDifferential(f *testing.F) {
 		want, wantRefused := replacerMap(s, k, in)
 		if got != want || gotRefused != wantRefused {
 			t.Fatalf("Replace(%q) = %q, %v; the replacer gives %q, %v", in, got, gotRefused, want, wantRefused)
+		}
+		appended, changed, appRefused, ok := m.AppendReplace([]byte("<"), []byte(in), nil)
+		if !changed && !appRefused {
+			appended = append(appended, in...)
+		}
+		if !ok || appRefused != wantRefused || !wantRefused && string(appended) != "<"+want {
+			t.Fatalf("AppendReplace(%q) = %q, %v, %v; Replace gives %q, %v", in, appended, appRefused, ok, want, wantRefused)
 		}
 		named := slices.ContainsFunc(append(slices.Clone(k.IDs), held...), func(id string) bool {
 			return id != "" && strings.Contains(in, id)

@@ -41,35 +41,34 @@ func newMatcher(ids []string) *matcher {
 // pattern in the set.
 type match struct{ start, end, pattern int }
 
-// next returns the occurrence in b that starts first at or after from,
-// the longest one starting there. Each search starts a fresh iterator on
-// b[from:] and takes its first match alone: the library's iterator
-// resumes one byte past a match's start, so its later matches may
-// overlap.
-func (m *matcher) next(b []byte, from int) (match, bool) {
-	if m == nil || from >= len(b) {
-		return match{}, false
-	}
-	if m.few != nil {
-		return m.nextFew(b, from)
-	}
-	x := m.ac.IterByte(b[from:]).Next()
-	if x == nil {
-		return match{}, false
-	}
-	return match{start: from + x.Start(), end: from + x.End(), pattern: x.Pattern()}, true
-}
-
-// nextFew is next over few: the occurrence that starts first, the
-// longest of those starting there.
-func (m *matcher) nextFew(b []byte, from int) (match, bool) {
+// bestFew returns the occurrence of one of few in b that starts first at
+// or after from, the longest of those starting there, with at[i], when
+// given, the start of the next
+// occurrence of few[i] at or after an earlier search's from (-1: none
+// after it; unknownPos: not searched yet). An id is searched again only
+// once from has passed its known occurrence, so a cursor reads the text
+// about once per id however many occurrences of the others it finds; a
+// search that went to the end for an id that never occurs is not
+// repeated.
+func (m *matcher) bestFew(b []byte, from int, at []int) (match, bool) {
 	best, found := match{}, false
 	for i, id := range m.few {
-		j := bytes.Index(b[from:], []byte(id)) // a short id converts on the stack
-		if j < 0 {
+		s := unknownPos
+		if at != nil {
+			s = at[i]
+		}
+		if s == unknownPos || s >= 0 && s < from {
+			s = -1
+			if j := bytes.Index(b[from:], []byte(id)); j >= 0 { // a short id converts on the stack
+				s = from + j
+			}
+			if at != nil {
+				at[i] = s
+			}
+		}
+		if s < 0 {
 			continue
 		}
-		s := from + j
 		if !found || s < best.start || s == best.start && s+len(id) > best.end {
 			best, found = match{start: s, end: s + len(id), pattern: i}, true
 		}
@@ -77,23 +76,69 @@ func (m *matcher) nextFew(b []byte, from int) (match, bool) {
 	return best, found
 }
 
+// unknownPos marks an id of few not searched for yet.
+const unknownPos = -2
+
 // cursor is one matcher's search of one text from left to right. A
 // search from p that found an occurrence at s also answers any later
 // search from p' ≤ s, and one that found nothing answers every later
-// search, so a text is scanned about once however many ids it holds.
+// search, so a text is scanned about once however many ids it holds. Over
+// few ids, it keeps each id's next occurrence (bestFew), so that one id
+// named often does not make the others be searched again each time.
 type cursor struct {
 	m      *matcher
 	b      []byte
 	hit    match
 	ok     bool
 	primed bool
+	at     []int // per id of m.few
+	// it is the automaton's one iterator over b, kept from search to
+	// search (nextAC).
+	it ahocorasick.Iter
 }
 
-// next is m.next(b, from); from must not decrease between calls.
+// next returns the occurrence in b that starts first at or after from,
+// the longest one starting there; from must not decrease between calls.
 func (c *cursor) next(from int) (match, bool) {
-	if !c.primed || c.ok && c.hit.start < from {
-		c.hit, c.ok = c.m.next(c.b, from)
-		c.primed = true
+	if c.primed && !(c.ok && c.hit.start < from) {
+		return c.hit, c.ok
+	}
+	c.primed = true
+	switch {
+	case c.m == nil || from >= len(c.b):
+		c.hit, c.ok = match{}, false
+	case c.m.few != nil:
+		if c.at == nil {
+			c.at = make([]int, len(c.m.few))
+			for i := range c.at {
+				c.at[i] = unknownPos
+			}
+		}
+		c.hit, c.ok = c.m.bestFew(c.b, from, c.at)
+	default:
+		c.hit, c.ok = c.nextAC(from)
 	}
 	return c.hit, c.ok
+}
+
+// nextAC is next over the automaton, through the cursor's one iterator
+// over b.
+// After a match at s the library's iterator searches again from s+1, as
+// a fresh search from s+1 would; the cursor's last match started before
+// from, so the iterator stands at or before from, and the first match it
+// then yields that starts at or after from is the leftmost-longest of
+// b[from:]: no match starts between where it stood and that one. Matches
+// starting before from (overlapping the last one) are passed over. One
+// iterator per text, instead of one per match, saves its allocations
+// and its prefilter's warm-up at every match.
+func (c *cursor) nextAC(from int) (match, bool) {
+	if c.it == nil {
+		c.it = c.m.ac.IterByte(c.b)
+	}
+	for x := c.it.Next(); x != nil; x = c.it.Next() {
+		if x.Start() >= from {
+			return match{start: x.Start(), end: x.End(), pattern: x.Pattern()}, true
+		}
+	}
+	return match{}, false
 }

@@ -19,11 +19,15 @@ const (
 	TaskIndex Store = "task_index"
 	// ApprovalStore keeps the requests waiting for a human's decision.
 	ApprovalStore Store = "approval_store"
+	// PushRelayStore keeps the push configs the gateway relays.
+	PushRelayStore Store = "push_relay_store"
+	// FreezeList holds the agents and principals operators froze.
+	FreezeList Store = "freeze_list"
 )
 
 // Stores lists every Store, for the tests that check each is named.
 func Stores() []Store {
-	return []Store{RevocationStore, RateLimitStore, CapabilityIndex, TaskIndex, ApprovalStore}
+	return []Store{RevocationStore, RateLimitStore, CapabilityIndex, TaskIndex, ApprovalStore, PushRelayStore, FreezeList}
 }
 
 // Noun is the store's name for a person: "revocation store".
@@ -39,6 +43,10 @@ func (s Store) Noun() string {
 		return "task index"
 	case ApprovalStore:
 		return "approval store"
+	case PushRelayStore:
+		return "push relay store"
+	case FreezeList:
+		return "freeze list"
 	}
 	return string(s)
 }

@@ -2,6 +2,7 @@ package interop_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -9,38 +10,43 @@ import (
 	"github.com/a2aproject/a2a-go/a2a"
 	"github.com/a2aproject/a2a-go/a2aclient"
 	"github.com/a2aproject/a2a-go/a2aclient/agentcard"
-
-	"github.com/capgate/capgate/deploy/examples/quickstart"
 )
 
 // TestGoClientV03 drives a stock a2a-go client, with default options,
-// through the gateway to the v0.3-only a2a-go agent: card resolution,
-// message/send, message/stream and tasks/get. The credential is attached
-// by the SDK's own AuthInterceptor from the card's security declarations.
+// through the gateway to the v0.3-only a2a-go agent, and to the v1.0-only
+// a2a-go/v2 agent, which the gateway serves to v0.3 callers by
+// translation: card resolution (a v0.3 url and preferredTransport, v0.3
+// security schemes), message/send, message/stream and tasks/get. The
+// credential is attached by the SDK's own AuthInterceptor from the card's
+// security declarations. The v1.0 agent receives v1.0 calls.
 func TestGoClientV03(t *testing.T) {
 	w := startWorld(t, false)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	card, err := agentcard.DefaultResolver.Resolve(ctx, w.base(v03Agent))
-	if err != nil {
-		t.Fatalf("card resolution: %v", err)
+	for _, agent := range []string{v03Agent, goV1Agent} {
+		t.Run(agent, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			card, err := agentcard.DefaultResolver.Resolve(ctx, w.base(agent))
+			if err != nil {
+				t.Fatalf("card resolution: %v", err)
+			}
+			if card.URL != w.URL+"/a2a/"+agent || card.PreferredTransport != a2a.TransportProtocolJSONRPC || len(card.Security) == 0 {
+				t.Fatalf("card points at %q (%s), security %v; want the gateway over JSON-RPC, with security", card.URL, card.PreferredTransport, card.Security)
+			}
+			client, ctx := goClientFor(ctx, t, w, agent)
+			checkGoV03Calls(ctx, t, client)
+		})
 	}
-	if card.URL != w.URL+"/a2a/"+v03Agent || card.PreferredTransport != a2a.TransportProtocolJSONRPC {
-		t.Fatalf("card points at %q (%s), want the gateway over JSON-RPC", card.URL, card.PreferredTransport)
+	if want := []string{"SendMessage", "SendStreamingMessage", "GetTask"}; !slices.Equal(w.goV1.methods(), want) {
+		t.Errorf("the a2a-go/v2 agent received %v, want %v", w.goV1.methods(), want)
 	}
-	creds := a2aclient.NewInMemoryCredentialsStore()
-	client, err := a2aclient.NewFromCard(ctx, card, a2aclient.WithInterceptors(&a2aclient.AuthInterceptor{Service: creds}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Destroy()
-	for _, req := range card.Security {
-		for scheme := range req {
-			creds.Set("alice", scheme, quickstart.AliceKey)
-		}
-	}
-	ctx = a2aclient.WithSessionID(ctx, "alice")
+}
 
+// checkGoV03Calls drives an a2a-go v0.3 client through message/send,
+// message/stream and tasks/get to an echo agent: a completed task with
+// the echo, the stream's events in order (a status update final only
+// when completed), and the same task read back.
+func checkGoV03Calls(ctx context.Context, t *testing.T, client *a2aclient.Client) {
+	t.Helper()
 	res, err := client.SendMessage(ctx, &a2a.MessageSendParams{Message: a2a.NewMessage(a2a.MessageRoleUser, a2a.TextPart{Text: "hello"})})
 	if err != nil {
 		t.Fatalf("message/send: %v", err)
@@ -57,6 +63,9 @@ func TestGoClientV03(t *testing.T) {
 			t.Fatalf("message/stream: %v", err)
 		}
 		kinds = append(kinds, goEventKind(ev))
+		if st, ok := ev.(*a2a.TaskStatusUpdateEvent); ok && st.Final != (st.Status.State == a2a.TaskStateCompleted) {
+			t.Errorf("status update %s has final %v", st.Status.State, st.Final)
+		}
 	}
 	if want := "task status artifact status"; strings.Join(kinds, " ") != want {
 		t.Errorf("message/stream events %q, want %q", strings.Join(kinds, " "), want)

@@ -38,12 +38,15 @@ type basicOut struct {
 		SupportedInterfaces []map[string]any `json:"supportedInterfaces"`
 		SecuritySchemes     map[string]any   `json:"securitySchemes"`
 	} `json:"card"`
-	Send   sendOut `json:"send"`
-	Stream struct {
-		Error  *stepErr  `json:"error"`
-		Events []sendOut `json:"events"`
-	} `json:"stream"`
-	Get sendOut `json:"get"`
+	Send   sendOut   `json:"send"`
+	Stream streamOut `json:"stream"`
+	Get    sendOut   `json:"get"`
+}
+
+// streamOut is a stream's events as client.mjs summarizes them.
+type streamOut struct {
+	Error  *stepErr  `json:"error"`
+	Events []sendOut `json:"events"`
 }
 
 // taskCompleted is TASK_STATE_COMPLETED as the JS SDK reports it.
@@ -54,7 +57,7 @@ const taskCompleted = 3
 // SendMessage, SendStreamingMessage and GetTask.
 func TestJSClientBasics(t *testing.T) {
 	w := startWorld(t, true)
-	for _, agent := range []string{v03Agent, sepAgent, v1Agent, bothAgent} {
+	for _, agent := range []string{v03Agent, sepAgent, v1Agent, bothAgent, goV1Agent} {
 		t.Run(agent, func(t *testing.T) {
 			var out basicOut
 			runClient(t, w.kit, "basic", map[string]any{"base": w.base(agent), "bearer": quickstart.AliceKey}, &out)
@@ -115,10 +118,15 @@ func checkCard(t *testing.T, w *world, agent string, out basicOut) {
 	}
 	wantVersions := map[string]map[string]bool{
 		v03Agent: {"0.3": true, "1.0": true}, sepAgent: {"0.3": true, "1.0": true},
-		v1Agent: {"1.0": true}, bothAgent: {"0.3": true, "1.0": true},
+		v1Agent: {"0.3": true, "1.0": true}, bothAgent: {"0.3": true, "1.0": true}, goV1Agent: {"0.3": true, "1.0": true},
 	}[agent]
 	if !maps.Equal(versions, wantVersions) {
 		t.Errorf("JSON-RPC interface versions %v, want %v", versions, wantVersions)
+	}
+	// The v0.3 interface of a v1.0-only agent is for v0.3 clients: the
+	// v1.0 client speaks the agent's own version, untranslated.
+	if (agent == v1Agent || agent == goV1Agent) && c.ProtocolVersion != "1.0" {
+		t.Errorf("the client speaks %q to a v1.0 agent, want 1.0", c.ProtocolVersion)
 	}
 	if len(c.SecuritySchemes) == 0 {
 		t.Error("the served card declares no securitySchemes")

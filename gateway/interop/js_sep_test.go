@@ -83,7 +83,7 @@ func reasonOf(e map[string]any) string {
 // sendMessage, naming it in message.metadata under the extension's URI.
 func TestJSClientDelegation(t *testing.T) {
 	w := startWorld(t, true)
-	for _, target := range []string{delegateAgent, v1Agent, bothAgent, v03Agent} {
+	for _, target := range []string{delegateAgent, v1Agent, bothAgent, v03Agent, goV1Agent} {
 		t.Run(target, func(t *testing.T) {
 			var out delegateOut
 			runClient(t, w.kit, "delegate", map[string]any{
@@ -111,6 +111,14 @@ func checkMintedChild(t *testing.T, out delegateOut) {
 		t.Fatalf("want the agent's echo, got %+v", out.Send)
 	}
 	echo, _ := out.Send.Artifact[0].(map[string]any)
+	checkChildIn(t, echo, out.Request["id"])
+}
+
+// checkChildIn asserts that an echo agent's echo shows, in the message's
+// metadata under the extension's URI, one capability minted for the
+// agent, never the caller's parent.
+func checkChildIn(t *testing.T, echo map[string]any, parent any) {
+	t.Helper()
 	md, _ := echo["messageMetadata"].(map[string]any)
 	ext, _ := md[capabilityExtensionURI].(map[string]any)
 	caps, _ := ext["capabilities"].([]any)
@@ -121,7 +129,7 @@ func checkMintedChild(t *testing.T, out delegateOut) {
 	if m, ok := caps[0].(map[string]any); ok {
 		id = m["id"]
 	}
-	if id == out.Request["id"] || id == "" || id == nil {
-		t.Fatalf("the agent received %v, want a child minted for it, not the caller's %v", caps[0], out.Request["id"])
+	if id == parent || id == "" || id == nil {
+		t.Fatalf("the agent received %v, want a child minted for it, not the caller's %v", caps[0], parent)
 	}
 }

@@ -25,12 +25,18 @@ const (
 	v1Agent = "jsv1"
 	// bothAgent is js/agent.mjs serving v1.0 and v0.3.
 	bothAgent = "jsboth"
+	// goV1Agent is a stock a2a-go/v2 agent (gov1agent_test.go) that
+	// serves A2A v1.0 only.
+	goV1Agent = "gov1"
 )
 
-// world is the quickstart world with the two @a2a-js/sdk agents added.
+// world is the quickstart world with the stock a2a-go and a2a-go/v2
+// agents and the two @a2a-js/sdk agents added.
 type world struct {
 	*quickstart.World
 	kit string
+	// goV1 is the a2a-go/v2 agent, what it received.
+	goV1 *v1GoAgent
 }
 
 // startWorld starts the agents, then the quickstart world (the real
@@ -45,8 +51,9 @@ func startWorld(t *testing.T, withJS bool) *world {
 // before the gateway is built.
 func startWorldWith(t *testing.T, withJS bool, edit func(*config.Agent)) *world {
 	t.Helper()
-	goURL := startGoAgent(t)
-	agents := []config.Agent{{Name: v03Agent, URL: goURL, Principal: "agent:" + v03Agent}}
+	goURL, goV1 := startGoAgent(t), startV1GoAgent(t)
+	agents := []config.Agent{{Name: v03Agent, URL: goURL, Principal: "agent:" + v03Agent},
+		{Name: goV1Agent, URL: goV1.URL, Principal: "agent:" + goV1Agent}}
 	kit := ""
 	if withJS {
 		kit = jsKit(t)
@@ -72,7 +79,7 @@ func startWorldWith(t *testing.T, withJS bool, edit func(*config.Agent)) *world 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = w.Close() })
-	return &world{World: w, kit: kit}
+	return &world{World: w, kit: kit, goV1: goV1}
 }
 
 // base is the agent's base URL under the gateway, as a client resolves it.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"time"
 
 	"github.com/capgate/capgate/gateway/approval"
 	"github.com/capgate/capgate/gateway/authn"
@@ -86,26 +85,26 @@ func (is *Issuer) redeem(ctx context.Context, a asked) (any, *jsonrpc.Error) {
 	}
 	d := is.deps.Policy.Current().Decide(ctx, in)
 	a.params = sep.RequestParams{Grants: in.Grants, Purpose: r.Purpose, ApprovalID: r.ID}
-	var caps []sep.Capability
-	for _, ag := range stillApproved(a.target, r, d) {
-		found, gd := approvedNow(ag.approved, ag.now, now)
-		if len(gd.Operations) == 0 {
-			continue // no approved operation is left within the policy in force
+	still := stillApproved(a.target, r, d)
+	exact := make([]policy.GrantDecision, 0, len(still))
+	for _, ag := range still {
+		if gd, ok := approvedExactly(a.target, in, ag.approved, ag.now); ok {
+			exact = append(exact, gd)
 		}
-		capb, e := is.mint(ctx, a, in, found, gd, d.Revision)
-		switch {
-		case e != nil && e.Code == jsonrpc.CodeGrantDenied:
-			continue // no approved resource is left within the policy in force
-		case e != nil:
+	}
+	if len(exact) != len(r.Grants) {
+		is.auditIssue(ctx, a, d, nil, "grant_denied")
+		return nil, CapErr(jsonrpc.CodeGrantDenied, "grant denied: the policy in force no longer allows what was approved",
+			map[string]any{"approvalId": r.ID, "actionHash": r.ActionHash, "reasons": d.Reasons, "policyRevision": d.Revision})
+	}
+	caps := make([]sep.Capability, 0, len(exact))
+	for i, gd := range exact {
+		capb, e := is.mint(ctx, a, in, still[i].approved.Resources, gd, d.Revision)
+		if e != nil {
 			is.auditIssue(ctx, a, d, nil, ReasonOf(e))
 			return nil, e
 		}
 		caps = append(caps, capb)
-	}
-	if len(caps) == 0 {
-		is.auditIssue(ctx, a, d, nil, "grant_denied")
-		return nil, CapErr(jsonrpc.CodeGrantDenied, "grant denied: the policy in force no longer allows what was approved",
-			map[string]any{"approvalId": r.ID, "reasons": d.Reasons, "policyRevision": d.Revision})
 	}
 	is.auditIssue(ctx, a, d, caps, "issued")
 	return sep.CapabilitiesResult{Capabilities: caps, PolicyRevision: d.Revision}, nil
@@ -126,6 +125,9 @@ func (is *Issuer) unredeemed(ctx context.Context, r approval.Request, err error)
 		return nil, CapErr(jsonrpc.CodeGrantDenied, "grant denied: the approval was already used", data)
 	case errors.Is(err, approval.ErrNotFound):
 		return nil, InvalidMember("params.approvalId", "unknown approvalId", nil)
+	case errors.Is(err, approval.ErrActionChanged):
+		is.deps.Logger.WarnContext(ctx, "approval request no longer matches its action hash", "error", err)
+		return nil, CapErr(jsonrpc.CodeGrantDenied, "grant denied: the approval request no longer holds what was approved; ask again", data)
 	}
 	is.deps.Logger.ErrorContext(ctx, "approval store unavailable", "error", err)
 	return nil, StoreDown(enforce.ApprovalStore, "")
@@ -165,28 +167,21 @@ func stillApproved(t Target, r approval.Request, d policy.Decision) []approvedGr
 	return out
 }
 
-// approvedNow is the intersection of an approved grant and the grant the
-// policy allows now: the resources the approval named (mint keeps those
-// the current decision permits), the operations both allow, the earlier
-// expiry, the lower depth.
-func approvedNow(ag approval.Grant, gd policy.GrantDecision, now time.Time) ([]policy.Resource, policy.GrantDecision) {
-	gd.Operations = intersectOps(ag.Operations, gd.Operations)
-	if exp := now.Add(ag.TTL); exp.Before(gd.Expires) {
-		gd.Expires = exp
+// approvedExactly returns the grant decision that issues exactly what
+// was approved (its operations, resources, lifetime from now, depth and
+// attenuability), and whether the grant the policy allows now covers all
+// of it. Anything less is not what the approver saw: nothing is issued.
+func approvedExactly(t Target, in policy.Input, ag approval.Grant, gd policy.GrantDecision) (policy.GrantDecision, bool) {
+	exp := in.Now.Add(ag.TTL)
+	ok := !exp.After(gd.Expires) && ag.MaxDepth <= gd.MaxDepth && (!ag.Attenuable || gd.Attenuable) &&
+		!slices.ContainsFunc(ag.Operations, func(op string) bool { return !slices.Contains(gd.Operations, op) })
+	if !wholeTarget(t, ag.Grant) {
+		ok = ok && len(ag.Resources) > 0 && !slices.ContainsFunc(ag.Resources, func(r policy.Resource) bool {
+			return !in.Resource.Matches(r) || !gd.Permits(r)
+		})
 	}
-	gd.MaxDepth = min(gd.MaxDepth, ag.MaxDepth)
-	gd.Attenuable = gd.Attenuable && ag.Attenuable
-	return ag.Resources, gd
-}
-
-func intersectOps(a, b []string) []string {
-	var out []string
-	for _, op := range a {
-		if slices.Contains(b, op) {
-			out = append(out, op)
-		}
-	}
-	return out
+	gd.Operations, gd.Expires, gd.MaxDepth, gd.Attenuable = ag.Operations, exp, ag.MaxDepth, ag.Attenuable
+	return gd, ok
 }
 
 // ApprovalStatus answers a2a/capabilities/approval/status: where the

@@ -10,6 +10,7 @@ import (
 	"github.com/capgate/capgate/gateway/approval"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
+	"github.com/capgate/capgate/gateway/enforce"
 	"github.com/capgate/capgate/gateway/ratelimit"
 	"github.com/capgate/capgate/policy"
 	"github.com/capgate/capgate/revocation"
@@ -74,6 +75,15 @@ type Deps struct {
 	Limits *ratelimit.Limiter
 	// Approvals holds requests waiting for a human; nil denies those.
 	Approvals approval.Store
+	// Shadow, when set, is a candidate policy that decides every request
+	// beside Policy without enforcing anything; each disagreement is
+	// audited (policy.shadow_disagreement) and reported to Disagreed.
+	Shadow    PolicySource
+	Disagreed func()
+	// Checks decides the emergency stop (Checker.NotFrozen): nothing is
+	// issued or attenuated to or for a frozen target or principal. Nil
+	// freezes nothing.
+	Checks *enforce.Checker
 	// Audit records one event; nil records nothing.
 	Audit func(ctx context.Context, event string, attrs ...slog.Attr)
 	// Logger is the operational logger; nil discards.

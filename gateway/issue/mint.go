@@ -21,6 +21,9 @@ import (
 // verified from, when the caller had one; it gives the handles' display
 // names.
 func (is *Issuer) Attenuate(ctx context.Context, parent *captoken.Claims, rec *capindex.Record, cons sep.Constraints, holder string) (sep.Capability, *captoken.Claims, *jsonrpc.Error) {
+	if e := is.frozen(ctx, "", holder); e != nil {
+		return sep.Capability{}, nil, e
+	}
 	cc := captoken.Constraints{Operations: cons.Operations, Handles: cons.ResourceHandles}
 	if cons.Expires != nil {
 		cc.Expires = *cons.Expires

@@ -32,6 +32,10 @@ type asked struct {
 // sep.PendingResult.
 func (is *Issuer) Request(ctx context.Context, caller *authn.Principal, t Target, p sep.RequestParams) (any, *jsonrpc.Error) {
 	a := asked{caller: caller, target: t, params: p}
+	if e := is.frozen(ctx, t.Name(), caller.ID); e != nil {
+		is.auditIssue(ctx, a, policy.Decision{}, nil, frozenOutcome(e))
+		return nil, e
+	}
 	if p.ApprovalID != "" {
 		return is.redeem(ctx, a)
 	}
@@ -44,6 +48,7 @@ func (is *Issuer) Request(ctx context.Context, caller *authn.Principal, t Target
 	}
 	in := is.policyInput(a, is.deps.Now())
 	d := is.deps.Policy.Current().Decide(ctx, in)
+	is.shadow(ctx, a, in, d)
 	if !d.Allow {
 		is.auditIssue(ctx, a, d, nil, "grant_denied")
 		return nil, denial(d)
@@ -202,6 +207,7 @@ func (is *Issuer) auditIssue(ctx context.Context, a asked, d policy.Decision, ca
 	is.deps.Audit(ctx, EventIssue,
 		slog.String("principal", a.caller.ID), slog.String("agent", a.target.Name()),
 		slog.Any("grants", a.params.Grants), slog.String("purpose", a.params.Purpose),
+		requestAttr(is.policyInput(a, time.Time{}), is.deps.Policy.Current(), a.params.ApprovalID),
 		slog.String("policy_revision", d.Revision), slog.Any("rules", rules),
 		slog.Any("capability_ids", ids), slog.String("decision", decision))
 }

@@ -218,9 +218,7 @@ func (c *checker) str() (raw []byte, escaped bool, err error) {
 	data := c.data
 	i := c.pos + 1
 	for i < len(data) {
-		for i < len(data) && isPlain(data[i]) {
-			i++
-		}
+		i = plainEnd(data, i)
 		if i >= len(data) {
 			break
 		}

@@ -87,6 +87,8 @@ func lookupV1(m []byte) (name, canonical string, ok bool) {
 		return "GetTaskPushNotificationConfig", MethodGetTaskPushNotificationConfig, true
 	case "ListTaskPushNotificationConfig":
 		return "ListTaskPushNotificationConfig", MethodListTaskPushNotificationConfig, true
+	case "ListTaskPushNotificationConfigs":
+		return "ListTaskPushNotificationConfigs", MethodListTaskPushNotificationConfig, true
 	case "DeleteTaskPushNotificationConfig":
 		return "DeleteTaskPushNotificationConfig", MethodDeleteTaskPushNotificationConfig, true
 	case "GetAuthenticatedExtendedCard":

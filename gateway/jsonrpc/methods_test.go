@@ -22,6 +22,7 @@ func TestMethodGeneration(t *testing.T) {
 		{"CreateTaskPushNotificationConfig", MethodSetTaskPushNotificationConfig, false},
 		{"GetTaskPushNotificationConfig", MethodGetTaskPushNotificationConfig, false},
 		{"ListTaskPushNotificationConfig", MethodListTaskPushNotificationConfig, false},
+		{"ListTaskPushNotificationConfigs", MethodListTaskPushNotificationConfig, false},
 		{"DeleteTaskPushNotificationConfig", MethodDeleteTaskPushNotificationConfig, false},
 		{"GetAuthenticatedExtendedCard", MethodGetAuthenticatedExtendedCard, false},
 		{"GetExtendedAgentCard", MethodGetAuthenticatedExtendedCard, false},

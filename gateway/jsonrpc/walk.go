@@ -276,14 +276,11 @@ func containerEnd(d []byte, pos int) (end int, ok bool) {
 // stringEnd returns the offset just past the string at pos, and whether
 // it holds an escape; ok is false when it is not terminated.
 func stringEnd(d []byte, pos int) (end int, escaped, ok bool) {
-	for i := pos + 1; i < len(d); i++ {
-		switch d[i] {
-		case '"':
+	for i := quoteEnd(d, pos+1); i < len(d); i = quoteEnd(d, i+2) {
+		if d[i] == '"' {
 			return i + 1, escaped, true
-		case '\\':
-			escaped = true
-			i++
 		}
+		escaped = true // d[i] is '\\': the byte after it is escaped
 	}
 	return len(d), escaped, false
 }

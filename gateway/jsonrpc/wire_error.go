@@ -60,6 +60,11 @@ const (
 	ReasonAttenuationNotPermitted = "attenuation_not_permitted"
 	ReasonRevocationUnavailable   = "revocation_unavailable"
 	ReasonRateLimited             = "rate_limited"
+
+	// ReasonAnswerTooLarge goes with CodeInternal: the agent answered,
+	// but its answer (or one stream event) is longer than the limit the
+	// gateway holds to check it; data.limit names the limit in bytes.
+	ReasonAnswerTooLarge = "answer_too_large"
 )
 
 var _ error = (*Error)(nil)

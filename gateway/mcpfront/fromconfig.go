@@ -3,8 +3,8 @@ package mcpfront
 import "github.com/capgate/capgate/gateway/config"
 
 // ConfigFrom is the part of the gateway's config the front serves: the
-// MCP servers, the public URL, the body and upstream limits, the OIDC
-// issuers the servers' metadata names, and the capability issuer and
+// MCP servers, the public URL, the body, answer and upstream limits, the
+// OIDC issuers the servers' metadata names, and the capability issuer and
 // ceiling.
 func ConfigFrom(cfg *config.Config) Config {
 	issuers := make([]string, 0, len(cfg.OIDC))
@@ -14,6 +14,7 @@ func ConfigFrom(cfg *config.Config) Config {
 	return Config{
 		Servers: cfg.MCPServers, PublicURL: cfg.PublicURL, Limits: cfg.Limits.Limits,
 		UpstreamTimeout: cfg.Limits.UpstreamTimeout.D(), StreamTimeout: cfg.Listen.StreamTimeout.D(),
-		OIDCIssuers: issuers, Issuer: cfg.Capabilities.Issuer, MaxTTL: cfg.Capabilities.MaxTTL.D(),
+		OIDCIssuers: issuers, MaxAnswerBytes: cfg.Limits.MaxAnswerBytes,
+		Issuer: cfg.Capabilities.Issuer, MaxTTL: cfg.Capabilities.MaxTTL.D(),
 	}
 }

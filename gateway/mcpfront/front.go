@@ -19,6 +19,7 @@ import (
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/enforce"
+	"github.com/capgate/capgate/gateway/freeze"
 	"github.com/capgate/capgate/gateway/issue"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/mcp"
@@ -58,6 +59,9 @@ type Config struct {
 	// OIDCIssuers are the trusted issuers, named in each server's
 	// Protected Resource Metadata as its authorization servers.
 	OIDCIssuers []string
+	// MaxAnswerBytes bounds one upstream answer and one stream event;
+	// zero means answer.DefaultMaxBytes (16 MiB).
+	MaxAnswerBytes int
 	// Issuer is the iss of every capability token the front mints.
 	Issuer string
 	// MaxTTL is the gateway's ceiling on a capability's life, on top of
@@ -77,6 +81,10 @@ type Deps struct {
 	// Revocations says whether a capability or an ancestor is revoked.
 	// Required.
 	Revocations revocation.Store
+	// Frozen is the emergency stop: a capability for a frozen server or
+	// of a frozen principal is refused, and nothing is issued to either.
+	// Nil freezes nothing.
+	Frozen *freeze.Set
 	// Keys sign the capabilities the front issues and attenuates, and
 	// Policy decides issuance; without both, the capability methods are
 	// refused (grant_denied) and only presented capabilities are served.
@@ -155,13 +163,13 @@ func New(cfg Config, deps Deps) (*Front, error) {
 		f.servers[sc.Name] = s
 	}
 	f.checks, err = enforce.New(enforce.Deps{
-		Index: deps.Index, Verifier: deps.Verifier, Revocations: deps.Revocations,
+		Index: deps.Index, Verifier: deps.Verifier, Revocations: deps.Revocations, Frozen: deps.Frozen,
 		Fronted: f.fronts, Logger: deps.Logger, Tracer: deps.Tracer,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("mcpfront: %w", err)
 	}
-	f.answers, err = answer.New(answer.Options{Logger: deps.Logger}, f.mapIDs, f.listTools, f.listResources)
+	f.answers, err = answer.New(answer.Options{MaxBytes: cfg.MaxAnswerBytes, Logger: deps.Logger}, f.mapIDs, f.listTools, f.listResources)
 	if err != nil {
 		return nil, fmt.Errorf("mcpfront: %w", err)
 	}

@@ -32,11 +32,13 @@ type Metrics struct {
 	revision       *revisionCollector
 	reloads        prometheus.Counter
 	reloadFailures prometheus.Counter
+	shadow         prometheus.Counter
 	a2eSessions    prometheus.Gauge
 	auditDropped   prometheus.Counter
 	unreadable     prometheus.Counter
 	rateLimits     *prometheus.CounterVec
 	cardRefusals   *prometheus.CounterVec
+	pushes         *prometheus.CounterVec
 
 	handler http.Handler
 }
@@ -96,6 +98,8 @@ func (m *Metrics) build() []prometheus.Collector {
 		Help: "Failed Redis calls, by component."}, []string{"component"})
 	m.reloads = counter("policy_reloads_total", "Policy reload attempts.")
 	m.reloadFailures = counter("policy_reload_failures_total", "Policy reload attempts that failed; the last good policy stayed in force.")
+	m.shadow = counter("policy_shadow_disagreements_total",
+		"Capability requests the shadow (candidate) policy decided otherwise than the enforced one.")
 	m.a2eSessions = prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "a2e_sessions_open",
 		Help: "Open A2E sessions."})
 	m.auditDropped = counter("audit_events_dropped_total", "Audit events that did not reach the audit stream (the audit file still has them).")
@@ -103,9 +107,10 @@ func (m *Metrics) build() []prometheus.Collector {
 		"Capability index records that listings could not read and named instead of returning; such a capability may be live.")
 	m.rateLimits = newRateLimitChecks()
 	m.cardRefusals = newCardRefusals()
+	m.pushes = newPushes()
 	return []prometheus.Collector{m.requests, m.decisions, m.stepDur, m.upstreamDur, m.redisErrors,
-		m.revision, m.reloads, m.reloadFailures, m.a2eSessions, m.auditDropped, m.unreadable, m.rateLimits,
-		m.cardRefusals}
+		m.revision, m.reloads, m.reloadFailures, m.shadow, m.a2eSessions, m.auditDropped, m.unreadable, m.rateLimits,
+		m.cardRefusals, m.pushes}
 }
 
 // initLabels creates the small fixed series at zero, so that rates and

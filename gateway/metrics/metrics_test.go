@@ -77,6 +77,7 @@ func TestScrapeGolden(t *testing.T) {
 	m.RedisError("revocation")
 	m.PolicyReloaded("rev-1", nil)
 	m.PolicyReloaded("rev-2", errors.New("bad policy"))
+	m.ShadowDisagreement()
 	m.SetA2ESessions(3)
 	m.AuditEventDropped()
 	m.CapindexUnreadable(2)

@@ -63,6 +63,14 @@ func (m *Metrics) PolicyReloaded(rev string, err error) {
 	m.revision.set(rev)
 }
 
+// ShadowDisagreement counts a request the shadow policy decided otherwise.
+func (m *Metrics) ShadowDisagreement() {
+	if m == nil {
+		return
+	}
+	m.shadow.Inc()
+}
+
 // SetPolicyRevision sets the revision in force without counting a reload,
 // for the policy loaded at start.
 func (m *Metrics) SetPolicyRevision(rev string) {

@@ -168,7 +168,87 @@ async function verify() {
   };
 }
 
-const scenarios = { basic, invoke, delegate, verify };
+// lifecycle: a task the agent holds working (SendMessage returning
+// immediately), followed with resubscribeTask, canceled with cancelTask
+// once the subscription has its first event, then read with getTask.
+async function lifecycle() {
+  const { client } = await resolve(args.base);
+  const out = {};
+  let taskId;
+  out.send = await step(async () => {
+    const s = summary(await client.sendMessage({
+      message: message(args.text),
+      configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, historyLength: undefined, returnImmediately: true },
+      metadata: undefined,
+    }, auth));
+    taskId = s.taskId;
+    return s;
+  });
+  if (!taskId) return out;
+  out.resubscribe = await step(async () => {
+    const events = [];
+    for await (const ev of client.resubscribeTask({ id: taskId, tenant: "" }, auth)) {
+      events.push(summary(ev));
+      if (events.length === 1) {
+        out.cancel = await step(async () => summary(await client.cancelTask({ id: taskId, tenant: "", metadata: undefined }, auth)));
+      }
+    }
+    return { events };
+  });
+  out.get = await step(async () => summary(await client.getTask({ id: taskId, historyLength: undefined, tenant: "" }, auth)));
+  return out;
+}
+
+// refusals: for each case, a message whose metadata carries the case's
+// extension data, sent with sendMessage and with sendMessageStream; each
+// step's result or error as the application sees it.
+async function refusals() {
+  const { client } = await resolve(args.base);
+  const cases = [];
+  for (const c of args.cases) {
+    const md = c.ext ? { [EXT]: c.ext } : undefined;
+    const send = await step(async () => summary(await client.sendMessage({ message: message(c.text, md), metadata: undefined }, auth)));
+    const stream = await step(async () => {
+      const events = [];
+      for await (const ev of client.sendMessageStream({ message: message(c.text, md), metadata: undefined }, auth)) {
+        events.push(summary(ev));
+      }
+      return { events };
+    });
+    cases.push({ send, stream });
+  }
+  return { cases };
+}
+
+// push: on a task the agent holds working, a push config created, read,
+// listed and deleted with the SDK's own methods, then read again.
+async function push() {
+  const { client } = await resolve(args.base);
+  const out = {};
+  const task = summary(await client.sendMessage({
+    message: message(args.text),
+    configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, historyLength: undefined, returnImmediately: true },
+    metadata: undefined,
+  }, auth));
+  const ids = { tenant: "", taskId: task.taskId };
+  const config = (c) => ({ taskId: c.taskId, id: c.id, url: c.url, token: c.token });
+  out.create = await step(async () => config(await client.createTaskPushNotificationConfig({
+    ...ids, id: "p-1", url: args.hook, token: "tok", authentication: undefined,
+  }, auth)));
+  out.get = await step(async () => config(await client.getTaskPushNotificationConfig({ ...ids, id: "p-1" }, auth)));
+  out.list = await step(async () => {
+    const res = await client.listTaskPushNotificationConfig({ ...ids, pageSize: 0, pageToken: "" }, auth);
+    return { configs: (res.configs ?? res).map(config) };
+  });
+  out.delete = await step(async () => {
+    await client.deleteTaskPushNotificationConfig({ ...ids, id: "p-1" }, auth);
+    return { deleted: true };
+  });
+  out.after = await step(async () => config(await client.getTaskPushNotificationConfig({ ...ids, id: "p-1" }, auth)));
+  return out;
+}
+
+const scenarios = { basic, invoke, delegate, verify, lifecycle, refusals, push };
 if (!scenarios[scenario]) {
   console.error(`usage: node client.mjs ${Object.keys(scenarios).join("|")} ARGS_JSON`);
   process.exit(2);

@@ -101,9 +101,9 @@ type capgateOptions struct {
 	now         func() time.Time
 	// client sends the setup requests.
 	client *http.Client
-	// catalog puts the documents agent's resources in the config's
-	// catalog, so that issuance makes no hop to the agent.
-	catalog bool
+	// catalog, when set, is the documents agent's catalog in the config,
+	// so that issuance makes no hop to the agent.
+	catalog []policy.Resource
 	// redis, when set, is the gateway's Redis (revocations, index and the
 	// rest), as replicas of one gateway share it; keys is then the key set
 	// the replicas share.
@@ -148,12 +148,12 @@ func startCapgate(ctx context.Context, o capgateOptions) (*Capgate, error) {
 
 // capgateConfig is the embedded quickstart config with the documents agent
 // pointed at the upstream, no admin listener, no Redis and no
-// per-principal limits; with catalog, the agent's resources (those the
-// upstream resolves) are in the config's catalog. The notes agent stays,
+// per-principal limits; with a catalog, it is the agent's (World.catalog:
+// those the upstream resolves, and perhaps others). The notes agent stays,
 // since the quickstart policy names it, but is never called: it points at
 // a path the upstream does not serve. The files MCP server is the
 // upstream, under /mcp-files.
-func capgateConfig(publicURL, upstreamURL, policyFile string, catalog bool) (*config.Config, error) {
+func capgateConfig(publicURL, upstreamURL, policyFile string, catalog []policy.Resource) (*config.Config, error) {
 	data, err := qsfiles.Files.ReadFile("capgate.yaml")
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrSetup, err)
@@ -172,9 +172,7 @@ func capgateConfig(publicURL, upstreamURL, policyFile string, catalog bool) (*co
 		switch a.Name {
 		case "documents":
 			a.URL, found = upstreamURL+"/", true
-			if catalog {
-				a.Catalog = upstreamCatalog()
-			}
+			a.Catalog = catalog
 			agents = append(agents, a)
 		case "notes":
 			a.URL = upstreamURL + "/unused-notes/"

@@ -25,6 +25,14 @@
 // issuance and attenuation rates) and returns a Report whose ratios against
 // the baseline come from the same run.
 //
+// A World sizes what is measured: the upstream's answer to an invocation
+// (AnswerKiB of text naming IDsPerKiB of the capability's ids per KiB)
+// and the documents agent's catalog (Catalog resources in the config).
+// RunScale runs the fixed scale matrix (ScaleMatrix), one lab per World,
+// every case in the same interleaved rounds, and returns each row's
+// ratio to the baseline with the same answer (issuance: to issuance from
+// a catalog of 2) and the checks of its targets.
+//
 // What it guarantees:
 //   - loopback only: every listener binds 127.0.0.1, and a throwaway
 //     redis-server it starts binds 127.0.0.1 with persistence off;

@@ -66,7 +66,7 @@ func StartLab(ctx context.Context, o Options) (*Lab, error) {
 
 func (l *Lab) start(ctx context.Context, o Options) error {
 	var err error
-	l.upstream = NewUpstream()
+	l.upstream = NewUpstreamIn(o.World)
 	if l.Upstream, err = Serve(l.upstream, listenerConfig()); err != nil {
 		return err
 	}
@@ -91,7 +91,7 @@ func (l *Lab) start(ctx context.Context, o Options) error {
 	}
 	if len(variants) > 0 && (o.runs(TargetIssuanceCatalog) || o.runs(TargetHeap)) {
 		if l.Catalog, err = startCapgate(ctx, capgateOptions{variant: VariantMemory, upstreamURL: l.Upstream.URL,
-			policyFile: policy, now: o.Now, client: &http.Client{Transport: l.setup}, catalog: true}); err != nil {
+			policyFile: policy, now: o.Now, client: &http.Client{Transport: l.setup}, catalog: o.World.catalogOr2()}); err != nil {
 			return err
 		}
 	}
@@ -167,7 +167,7 @@ func (l *Lab) redisURL(o Options) string {
 
 func (l *Lab) startCapgate(ctx context.Context, o Options, v Variant, policy string) error {
 	co := capgateOptions{variant: v, upstreamURL: l.Upstream.URL, policyFile: policy, now: o.Now,
-		client: &http.Client{Transport: l.setup}}
+		client: &http.Client{Transport: l.setup}, catalog: o.World.catalog()}
 	if v.needsRedis() {
 		rs, err := openRedisStore(ctx, v, l.redisURL(o), randomPrefix(), o.Now)
 		if err != nil {

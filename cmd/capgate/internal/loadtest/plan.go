@@ -116,6 +116,9 @@ type Options struct {
 	// Warmup/Rounds per round. Zero means DefaultRounds, or fewer when
 	// Duration is too short to give each round minSlice.
 	Rounds int
+	// World sizes the upstream's answers and the documents agent's
+	// catalog; the zero World is the quickstart's.
+	World World
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Progress receives the plan, a line per round and one line per
@@ -191,6 +194,7 @@ func (o Options) Validate() error {
 	} else if o.Rounds > 1 && o.Duration/time.Duration(o.Rounds) < minSlice {
 		problems = append(problems, fmt.Sprintf("duration %v in %d rounds gives each step less than %v per round", o.Duration, o.Rounds, minSlice))
 	}
+	problems = append(problems, o.World.validate()...)
 	if len(problems) > 0 {
 		return fmt.Errorf("%w: %v", ErrInvalidOptions, problems)
 	}

@@ -61,6 +61,9 @@ type Upstream struct {
 	scratch     sync.Pool // *upstreamScratch
 	contentType []string
 	calls       atomic.Uint64
+	// result answers the calls other than resolution; nil means
+	// fixedResult.
+	result []byte
 }
 
 type upstreamScratch struct {
@@ -69,10 +72,15 @@ type upstreamScratch struct {
 	out []byte
 }
 
-// NewUpstream returns an Upstream.
-func NewUpstream() *Upstream {
-	u := &Upstream{contentType: []string{"application/json"}}
-	u.scratch.New = func() any { return &upstreamScratch{out: make([]byte, 0, 1024)} }
+// NewUpstream returns an Upstream of the quickstart's world.
+func NewUpstream() *Upstream { return NewUpstreamIn(World{}) }
+
+// NewUpstreamIn returns an Upstream answering invocations as w says
+// (World.AnswerKiB and IDsPerKiB).
+func NewUpstreamIn(w World) *Upstream {
+	u := &Upstream{contentType: []string{"application/json"}, result: w.answerResult()}
+	size := 1024 + len(u.result)
+	u.scratch.New = func() any { return &upstreamScratch{out: make([]byte, 0, size)} }
 	return u
 }
 
@@ -114,12 +122,13 @@ func (u *Upstream) serveRPC(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, tooLargeErrorAnswer)
 		return
 	}
-	s.out = answer(s.out[:0], s.in.Bytes())
+	s.out = answer(s.out[:0], s.in.Bytes(), u.result)
 	_, _ = w.Write(s.out)
 }
 
-// answer appends the JSON-RPC answer to body onto dst.
-func answer(dst, body []byte) []byte {
+// answer appends the JSON-RPC answer to body onto dst: result, or
+// fixedResult when it is nil, to every call other than a resolution.
+func answer(dst, body, result []byte) []byte {
 	env, ok := scanEnvelope(body)
 	if !ok || env.method == nil {
 		return append(dst, parseErrorAnswer...)
@@ -136,6 +145,8 @@ func answer(dst, body []byte) []byte {
 		dst = append(dst, resolveResult...)
 	case env.methodIs(methodToolsCall):
 		dst = append(dst, toolResult...)
+	case result != nil:
+		dst = append(dst, result...)
 	default:
 		dst = append(dst, fixedResult...)
 	}

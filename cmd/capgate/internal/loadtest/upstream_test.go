@@ -87,7 +87,7 @@ func TestUpstreamReadsTheWholeBody(t *testing.T) {
 func TestUpstreamAnswerDoesNotAllocate(t *testing.T) {
 	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"a2a/skill/invoke","params":{"skill":"retrieve_document"}}`)
 	dst := make([]byte, 0, 1024)
-	if n := testing.AllocsPerRun(100, func() { dst = answer(dst[:0], body) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { dst = answer(dst[:0], body, nil) }); n != 0 {
 		t.Fatalf("answer allocates %.0f times, want 0", n)
 	}
 }

@@ -30,6 +30,7 @@ func canonicalMethods() map[string]string {
 		"CreateTaskPushNotificationConfig": "tasks/pushNotificationConfig/set",
 		"GetTaskPushNotificationConfig":    "tasks/pushNotificationConfig/get",
 		"ListTaskPushNotificationConfig":   "tasks/pushNotificationConfig/list",
+		"ListTaskPushNotificationConfigs":  "tasks/pushNotificationConfig/list",
 		"DeleteTaskPushNotificationConfig": "tasks/pushNotificationConfig/delete",
 		// v0.3
 		MethodMessageSend:                     MethodMessageSend,

@@ -1,0 +1,104 @@
+package console
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+
+	"github.com/capgate/capgate/policy/impact"
+)
+
+// shadowTail bounds the end of the audit file the shadow page reads, and
+// shadowShown the disagreements it shows.
+const (
+	shadowTail  = 1 << 20
+	shadowShown = 50
+)
+
+// shadowEvent is one policy.shadow_disagreement as the page shows it.
+type shadowEvent struct {
+	Time, Principal, Agent string
+	Grants                 []string
+	Enforced, Candidate    []string
+}
+
+// shadowView is the shadow page.
+type shadowView struct {
+	// Configured says a shadow policy is configured (policy.shadow_file).
+	Configured           bool
+	Enforced, Candidate  string
+	Diff                 string
+	AuditFile, AuditNote string
+	Disagreements        []shadowEvent
+}
+
+// shadowPage shows, when a candidate policy runs in shadow, what it would
+// change (policy/impact's diff between the enforced and the candidate
+// policy) and the newest disagreements on live requests from the audit
+// file.
+func (c *Console) shadowPage(w http.ResponseWriter, r *http.Request, op operator) {
+	v := shadowView{AuditFile: c.cfg.AuditFile}
+	if c.deps.Shadow != nil && c.deps.Shadow.Current() != nil {
+		enforced, cand := c.deps.Policy.Current(), c.deps.Shadow.Current()
+		v.Configured, v.Enforced, v.Candidate = true, enforced.Revision(), cand.Revision()
+		u := impact.NewUniverse(impact.Sources{Catalog: cand.Catalog(),
+			Vocabulary: enforced.Vocabulary().Merge(cand.Vocabulary()), Now: c.deps.Now()})
+		var b strings.Builder
+		if err := impact.Compare(r.Context(), enforced, cand, u).WriteText(&b); err == nil {
+			v.Diff = b.String()
+		}
+	}
+	if v.AuditFile != "" {
+		ev, err := shadowEvents(v.AuditFile)
+		if err != nil {
+			c.deps.Logger.ErrorContext(r.Context(), "console: reading the audit file failed", "error", err)
+			v.AuditNote = "The audit file cannot be read."
+		}
+		v.Disagreements = ev
+	}
+	c.render(w, http.StatusOK, "shadow", view{Title: "Shadow policy", Nav: "shadow", Op: &op, Page: v})
+}
+
+// shadowEvents reads the newest disagreements, newest first, from the
+// last shadowTail bytes of the audit file.
+func shadowEvents(path string) ([]shadowEvent, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := f.Seek(max(st.Size()-shadowTail, 0), io.SeekStart); err != nil {
+		return nil, err
+	}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), shadowTail)
+	var out []shadowEvent
+	for sc.Scan() {
+		if e, ok := shadowEventOf(sc.Bytes()); ok {
+			out = append([]shadowEvent{e}, out...)
+			out = out[:min(len(out), shadowShown)]
+		}
+	}
+	return out, sc.Err()
+}
+
+// shadowEventOf reads one line; a cut line or another event is skipped.
+func shadowEventOf(line []byte) (shadowEvent, bool) {
+	var e struct {
+		Event, Time, Principal, Agent string
+		Grants                        []string
+		Enforced, Candidate           struct{ Outcome []string }
+	}
+	if json.Unmarshal(line, &e) != nil || e.Event != "policy.shadow_disagreement" {
+		return shadowEvent{}, false
+	}
+	return shadowEvent{Time: e.Time, Principal: e.Principal, Agent: e.Agent, Grants: e.Grants,
+		Enforced: e.Enforced.Outcome, Candidate: e.Candidate.Outcome}, true
+}

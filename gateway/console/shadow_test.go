@@ -1,0 +1,63 @@
+package console_test
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/capgate/capgate/gateway/audit"
+	"github.com/capgate/capgate/policy"
+	"github.com/capgate/capgate/policy/policytest"
+)
+
+// TestShadowPage: without a shadow policy the page says how to run one;
+// with one it shows both revisions, the disagreements the audit file
+// holds, newest first, and the diff between the enforced and the
+// candidate policy. Approvers do not see it.
+func TestShadowPage(t *testing.T) {
+	b := newBrowser(t, newFixture(t, fixtureOptions{}))
+	b.signIn(adminKey)
+	if _, page := b.get("/console/shadow"); !strings.Contains(page, "No shadow policy is configured") {
+		t.Fatalf("without a shadow policy:\n%s", page)
+	}
+
+	path := filepath.Join("..", "..", "policy", "replay", "testdata", "narrowed.yaml")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cand, _, err := policy.Load(context.Background(), data, path, policytest.QuickstartCatalog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t, fixtureOptions{shadow: cand})
+	file, err := os.OpenFile(f.auditFile, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	log := slog.New(audit.NewHandler(file, audit.Options{Chain: "replica-2"}))
+	for _, who := range []string{"user:alice@example.com", "user:erin@example.com"} {
+		log.Info("policy.shadow_disagreement", "principal", who, "agent", "documents", "grants", []string{"documents:read"},
+			"enforced", map[string]any{"allow": true, "outcome": []string{"documents:read ops=list,retrieve,search"}},
+			"candidate", map[string]any{"allow": false, "outcome": []string{"denied"}})
+	}
+	b = newBrowser(t, f)
+	b.signIn(adminKey)
+	_, page := b.get("/console/shadow")
+	erin, alice := strings.Index(page, "user:erin@example.com"), strings.Index(page, "user:alice@example.com")
+	if erin < 0 || alice < erin || !strings.Contains(page, cand.Revision()) || !strings.Contains(page, "documents:read ops=list,retrieve,search") {
+		t.Fatalf("disagreements not shown, newest first:\n%s", page)
+	}
+	if !strings.Contains(page, "rule finance-read-reports") || !strings.Contains(page, "narrows") {
+		t.Fatalf("the diff is not shown:\n%s", page)
+	}
+	sec := newBrowser(t, f)
+	sec.signIn(approverKey)
+	if code, _ := sec.get("/console/shadow"); code != 403 {
+		t.Errorf("an approver opened the shadow page: %d", code)
+	}
+}
