@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -110,11 +111,14 @@ func mcpReplicas(t *testing.T, filesURL, summarizerURL string) (a, b *harness, t
 				Timeout: config.Duration(time.Second), AllowNoPersistence: true}
 			c.Policy.File, c.Audit.File = pol, trail
 			c.Agents = append(c.Agents, config.Agent{Name: "summarizer", URL: summarizerURL + "/", Principal: "agent:summarizer"})
-			c.MCPServers = append(c.MCPServers, config.MCPServer{Name: "files", URL: filesURL, Principal: "agent:files",
-				Grants: []policy.Grant{{ID: "files:read", Operations: []string{"read"}, Attenuable: true}},
-				Tools:  map[string]config.MCPTool{"read_file": {Operation: "read", Resources: []string{"/path"}}},
-				Catalog: []policy.Resource{{ID: "corpus/q1-report.md", DisplayName: "Q1 report", Collection: "reports"},
-					{ID: "corpus/q2-report.md", DisplayName: "Q2 report", Collection: "reports"}}})
+			// The harness fronts a files server the quickstart policy names;
+			// this one replaces it.
+			c.MCPServers = append(slices.DeleteFunc(c.MCPServers, func(s config.MCPServer) bool { return s.Name == "files" }),
+				config.MCPServer{Name: "files", URL: filesURL, Principal: "agent:files",
+					Grants: []policy.Grant{{ID: "files:read", Operations: []string{"read"}, Attenuable: true}},
+					Tools:  map[string]config.MCPTool{"read_file": {Operation: "read", Resources: []string{"/path"}}},
+					Catalog: []policy.Resource{{ID: "corpus/q1-report.md", DisplayName: "Q1 report", Collection: "reports"},
+						{ID: "corpus/q2-report.md", DisplayName: "Q2 report", Collection: "reports"}}})
 		}, func(o *gateway.BuildOptions) { o.Keys = ks })
 	}
 	trails = [2]string{filepath.Join(dir, "a.audit"), filepath.Join(dir, "b.audit")}

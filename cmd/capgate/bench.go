@@ -30,7 +30,7 @@ on the full a2a/skill/invoke path, once per revocation store: memory, redis
 (revocation.Redis) and synced (the pub/sub-synced local set), and the MCP
 front on the full tools/call path (read_file at /mcp/files, on the first
 store; the upstream stands for the files server, and the capability is
-signed by bench, since the MCP front does not issue yet). It drives each
+issued at /mcp/files). It drives each
 with --conns keep-alive connections in a closed loop for --duration after a
 discarded --warmup, then drives issuance (a2a/capabilities/request, with the
 hop to the agent's resolution hook, and from a catalog in the config) and

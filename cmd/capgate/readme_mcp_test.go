@@ -20,8 +20,9 @@ const readmeAddr = "http://127.0.0.1:8080"
 // credentials, then each call the section makes with its mcp function,
 // with the headers the function sends, whose answer must hold everything
 // the section shows (answers are abridged: a shown member must be there
-// with the shown value, "…" standing for any value). The refused call
-// never reaches the files server.
+// with the shown value, "…" standing for any value), with the CAP and RH
+// the section takes from the issuance answer. Only the one allowed tool
+// call reaches the files server.
 func TestReadmeMCP(t *testing.T) {
 	section := readmeSection(t, "Fronting an MCP server")
 	ctx := context.Background()
@@ -51,21 +52,55 @@ func TestReadmeMCP(t *testing.T) {
 	if header.Get("Accept") == "" || header.Get("Content-Type") == "" {
 		t.Fatalf("the mcp function sends no Accept or Content-Type: %s", fn[1])
 	}
-	steps := regexp.MustCompile("(?s)```sh\nmcp '([^\n]*)'\n```\n+```json\n(.*?)\n```").FindAllStringSubmatch(section, -1)
-	if len(steps) < 3 {
-		t.Fatalf("found %d calls with their answers, want at least 3", len(steps))
+	steps := regexp.MustCompile("(?s)```sh\n(?:ANSWER=\\$\\()?mcp '([^\n]*)'\\)?\n(.*?)```\n+```json\n(.*?)\n```").FindAllStringSubmatch(section, -1)
+	if len(steps) < 7 {
+		t.Fatalf("found %d calls with their answers, want at least 7", len(steps))
 	}
+	vars := map[string]string{}
 	for _, step := range steps {
-		resp := post(t, w.URL+"/mcp/files", step[1], header)
+		call := step[1]
+		for name, v := range vars {
+			call = strings.ReplaceAll(call, "'$"+name+"'", v)
+		}
+		resp := post(t, w.URL+"/mcp/files", call, header)
 		body, _ := io.ReadAll(resp.Body)
+		shownText := step[3]
+		for name, v := range vars {
+			shownText = strings.ReplaceAll(shownText, "$"+name, v)
+		}
 		var got, shown any
-		if json.Unmarshal(body, &got) != nil || json.Unmarshal([]byte(step[2]), &shown) != nil || !holds(got, shown) {
-			t.Errorf("mcp '%s'\nanswered %s\nthe README shows %s", step[1], body, step[2])
+		if json.Unmarshal(body, &got) != nil || json.Unmarshal([]byte(shownText), &shown) != nil || !holds(got, shown) {
+			t.Errorf("mcp '%s'\nanswered %s\nthe README shows %s", call, body, step[3])
+		}
+		if strings.Contains(step[2], "CAP=$(") {
+			vars = readmeVars(t, body)
 		}
 	}
-	if calls := w.Files.Calls(); len(calls) != 0 {
-		t.Errorf("refused calls reached the files server: %+v", calls)
+	calls := w.Files.Calls()
+	if len(calls) != 1 || calls[0].Path != "files/finance/q1-2026.md" {
+		t.Errorf("the files server saw %+v, want the one read_file the section makes, of the storage id", calls)
 	}
+}
+
+// readmeVars are the CAP and RH the section takes from an issuance
+// answer with jq.
+func readmeVars(t *testing.T, body []byte) map[string]string {
+	t.Helper()
+	var a struct {
+		Result struct {
+			Capabilities []struct {
+				ID              string `json:"id"`
+				ResourceHandles []struct {
+					Handle string `json:"handle"`
+				} `json:"resourceHandles"`
+			} `json:"capabilities"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(body, &a) != nil || len(a.Result.Capabilities) == 0 || len(a.Result.Capabilities[0].ResourceHandles) == 0 {
+		t.Fatalf("no capability with a handle in %s", body)
+	}
+	c := a.Result.Capabilities[0]
+	return map[string]string{"CAP": c.ID, "RH": c.ResourceHandles[0].Handle}
 }
 
 // holds reports whether got has everything shown has: every member of an

@@ -31,8 +31,8 @@
 // the quickstart's files server, built on the Go SDK, through
 // /mcp/files: initialize, tools/list, tools/call, and the refusals
 // (-32040, -32044, -32045) surfaced to the application with code and
-// data.reason. Their capabilities are signed by the test with the
-// world's key file until issuance at /mcp/{server} is served.
+// data.reason. Their capabilities are requested at /mcp/files, as any
+// caller's are.
 //
 // The JavaScript dependencies are pinned by js/package-lock.json and are
 // installed with

@@ -12,8 +12,6 @@ import (
 	"github.com/capgate/capgate/deploy/examples/quickstart"
 )
 
-const aliceID = "user:alice@example.com"
-
 // mcpRefusals are the refusals every client must surface, with the stable
 // code and reason, while the server sees nothing.
 var mcpRefusals = []struct {
@@ -32,8 +30,8 @@ var mcpRefusals = []struct {
 // to the application as JSON-RPC errors with code and reason.
 func TestGoSDKClientMCP(t *testing.T) {
 	w := startMCPWorld(t)
-	mine := w.mint(t, aliceID, []string{"read", "search"}, q1File, q2File)
-	other := w.mint(t, "user:bob@example.com", []string{"read"}, salaryFile)
+	mine := w.request(t, quickstart.AliceKey, "report")
+	other := w.request(t, quickstart.AliceKey, "forecast")
 	for _, version := range []string{"2026-07-28", "2025-11-25"} {
 		t.Run(version, func(t *testing.T) {
 			cs := w.connectGo(t, quickstart.AliceKey, version)
@@ -45,7 +43,7 @@ func TestGoSDKClientMCP(t *testing.T) {
 			if err != nil {
 				t.Fatalf("tools/list: %v", err)
 			}
-			if got := sdkToolNames(list.Tools); !slices.Equal(got, []string{"read_file", "search_files", "write_file"}) {
+			if got := sdkToolNames(list.Tools); !slices.Equal(got, []string{"read_file", "search_files"}) {
 				t.Errorf("tools/list: %v", got)
 			}
 			scoped, err := cs.ListTools(ctx, &sdk.ListToolsParams{Meta: presenting(mine.token)})
@@ -128,7 +126,8 @@ type toolOut struct {
 }
 
 type mcpClientOut struct {
-	Connect struct {
+	Unauthenticated mcpStep
+	Connect         struct {
 		mcpStep
 		Server          string `json:"server"`
 		ProtocolVersion string `json:"protocolVersion"`
@@ -140,17 +139,21 @@ type mcpClientOut struct {
 
 // TestTSSDKClientMCP drives the official TypeScript SDK client (Client
 // with StreamableHTTPClientTransport, in js/mcpclient.mjs) through the
-// gateway to the quickstart files server: initialize, tools/list,
-// tools/call, and the refusals surfaced to the application as McpError
-// with code and data.reason, while the server sees nothing of them.
+// gateway to the quickstart files server: the 401 without credentials,
+// initialize, tools/list, tools/call, and the refusals surfaced to the
+// application as McpError with code and data.reason, while the server
+// sees nothing of them.
 func TestTSSDKClientMCP(t *testing.T) {
 	kit := mcpKit(t)
 	w := startMCPWorld(t)
-	mine := w.mint(t, aliceID, []string{"read", "search"}, q1File, q2File)
-	other := w.mint(t, "user:bob@example.com", []string{"read"}, salaryFile)
+	mine := w.request(t, quickstart.AliceKey, "report")
+	other := w.request(t, quickstart.AliceKey, "forecast")
 	var out mcpClientOut
 	runScript(t, kit, &out, map[string]any{"url": w.URL + "/mcp/files", "bearer": quickstart.AliceKey,
 		"token": mine.token, "mine": mine.handles[0], "foreign": other.handles[0]}, "mcpclient.mjs")
+	if e := out.Unauthenticated.Error; e == nil || e.Code == nil || *e.Code != 401 {
+		t.Errorf("connecting without credentials: %+v, want the SDK's HTTP error 401", e)
+	}
 	if out.Connect.Error != nil || out.Connect.Server != "files" {
 		t.Fatalf("initialize through the gateway: %+v", out.Connect)
 	}
@@ -159,7 +162,7 @@ func TestTSSDKClientMCP(t *testing.T) {
 		name string
 		raw  json.RawMessage
 		want []string
-	}{{"tools/list", out.List, []string{"read_file", "search_files", "write_file"}},
+	}{{"tools/list", out.List, []string{"read_file", "search_files"}},
 		{"tools/list with a read capability", out.ListScoped, []string{"read_file", "search_files"}}} {
 		var got []string
 		if err := json.Unmarshal(l.raw, &got); err != nil || !slices.Equal(got, l.want) {
@@ -183,7 +186,7 @@ func TestTSSDKClientMCP(t *testing.T) {
 		}
 	}
 	for _, c := range w.Files.Calls() {
-		if c.Tool == "write_file" || c.Path == salaryFile || c.Path == "" {
+		if c.Tool == "write_file" || c.Path == "files/finance/forecast-2027.md" || c.Path == "" {
 			t.Errorf("a refused call reached the server: %+v", c)
 		}
 	}

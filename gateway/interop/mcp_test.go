@@ -1,84 +1,85 @@
 package interop_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
-	"github.com/go-jose/go-jose/v4"
 	sdkrpc "github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/deploy/examples/quickstart"
 )
 
-// Storage ids of the quickstart files server: no caller may see them.
-const (
-	q1File     = "files/finance/q1-2026.md"
-	q2File     = "files/finance/q2-2026.md"
-	salaryFile = "files/hr/salaries.md"
-)
-
 // mcpWorld is the quickstart world, its files MCP server fronted at
-// /mcp/files, with the key set its gateway signs capabilities with.
+// /mcp/files.
 type mcpWorld struct {
 	*quickstart.World
-	keys *captoken.KeySet
 }
 
-// startMCPWorld starts the quickstart world on a key file this test
-// holds, so that it can mint capabilities for the files server.
+// startMCPWorld starts the quickstart world.
 func startMCPWorld(t *testing.T) *mcpWorld {
 	t.Helper()
-	ks, err := captoken.GenerateKeySet(jose.EdDSA)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "keys.json")
-	if err := ks.SaveFile(path); err != nil {
-		t.Fatal(err)
-	}
-	w, err := quickstart.Start(context.Background(), quickstart.Options{KeysFile: path})
+	w, err := quickstart.Start(context.Background(), quickstart.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = w.Close() })
-	return &mcpWorld{World: w, keys: ks}
+	return &mcpWorld{World: w}
 }
 
-// filesCapability is a capability minted for the files server.
+// filesCapability is a capability issued for the files server.
 type filesCapability struct {
-	token   string
-	handles []string
+	id, token string
+	handles   []string
 }
 
-// mint signs holder a capability on the files server for ops over the
-// given storage ids, as issuance would (issuance at /mcp/files is not
-// served yet).
-func (w *mcpWorld) mint(t *testing.T, holder string, ops []string, ids ...string) filesCapability {
+// request asks /mcp/files, as the holder of key, for files:read on the
+// finance files of kind, as any caller does: the gateway answers it.
+func (w *mcpWorld) request(t *testing.T, key, kind string) filesCapability {
 	t.Helper()
-	now := time.Now()
-	resources := map[string]string{}
-	var handles []string
-	for _, id := range ids {
-		h := captoken.NewHandle()
-		handles, resources[h] = append(handles, h), id
-	}
-	token, err := captoken.Mint(w.keys, captoken.Claims{
-		Issuer: w.Config.Capabilities.Issuer, Principal: holder, Holder: holder, Audience: "files",
-		CapabilityID: captoken.NewCapabilityID(), Grant: "files:read", Operations: ops, Handles: handles,
-		Expiry: captoken.NewNumericDate(now.Add(time.Hour)), NotBefore: captoken.NewNumericDate(now.Add(-time.Minute)),
-		IssuedAt: captoken.NewNumericDate(now.Add(-time.Minute)), RevocationID: captoken.NewRevocationID(),
-	}, resources)
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "a2a/capabilities/request",
+		"params": map[string]any{"grants": []string{"files:read"},
+			"resourceQuery": map[string]any{"collection": "finance", "filter": map[string]any{"kind": kind}}}})
+	req, err := http.NewRequest(http.MethodPost, w.URL+"/mcp/files", bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return filesCapability{token: token, handles: handles}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := (&http.Client{Transport: bearerTransport(key)}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Result struct {
+			Capabilities []struct {
+				ID              string `json:"id"`
+				Token           string `json:"token"`
+				ResourceHandles []struct {
+					Handle      string `json:"handle"`
+					DisplayName string `json:"displayName"`
+				} `json:"resourceHandles"`
+			} `json:"capabilities"`
+		} `json:"result"`
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	if json.Unmarshal(raw, &out) != nil || len(out.Result.Capabilities) != 1 {
+		t.Fatalf("a2a/capabilities/request at /mcp/files: %s", raw)
+	}
+	c := out.Result.Capabilities[0]
+	fc := filesCapability{id: c.ID, token: c.Token}
+	for _, h := range c.ResourceHandles {
+		fc.handles = append(fc.handles, h.Handle)
+	}
+	return fc
 }
 
 // bearerTransport adds a dev key to every request.

@@ -34,6 +34,9 @@ type session struct {
 	approvalID string
 	// notes is alice's capability for the notes agent.
 	notes *capability
+	// files is alice's capability for the files MCP server, and
+	// filesChild the one the summarizer got from it.
+	files, filesChild *capability
 }
 
 // Walkthrough runs the narrated quickstart story against w, writing it to
@@ -64,6 +67,7 @@ func steps() []step {
 	out = append(out, approvalSteps()...)
 	out = append(out, notesSteps()...)
 	out = append(out, mcpSteps()...)
+	out = append(out, mcpCapabilitySteps()...)
 	return append(out, a2eSteps()...)
 }
 

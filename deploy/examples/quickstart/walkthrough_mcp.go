@@ -16,7 +16,7 @@ const mcpPath = "/mcp/files"
 
 func mcpSteps() []step {
 	return []step{
-		{"alice lists the files MCP server's tools through capgate", stepMCPList},
+		{"alice lists the files MCP server's tools through capgate: those the policy could grant her", stepMCPList},
 		{"A tool call without a capability is refused (-32040); the server sees nothing", stepMCPNoCapability},
 	}
 }
@@ -61,10 +61,10 @@ func stepMCPList(ctx context.Context, s *session) (string, error) {
 		names = append(names, t.Name)
 	}
 	slices.Sort(names)
-	if !slices.Equal(names, []string{"read_file", "search_files", "write_file"}) {
-		return "", fmt.Errorf("tools/list listed %v", names)
+	if !slices.Equal(names, []string{"read_file", "search_files"}) {
+		return "", fmt.Errorf("tools/list listed %v, want read_file and search_files (nobody may write)", names)
 	}
-	return "POST /mcp/files tools/list  ->  " + strings.Join(names, ", "), nil
+	return "POST /mcp/files tools/list  ->  " + strings.Join(names, ", ") + " (write_file is no one's to call)", nil
 }
 
 func stepMCPNoCapability(ctx context.Context, s *session) (string, error) {

@@ -35,6 +35,11 @@ function texts(res) {
 }
 
 const out = {};
+// Without credentials: the gateway's 401, as the SDK hands it over.
+out.unauthenticated = await step(async () => {
+  await new Client({ name: "capgate-interop", version: "1.0.0" }).connect(new StreamableHTTPClientTransport(new URL(args.url)));
+  return {};
+});
 const transport = new StreamableHTTPClientTransport(new URL(args.url), {
   requestInit: { headers: { Authorization: `Bearer ${args.bearer}` } },
 });

@@ -85,11 +85,9 @@ type Capgate struct {
 	Server  *Server
 	Built   *gateway.Built
 	Cap     Capability
-	// MCP is alice's capability on the files MCP server, signed by the
-	// load test.
+	// MCP is alice's capability on the files MCP server, issued at
+	// /mcp/files.
 	MCP Capability
-	// keys are the gateway's signing keys.
-	keys *captoken.KeySet
 }
 
 // capgateOptions configures startCapgate.
@@ -126,25 +124,20 @@ func startCapgate(ctx context.Context, o capgateOptions) (*Capgate, error) {
 		return nil, err
 	}
 	cfg.Redis = o.redis
-	keys, err := gatewayKeys(o.keys)
-	if err != nil {
-		ln.Close()
-		return nil, err
-	}
 	built, err := gateway.FromConfig(ctx, cfg, gateway.BuildOptions{
 		Runtime: platform.Runtime{Logger: slog.New(slog.DiscardHandler), Now: o.now,
 			// The lab A2E host is configured but not started or driven here.
 			Getenv: func(string) string { return "unused-lab-secret" }},
-		Revocations: o.revocations, Keys: keys,
+		Revocations: o.revocations, Keys: o.keys,
 	})
 	if err != nil {
 		ln.Close()
 		return nil, fmt.Errorf("%w: capgate (%s): %w", ErrSetup, o.variant, err)
 	}
-	c := &Capgate{Variant: o.variant, Built: built, Server: serveOn(ln, built.Handler(), cfg.Listen), keys: keys}
+	c := &Capgate{Variant: o.variant, Built: built, Server: serveOn(ln, built.Handler(), cfg.Listen)}
 	err = c.prepare(ctx, o.client)
 	if err == nil {
-		err = c.prepareMCP(ctx, o.client, cfg.Capabilities.Issuer, o.now())
+		err = c.prepareMCP(ctx, o.client)
 	}
 	if err != nil {
 		c.Close()

@@ -5,23 +5,18 @@ import (
 	"fmt"
 	"net/http"
 	"time"
-
-	"github.com/go-jose/go-jose/v4"
-
-	"github.com/capgate/capgate/captoken"
 )
 
 // mcpPath is where capgate fronts the quickstart's files MCP server,
 // which the upstream stands for in the load test.
 const mcpPath = "/mcp/files"
 
-// mcpFile is the storage id the MCP step's capability designates.
-const mcpFile = "files/finance/q1-2026.md"
-
 // ToolCallBody is an MCP tools/call of read_file on c's handle,
-// presenting c's token in params._meta: the MCP front's full path.
+// presenting c's id and token in params._meta, as InvokeBody does: the
+// MCP front's full path.
 func ToolCallBody(c Capability) []byte {
 	type presented struct {
+		CapabilityID    string `json:"capabilityId"`
 		CapabilityToken string `json:"capabilityToken"`
 	}
 	type params struct {
@@ -30,7 +25,7 @@ func ToolCallBody(c Capability) []byte {
 		Meta      map[string]presented `json:"_meta"`
 	}
 	return rpcBody(methodToolsCall, params{Name: "read_file", Arguments: map[string]string{"path": c.Handle},
-		Meta: map[string]presented{"dev.capgate/capability": {CapabilityToken: c.Token}}})
+		Meta: map[string]presented{"dev.capgate/capability": {CapabilityID: c.ID, CapabilityToken: c.Token}}})
 }
 
 // mcpHeader is RequestHeader with the Accept a Streamable HTTP client
@@ -41,49 +36,29 @@ func mcpHeader() http.Header {
 	return h
 }
 
-// gatewayKeys is the key set a gateway under test signs with: the one
-// given, or a new one, so that the load test can sign the MCP step's
-// capability with it.
-func gatewayKeys(ks *captoken.KeySet) (*captoken.KeySet, error) {
-	if ks != nil {
-		return ks, nil
-	}
-	ks, err := captoken.GenerateKeySet(jose.EdDSA)
-	if err != nil {
-		return nil, fmt.Errorf("%w: capability keys: %w", ErrSetup, err)
-	}
-	return ks, nil
-}
+// MCPIssuanceBody is the a2a/capabilities/request the load test sends
+// to /mcp/files: alice asks for files:read on the finance reports, which
+// the quickstart policy allows (rule finance-read-files) from the
+// server's catalog.
+const MCPIssuanceBody = `{"jsonrpc":"2.0","id":1,"method":"` + methodRequest + `","params":` +
+	`{"grants":["files:read"],"purpose":"loadtest","resourceQuery":{"collection":"finance","filter":{"kind":"report"}}}}`
 
-// mintMCP signs alice a read capability on the files server for mcpFile,
-// as issuance would: the MCP front does not issue capabilities yet. It is
-// presented by token, so the front verifies it without the index.
-func mintMCP(ks *captoken.KeySet, issuer string, now time.Time) (Capability, error) {
-	const alice = "user:alice@example.com"
-	h := captoken.NewHandle()
-	c := captoken.Claims{
-		Issuer: issuer, Principal: alice, Holder: alice, Audience: "files",
-		CapabilityID: captoken.NewCapabilityID(), Grant: "files:read", Operations: []string{"read"}, Handles: []string{h},
-		Expiry: captoken.NewNumericDate(now.Add(24 * time.Hour)), NotBefore: captoken.NewNumericDate(now.Add(-time.Minute)),
-		IssuedAt: captoken.NewNumericDate(now.Add(-time.Minute)), RevocationID: captoken.NewRevocationID(),
-	}
-	token, err := captoken.Mint(ks, c, map[string]string{h: mcpFile})
-	if err != nil {
-		return Capability{}, fmt.Errorf("%w: mcp capability: %w", ErrSetup, err)
-	}
-	return Capability{ID: c.CapabilityID, Token: token, Handle: h}, nil
-}
-
-// prepareMCP signs the MCP step's capability and checks one full
-// tools/call with it.
-func (c *Capgate) prepareMCP(ctx context.Context, client *http.Client, issuer string, now time.Time) error {
-	var err error
-	if c.MCP, err = mintMCP(c.keys, issuer, now); err != nil {
-		return err
-	}
+// prepareMCP requests alice's capability at /mcp/files and checks one
+// full tools/call with it.
+func (c *Capgate) prepareMCP(ctx context.Context, client *http.Client) error {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	status, body, err := exchangeWith(ctx, client, c.Server.URL+mcpPath, ToolCallBody(c.MCP), mcpHeader())
+	status, body, err := exchangeWith(ctx, client, c.Server.URL+mcpPath, []byte(MCPIssuanceBody), mcpHeader())
+	if err == nil {
+		err = CheckResponse(status, body)
+	}
+	if err == nil {
+		c.MCP, err = parseIssued(body)
+	}
+	if err != nil {
+		return fmt.Errorf("%w: capgate (%s): capability request at %s: %w", ErrSetup, c.Variant, mcpPath, err)
+	}
+	status, body, err = exchangeWith(ctx, client, c.Server.URL+mcpPath, ToolCallBody(c.MCP), mcpHeader())
 	if err == nil {
 		err = CheckResponse(status, body)
 	}
