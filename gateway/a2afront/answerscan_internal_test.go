@@ -2,6 +2,7 @@ package a2afront
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"reflect"
@@ -34,7 +35,7 @@ func TestMapAnswer(t *testing.T) {
 			if tt.wantErr != nil {
 				a, s = fa, fs
 			}
-			got, err := answer.MapIDs(json.RawMessage(tt.in), s, a.known)
+			got, err := answer.MapIDs(context.Background(), json.RawMessage(tt.in), s, a.known)
 			if !errors.Is(err, tt.wantErr) || err == nil && string(got) != tt.want {
 				t.Errorf("MapIDs(%s) = %s, %v; want %s, %v", tt.in, got, err, tt.want, tt.wantErr)
 			}
@@ -57,7 +58,7 @@ func FuzzMapAnswer(f *testing.F) {
 		if !json.Valid(raw) {
 			return
 		}
-		got, err := answer.MapIDs(raw, scope, a.known)
+		got, err := answer.MapIDs(context.Background(), raw, scope, a.known)
 		want, wantErr := mapStrings(raw, func(s string) (string, error) {
 			out, refused := ids.Replace(s)
 			if refused {

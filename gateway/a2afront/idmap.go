@@ -42,7 +42,7 @@ func (f *Front) mapIDs(ctx context.Context, c *call, resp json.RawMessage) (json
 			return nil, wireError(r)
 		}
 	}
-	return answer.MapIDs(resp, c.scope, c.agent.known)
+	return answer.MapIDs(ctx, resp, c.scope, c.agent.known)
 }
 
 // scopeMessage rewrites, in everything a gated send carries, each handle

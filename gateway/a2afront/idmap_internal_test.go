@@ -1,6 +1,7 @@
 package a2afront
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -50,7 +51,7 @@ func FuzzMapIDs(f *testing.F) {
 		if !json.Valid([]byte(in)) {
 			return
 		}
-		out, err := answer.MapIDs(json.RawMessage(in), scope, a.known)
+		out, err := answer.MapIDs(context.Background(), json.RawMessage(in), scope, a.known)
 		if err != nil {
 			t.Fatalf("no pair refuses, yet: %v", err)
 		}

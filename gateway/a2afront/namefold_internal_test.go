@@ -16,15 +16,15 @@ import (
 func TestMappedNamesCollideRefused(t *testing.T) {
 	a, scope, _ := testIDs([][2]string{{"notes/c", "rh_c"}}, []string{"notes/a", "notes/b"}, false)
 	in := []byte(`{"jsonrpc":"2.0","id":1,"result":{"data":{"notes/a":1,"notes/b":2}}}`)
-	out, err := answer.MapIDs(in, scope, a.known)
+	out, err := answer.MapIDs(context.Background(), in, scope, a.known)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(out), `{"[resource]":1,"[resource]":2}`) {
 		t.Fatalf("MapIDs = %s; want both names mapped", out)
 	}
-	mapIDs := func(_ context.Context, _ struct{}, resp json.RawMessage) (json.RawMessage, error) {
-		return answer.MapIDs(resp, scope, a.known)
+	mapIDs := func(ctx context.Context, _ struct{}, resp json.RawMessage) (json.RawMessage, error) {
+		return answer.MapIDs(ctx, resp, scope, a.known)
 	}
 	p, err := answer.New(answer.Options{}, mapIDs)
 	if err != nil {

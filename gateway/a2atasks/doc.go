@@ -16,5 +16,7 @@
 // v1.0 wrapper. The answer side has a fast path that walks the answer's
 // text (scan.go) and hands over to decoding whenever a name could read
 // otherwise than it is written; a fuzz target holds the two to the same
-// result.
+// result on every answer the answer check accepts. It stops at the first
+// result member (the check made names unique) and skips the result's
+// content once.
 package a2atasks

@@ -25,24 +25,30 @@ const maxPlainMembers = 32
 // member is one member of a JSON object, as written.
 type member struct{ key, val []byte }
 
-// answerTaskIDs returns the tasks the response object resp (valid JSON,
-// as the chain guarantees) names, as answerTasks reads them from its
-// result. Anything that is not a JSON object (or null) is refused.
+// answerTaskIDs returns the tasks the response object resp names, as
+// answerTasks reads them from its result. resp must have passed the
+// answer check, as the chain guarantees: its names are unique at every
+// depth, so the result member is the first one written so, and nothing of
+// the answer after the members the tasks are read from is walked.
+// Anything that is not a JSON object (or null) is refused.
 func answerTaskIDs(resp json.RawMessage) ([]string, error) {
-	result, found, plain, err := plainResult(resp)
-	if err != nil {
-		return nil, err
-	}
-	if !plain {
-		if result, found, err = decodedResult(resp); err != nil {
-			return nil, err
+	at, escaped, isObject := jsonrpc.FirstMember(resp, "result")
+	switch {
+	case !isObject:
+		if bytes.HasPrefix(bytes.TrimLeft(resp, " \t\n\r"), []byte("null")) {
+			return nil, nil
 		}
+		return nil, answer.ErrNotJSON
+	case at >= 0:
+		if tasks, plain := plainAnswerTasks(resp, at); plain {
+			return tasks, nil
+		}
+	case !escaped:
+		return nil, nil // no result
 	}
-	if !found {
-		return nil, nil
-	}
-	if tasks, plain := plainAnswerTasks(result); plain {
-		return tasks, nil
+	result, found, err := decodedResult(resp)
+	if err != nil || !found {
+		return nil, err
 	}
 	return answerTasks(result), nil
 }
@@ -59,32 +65,11 @@ func decodedResult(resp json.RawMessage) (result json.RawMessage, found bool, er
 	return result, found, nil
 }
 
-// plainResult finds the result member of valid JSON text, the last one
-// winning as in a map. plain is false when a key has an escape sequence,
-// which only decoding can compare.
-func plainResult(resp []byte) (result []byte, found, plain bool, err error) {
-	it, isObject := jsonrpc.WalkObject(resp)
-	if !isObject {
-		if bytes.HasPrefix(bytes.TrimLeft(resp, " \t\n\r"), []byte("null")) {
-			return nil, false, true, nil
-		}
-		return nil, false, true, answer.ErrNotJSON
-	}
-	for m, ok := it.Next(); ok; m, ok = it.Next() {
-		switch {
-		case m.Escaped:
-			return nil, false, false, nil
-		case string(m.Name) == "result":
-			result, found = m.Value, true
-		}
-	}
-	return result, found, true, nil
-}
-
-// plainAnswerTasks is answerTasks on a result whose keys are plain; plain
-// is false otherwise, and tasks is then nil.
-func plainAnswerTasks(result []byte) (tasks []string, plain bool) {
-	it, isObject := jsonrpc.WalkObject(result)
+// plainAnswerTasks is answerTasks on the result that starts at resp[at],
+// when its keys are plain; plain is false otherwise, and tasks is then
+// nil.
+func plainAnswerTasks(resp []byte, at int) (tasks []string, plain bool) {
+	it, isObject := jsonrpc.WalkObjectAt(resp, at)
 	if !isObject {
 		return nil, true
 	}

@@ -34,8 +34,9 @@ const answerDepth = jsonrpc.MaxDepthCeiling
 // answerCheck checks one response object the upstream sent, before any
 // processor sees it. It returns nil, ErrNotJSON for what is not JSON
 // at all, or an error holding the *jsonrpc.Error the caller gets instead
-// of the response.
-type answerCheck func(ctx context.Context, resp []byte) error
+// of the response; and, in the same pass, whether resp holds whitespace
+// outside its strings (loose), which the caller does not get.
+type answerCheck func(ctx context.Context, resp []byte) (loose bool, err error)
 
 // reasonMalformedAnswer is data.reason of an answer refused by the check.
 const reasonMalformedAnswer = "malformed_answer"
@@ -61,15 +62,15 @@ func newStrict() (*jsonrpc.Strict, error) {
 }
 
 // checkAnswer is the check of answerCheck.
-func checkAnswer(resp []byte, strict *jsonrpc.Strict) error {
-	err := strict.Check(resp)
+func checkAnswer(resp []byte, strict *jsonrpc.Strict) (loose bool, err error) {
+	loose, err = strict.CheckLoose(resp)
 	switch {
 	case err == nil:
-		return nil
+		return loose, nil
 	case errors.Is(err, jsonrpc.ErrParse) && !errors.Is(err, jsonrpc.ErrInvalidUTF8) && !errors.Is(err, jsonrpc.ErrTooDeep):
-		return ErrNotJSON
+		return false, ErrNotJSON
 	}
-	return fmt.Errorf("%w: %w", malformedAnswer(err), err)
+	return false, fmt.Errorf("%w: %w", malformedAnswer(err), err)
 }
 
 // malformedAnswer is the refusal of an answer the check refused: an
@@ -89,13 +90,13 @@ func malformedAnswer(err error) *jsonrpc.Error {
 // check is the answer check of c's answers, which logs what it refuses:
 // the caller is told only that the answer was malformed.
 func (p *Pipeline[C]) check(c Call[C]) answerCheck {
-	return func(ctx context.Context, resp []byte) error {
-		err := checkAnswer(resp, p.strict)
+	return func(ctx context.Context, resp []byte) (bool, error) {
+		loose, err := checkAnswer(resp, p.strict)
 		if err != nil && !errors.Is(err, ErrNotJSON) {
 			p.logger.WarnContext(ctx, "upstream answer refused", "target", c.Target, "error", err)
-			return c.shaped(err)
+			return false, c.shaped(err)
 		}
-		return err
+		return loose, err
 	}
 }
 

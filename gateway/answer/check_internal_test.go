@@ -40,7 +40,7 @@ func TestCheckAnswer(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := checkAnswer([]byte(tt.answer), strict)
+			_, err := checkAnswer([]byte(tt.answer), strict)
 			if !errors.Is(err, tt.wantErr) || (tt.wantErr == nil) != (err == nil) {
 				t.Fatalf("checkAnswer(%s) = %v, want %v", tt.answer, err, tt.wantErr)
 			}
@@ -100,7 +100,7 @@ func FuzzStrictAnswer(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, answer string) {
 		var seen int
-		tag := func(_ context.Context, resp json.RawMessage) (json.RawMessage, error) {
+		tag := func(_ context.Context, resp json.RawMessage, _ bool) (json.RawMessage, bool, error) {
 			if err := requestCheck(resp); err != nil {
 				t.Fatalf("the chain was given %q, which the request codec refuses: %v", resp, err)
 			}
@@ -108,9 +108,9 @@ func FuzzStrictAnswer(f *testing.F) {
 				t.Fatalf("the chain was given %q, whose envelope a client reads otherwise", resp)
 			}
 			seen++
-			return json.RawMessage(`{"seen":1}`), nil
+			return json.RawMessage(`{"seen":1}`), false, nil
 		}
-		check := func(_ context.Context, resp []byte) error { return checkAnswer(resp, strict) }
+		check := func(_ context.Context, resp []byte) (bool, error) { return checkAnswer(resp, strict) }
 		out, err := processUnary(context.Background(), tag, check, json.RawMessage("7"), []byte(answer))
 		if err != nil || len(out) == 0 || strings.TrimSpace(answer) == "" {
 			return

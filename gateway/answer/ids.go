@@ -2,6 +2,7 @@ package answer
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"unicode/utf8"
 
@@ -23,13 +24,52 @@ var ErrUnmappedID = &jsonrpc.Error{
 // refuses the answer (ErrUnmappedID). The answer is searched once for all
 // the ids, whatever their number; one that names none of them, as written
 // or once its escapes are decoded, is returned as it is.
-func MapIDs(resp json.RawMessage, s *enforce.Scope, c *enforce.Catalog) (json.RawMessage, error) {
+//
+// Run as a pipeline's processor (ctx is then the chain's), a change that
+// rewrote string values and no member name is vouched for: the pipeline
+// does not check it again, for it is as well-formed as the answer the
+// check accepted, with the same names and the same whitespace.
+func MapIDs(ctx context.Context, resp json.RawMessage, s *enforce.Scope, c *enforce.Catalog) (json.RawMessage, error) {
 	ids := s.IDMap(c)
 	at := ids.Index(resp)
 	if at < 0 && bytes.IndexByte(resp, '\\') < 0 && utf8.Valid(resp) {
 		return resp, nil
 	}
-	return mapAnswer(resp, ids, at)
+	out, names, err := mapAnswer(resp, ids, at)
+	if err == nil && !names {
+		vouchFor(ctx, resp, out)
+	}
+	return out, err
+}
+
+// vouch is where the chain learns which output of a processor needs no
+// check again: out, when set, was written by the id mapping from in with
+// no member name changed. The chain trusts it only when in is the very
+// text it gave the processor, which the check accepted. It is the
+// context the chain gives its processors, holding itself under vouchKey,
+// so that a chain allocates it once.
+type vouch struct {
+	context.Context
+	in, out json.RawMessage
+}
+
+// Value implements context.Context.
+func (v *vouch) Value(key any) any {
+	if key == (vouchKey{}) {
+		return v
+	}
+	return v.Context.Value(key)
+}
+
+// vouchKey is the context key of the chain's *vouch.
+type vouchKey struct{}
+
+// vouchFor tells the chain running in ctx, if any, that out, mapped from
+// in, needs no check again.
+func vouchFor(ctx context.Context, in, out json.RawMessage) {
+	if v, ok := ctx.Value(vouchKey{}).(*vouch); ok {
+		v.in, v.out = in, out
+	}
 }
 
 // Lines is the line filter of a stream scoped to a capability: the event,

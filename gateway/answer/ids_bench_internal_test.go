@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -65,7 +66,7 @@ func BenchmarkMapIDs(b *testing.B) {
 					b.SetBytes(int64(len(raw)))
 					b.ReportAllocs()
 					for b.Loop() {
-						out, err := MapIDs(raw, s, c)
+						out, err := MapIDs(context.Background(), raw, s, c)
 						if err != nil || ids == (len(out) == len(raw)) {
 							b.Fatalf("%v, changed %v", err, len(out) != len(raw))
 						}

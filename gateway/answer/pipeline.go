@@ -170,31 +170,39 @@ func (p *Pipeline[C]) Unary(ctx context.Context, c Call[C], body []byte) ([]byte
 }
 
 // chain applies processors to one response object, in order. resp must
-// have passed the answer check.
-type chain func(ctx context.Context, resp json.RawMessage) (json.RawMessage, error)
+// have passed the answer check, which said whether it holds whitespace
+// outside its strings (loose); the chain says the same of what it
+// returns.
+type chain func(ctx context.Context, resp json.RawMessage, loose bool) (out json.RawMessage, outLoose bool, err error)
 
 // chain is the pipeline's processors bound to c. What a processor changed
 // passes the same check as what the upstream sent before the next
 // processor, or the caller, sees it: id mapping rewrites member names, and
 // two names it maps to one placeholder would be a duplicate the caller's
-// reader resolves its own way.
+// reader resolves its own way. The one change not checked again is one
+// the id mapping vouches for (vouchedBy): it rewrote string values and
+// no member name, so the text is as well-formed as before, its names
+// untouched, and its whitespace where it was.
 func (p *Pipeline[C]) chain(c Call[C]) chain {
-	return func(ctx context.Context, resp json.RawMessage) (json.RawMessage, error) {
+	return func(ctx context.Context, resp json.RawMessage, loose bool) (json.RawMessage, bool, error) {
+		v := &vouch{Context: ctx}
 		for _, proc := range p.procs {
-			out, err := proc(ctx, c.Value, resp)
+			v.in, v.out = nil, nil
+			out, err := proc(v, c.Value, resp)
 			if err != nil {
-				return nil, c.shaped(err)
+				return nil, false, c.shaped(err)
 			}
-			if !sameText(out, resp) {
-				if err := checkAnswer(out, p.strict); err != nil {
+			vouched := sameText(v.in, resp) && sameText(out, v.out)
+			if !sameText(out, resp) && !vouched {
+				if loose, err = checkAnswer(out, p.strict); err != nil {
 					p.logger.WarnContext(ctx, "upstream answer refused after the gateway's processing (two names mapped to one?)",
 						"target", c.Target, "error", err)
-					return nil, c.shaped(err)
+					return nil, false, c.shaped(err)
 				}
 			}
 			resp = out
 		}
-		return resp, nil
+		return resp, loose, nil
 	}
 }
 
@@ -217,10 +225,11 @@ func processUnary(ctx context.Context, run chain, check answerCheck, id json.Raw
 		return processArray(ctx, run, check, id, trimmed)
 	}
 	// The check is the only validation: one pass over the answer.
-	if err := check(ctx, trimmed); err != nil {
+	loose, err := check(ctx, trimmed)
+	if err != nil {
 		return refuseAnswer(id, err)
 	}
-	out, _ := processOne(ctx, run, id, trimmed)
+	out, _ := processOne(ctx, run, id, trimmed, loose)
 	return out, nil
 }
 
@@ -232,13 +241,14 @@ func processArray(ctx context.Context, run chain, check answerCheck, id json.Raw
 		return nil, ErrNotJSON
 	}
 	for i, e := range elems {
-		if err := check(ctx, e); err != nil {
+		loose, err := check(ctx, e)
+		if err != nil {
 			if elems[i], err = refuseAnswer(id, err); err != nil {
 				return nil, err
 			}
 			continue
 		}
-		elems[i], _ = processOne(ctx, run, id, e)
+		elems[i], _ = processOne(ctx, run, id, e, loose)
 	}
 	return json.Marshal(elems)
 }
@@ -246,9 +256,10 @@ func processArray(ctx context.Context, run chain, check answerCheck, id json.Raw
 // processOne runs one response object through the chain and returns what
 // the caller gets: the processed object, or the refusal in its place
 // (refused is then true), for the response's id or, when it has none, id.
-func processOne(ctx context.Context, run chain, id, resp json.RawMessage) (out json.RawMessage, refused bool) {
-	out, err := run(ctx, resp)
-	if err == nil && !hasLooseSpace(out) {
+// loose is what the answer check said of resp.
+func processOne(ctx context.Context, run chain, id, resp json.RawMessage, loose bool) (out json.RawMessage, refused bool) {
+	out, loose, err := run(ctx, resp, loose)
+	if err == nil && !loose {
 		// out is valid JSON (resp passed the answer check, and the chain
 		// checked whatever a processor changed) and already compact: it
 		// is what the caller gets, without a compacted copy.

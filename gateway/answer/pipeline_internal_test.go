@@ -15,21 +15,23 @@ import (
 )
 
 // identity passes every response as it is.
-func identity(_ context.Context, resp json.RawMessage) (json.RawMessage, error) { return resp, nil }
+func identity(_ context.Context, resp json.RawMessage, loose bool) (json.RawMessage, bool, error) {
+	return resp, loose, nil
+}
 
 // refuseSecret refuses a response that mentions "secret".
-func refuseSecret(_ context.Context, resp json.RawMessage) (json.RawMessage, error) {
+func refuseSecret(_ context.Context, resp json.RawMessage, loose bool) (json.RawMessage, bool, error) {
 	if strings.Contains(string(resp), "secret") {
-		return nil, &jsonrpc.Error{Code: -32001, Message: "Task not found"}
+		return nil, false, &jsonrpc.Error{Code: -32001, Message: "Task not found"}
 	}
-	return resp, nil
+	return resp, loose, nil
 }
 
 // strictOnly is the answer check without its log.
-func strictOnly(_ context.Context, resp []byte) error {
+func strictOnly(_ context.Context, resp []byte) (bool, error) {
 	s, err := newStrict()
 	if err != nil {
-		return err
+		return false, err
 	}
 	return checkAnswer(resp, s)
 }
@@ -144,12 +146,12 @@ func FuzzEventStream(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		var seen []string
-		tag := func(_ context.Context, resp json.RawMessage) (json.RawMessage, error) {
+		tag := func(_ context.Context, resp json.RawMessage, _ bool) (json.RawMessage, bool, error) {
 			if err := requestCheck(resp); err != nil {
 				t.Fatalf("the chain was given %q, which the request codec refuses: %v", resp, err)
 			}
 			seen = append(seen, string(resp))
-			return fmt.Appendf(nil, `{"seen":%d}`, len(seen)-1), nil
+			return fmt.Appendf(nil, `{"seen":%d}`, len(seen)-1), false, nil
 		}
 		out := readStream(t, tag, in)
 		for i, data := range answertest.ClientEvents(out) {

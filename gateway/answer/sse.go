@@ -123,10 +123,11 @@ func (s *eventStream) writeEvent(kept, data [][]byte) []byte {
 			b.WriteString("data:\n\n")
 			return b.Bytes()
 		}
-		if err := s.check(s.ctx, joined); err != nil {
+		loose, err := s.check(s.ctx, joined)
+		if err != nil {
 			return s.refuse(err)
 		}
-		out, refused := processOne(s.ctx, s.run, s.id, joined)
+		out, refused := processOne(s.ctx, s.run, s.id, joined, loose)
 		s.done = s.done || refused
 		b.WriteString("data: ")
 		b.Write(out)

@@ -14,11 +14,12 @@ import (
 // mapAnswer rewrites, in every string of the valid JSON text raw (values
 // and object keys alike), each id of the map, and returns the text with
 // only the strings that changed re-encoded, members in their order: raw
-// itself when nothing changed. Every value is seen, a duplicate member's
+// itself when nothing changed. names says whether a member name changed;
+// nothing else but the text of string values ever does. Every value is seen, a duplicate member's
 // too. A refused id fails it with ErrUnmappedID. at is where the first id
 // in raw starts, or -1: a literal written plainly is decoded only if an
 // id starts inside it, and raw is searched once, from left to right.
-func mapAnswer(raw json.RawMessage, ids *enforce.IDMap, at int) (json.RawMessage, error) {
+func mapAnswer(raw json.RawMessage, ids *enforce.IDMap, at int) (_ json.RawMessage, names bool, _ error) {
 	var out []byte
 	last, mapped := 0, false
 	lits := jsonrpc.WalkStrings(raw)
@@ -41,16 +42,30 @@ func mapAnswer(raw json.RawMessage, ids *enforce.IDMap, at int) (json.RawMessage
 			next = jsonrpc.AppendString(append(out, raw[last:start]...), s)
 		}
 		if refused {
-			return nil, ErrUnmappedID
+			return nil, false, ErrUnmappedID
 		}
 		if changed {
 			out, last, mapped = next, end, true
+			names = names || isName(raw, end)
 		}
 	}
 	if !mapped {
-		return raw, nil
+		return raw, false, nil
 	}
-	return append(out, raw[last:]...), nil
+	return append(out, raw[last:]...), names, nil
+}
+
+// isName reports whether the string literal of valid JSON text b that
+// ends at end is a member name: a colon follows it.
+func isName(b []byte, end int) bool {
+	for ; end < len(b); end++ {
+		switch b[end] {
+		case ' ', '\t', '\n', '\r':
+			continue
+		}
+		return b[end] == ':'
+	}
+	return false
 }
 
 // indexFrom is where the first id of the map in b[from:] starts, in b, or
@@ -86,28 +101,4 @@ func mapLiteral(lit []byte, plain bool, ids *enforce.IDMap) (s string, changed, 
 	}
 	out, refused := ids.Replace(s)
 	return out, !refused && out != s, refused
-}
-
-// hasLooseSpace reports whether the JSON text b has whitespace outside its
-// string literals: whether json.Compact would change it.
-func hasLooseSpace(b []byte) bool {
-	last := 0
-	lits := jsonrpc.WalkStrings(b)
-	for start, end, ok := lits.Next(); ok; start, end, ok = lits.Next() {
-		if hasSpace(b[last:start]) {
-			return true
-		}
-		last = end
-	}
-	return hasSpace(b[last:])
-}
-
-// hasSpace reports whether b holds a byte JSON takes for whitespace.
-func hasSpace(b []byte) bool {
-	for _, c := range b {
-		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
-			return true
-		}
-	}
-	return false
 }

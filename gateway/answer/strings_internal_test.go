@@ -1,31 +1,10 @@
 package answer
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"testing"
 )
-
-// FuzzHasLooseSpace: on any valid JSON, hasLooseSpace says exactly
-// whether json.Compact changes it.
-func FuzzHasLooseSpace(f *testing.F) {
-	for _, s := range []string{`{"a":1}`, `{"a": 1}`, `"a b"`, "[1,\n2]", `"\" "`, `{"a":"\\"}`} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if !json.Valid([]byte(s)) {
-			return
-		}
-		var buf bytes.Buffer
-		if err := json.Compact(&buf, []byte(s)); err != nil {
-			t.Fatal(err)
-		}
-		if changed := buf.String() != s; hasLooseSpace([]byte(s)) != changed {
-			t.Errorf("hasLooseSpace(%q) = %v, Compact changes it: %v", s, !changed, changed)
-		}
-	})
-}
 
 // TestChainRefusesBrokenProcessorOutput: what a processor changes into
 // something that is not JSON never reaches the next processor or the

@@ -29,6 +29,10 @@ type checker struct {
 	// spelling, when not nil, are the names the text's reader reads by
 	// exact spelling (Strict); Decode reads no such tree.
 	spelling *Names
+
+	// loose is set when whitespace was skipped outside a string literal:
+	// json.Compact would change the text.
+	loose bool
 }
 
 // checkScratch is the checker's initial storage, sized so the names of a
@@ -328,8 +332,12 @@ func (c *checker) literal(lit string) error {
 }
 
 func (c *checker) skipWS() {
+	start := c.pos
 	for c.pos < len(c.data) && isSpace(c.data[c.pos]) {
 		c.pos++
+	}
+	if c.pos != start {
+		c.loose = true
 	}
 }
 

@@ -46,6 +46,11 @@
 // without decoding or allocating. Code that reads part of a checked text
 // without decoding it walks it with these, so that it reads what the
 // checks were about; it never scans the bytes with a loop of its own.
+// [FirstMember] and [WalkObjectAt] let a reader of one member of a large
+// checked text stop there: it pays for the members written before it and
+// for the member's own members, never for skipping the rest. [Strict]'s
+// CheckLoose also says, in the check's pass, whether json.Compact would
+// change the text.
 //
 // [UnmarshalParams] decodes params into a struct strictly: unknown members are
 // rejected, and member names must match the struct's JSON names exactly,

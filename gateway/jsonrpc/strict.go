@@ -83,8 +83,17 @@ func NewStrict(maxDepth int, names *Names) (*Strict, error) {
 // Check checks text, one JSON value of at most MaxBodyBytesCeiling bytes
 // (ErrBodyTooLarge). It decodes nothing and keeps nothing of text.
 func (s *Strict) Check(text []byte) error {
+	_, err := s.CheckLoose(text)
+	return err
+}
+
+// CheckLoose is Check, which also reports, in the same pass, whether text
+// holds whitespace outside its string literals (loose): whether
+// json.Compact would change a text the check accepts. loose is
+// meaningful only when err is nil.
+func (s *Strict) CheckLoose(text []byte) (loose bool, err error) {
 	if len(text) > MaxBodyBytesCeiling {
-		return fmt.Errorf("%w: more than %d bytes", ErrBodyTooLarge, MaxBodyBytesCeiling)
+		return false, fmt.Errorf("%w: more than %d bytes", ErrBodyTooLarge, MaxBodyBytesCeiling)
 	}
 	scratch, _ := s.scratch.Get().(*checkScratch)
 	if scratch == nil {
@@ -92,9 +101,9 @@ func (s *Strict) Check(text []byte) error {
 	}
 	c := newCheckerIn(scratch, text, s.maxDepth)
 	c.spelling = s.names
-	err := c.run()
+	err = c.run()
 	s.scratch.Put(scratch)
-	return err
+	return c.loose, err
 }
 
 // spelled checks the name ref, just recorded, against the names read in

@@ -232,3 +232,32 @@ func refLookup(names *Names, k string) (inner *Names, variant bool) {
 	}
 	return nil, false
 }
+
+// FuzzCheckLoose: on any text the check accepts, CheckLoose says exactly
+// whether json.Compact changes it, and refuses exactly what Check
+// refuses.
+func FuzzCheckLoose(f *testing.F) {
+	for _, s := range []string{`{"a":1}`, `{"a": 1}`, `"a b"`, "[1,\n2]", `"\" "`, `{"a":"\\"}`, " {} ", "\t[]", `{"a":1}x`} {
+		f.Add([]byte(s))
+	}
+	strict, err := NewStrict(MaxDepthCeiling, nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, text []byte) {
+		loose, err := strict.CheckLoose(text)
+		if plain := strict.Check(text); (plain == nil) != (err == nil) {
+			t.Fatalf("CheckLoose = %v, Check = %v", err, plain)
+		}
+		if err != nil {
+			return
+		}
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, text); err != nil {
+			t.Fatalf("Compact refuses what the check accepts: %v", err)
+		}
+		if changed := !bytes.Equal(buf.Bytes(), text); loose != changed {
+			t.Errorf("CheckLoose(%q) = %v, Compact changes it: %v", text, loose, changed)
+		}
+	})
+}

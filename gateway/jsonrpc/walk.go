@@ -54,6 +54,9 @@ type seqWalk struct {
 	after bool // an item was read: a comma or the closing bracket is next
 	state walkState
 	close byte
+	// within: the value is one inside text, which goes on after its
+	// closing bracket.
+	within bool
 }
 
 // start begins a walk over text, leading whitespace allowed, when its
@@ -78,7 +81,7 @@ func (w *seqWalk) item() (pos int, ok bool) {
 	switch {
 	case pos < len(d) && d[pos] == w.close:
 		w.state = walkDone
-		if end := skipSpace(d, pos+1); end != len(d) {
+		if end := skipSpace(d, pos+1); end != len(d) && !w.within {
 			w.broken(end)
 		}
 		return 0, false
@@ -129,29 +132,80 @@ func WalkObject(text []byte) (o ObjectWalk, ok bool) {
 	return o, o.w.start(text, '{', '}')
 }
 
+// WalkObjectAt starts a walk over the members of the object that starts at
+// text[at] (FirstMember's at, say), which ends at its closing bracket:
+// what follows it in text is not the walk's. ok is false when no object
+// starts there.
+func WalkObjectAt(text []byte, at int) (o ObjectWalk, ok bool) {
+	if at < 0 || at >= len(text) || !o.w.start(text[at:], '{', '}') {
+		return ObjectWalk{}, false
+	}
+	o.w.within = true
+	return o, true
+}
+
 // Next returns the next member. ok is false after the last one, or where
 // the text breaks the structure of an object (Err).
 func (o *ObjectWalk) Next() (m Member, ok bool) {
-	pos, ok := o.w.item()
+	name, escaped, at, ok := o.name()
 	if !ok {
 		return Member{}, false
+	}
+	value, ok := o.w.value(at)
+	if !ok {
+		return Member{}, false
+	}
+	return Member{Name: name, Escaped: escaped, Value: value}, true
+}
+
+// name reads the name of the next member, and returns it with where its
+// value starts; the walk then stands at that value.
+func (o *ObjectWalk) name() (name []byte, escaped bool, at int, ok bool) {
+	pos, ok := o.w.item()
+	if !ok {
+		return nil, false, 0, false
 	}
 	d := o.w.text
 	if pos >= len(d) || d[pos] != '"' {
 		o.w.broken(pos)
-		return Member{}, false
+		return nil, false, 0, false
 	}
 	end, escaped, ok := stringEnd(d, pos)
 	colon := skipSpace(d, end)
 	if !ok || colon >= len(d) || d[colon] != ':' {
 		o.w.broken(colon)
-		return Member{}, false
+		return nil, false, 0, false
 	}
-	value, ok := o.w.value(skipSpace(d, colon+1))
-	if !ok {
-		return Member{}, false
+	return d[pos+1 : end-1], escaped, skipSpace(d, colon+1), true
+}
+
+// FirstMember finds, in the object text, the value of the first member
+// whose name is written exactly name, and returns where it starts (at)
+// without finding where it ends: only the members written before it are
+// walked, so a reader of one large member pays for the others alone. at
+// is -1 when there is no such member, or when a name before it has an
+// escape sequence (escaped), which only decoding can compare. On a text
+// whose names are unique (one Strict or Decode accepted), that member is
+// the only one of its name. isObject is false when text is not an object.
+func FirstMember(text []byte, name string) (at int, escaped, isObject bool) {
+	o, isObject := WalkObject(text)
+	if !isObject {
+		return -1, false, false
 	}
-	return Member{Name: d[pos+1 : end-1], Escaped: escaped, Value: value}, true
+	for {
+		n, escaped, at, ok := o.name()
+		switch {
+		case !ok:
+			return -1, false, true
+		case escaped:
+			return -1, true, true
+		case string(n) == name:
+			return at, false, true
+		}
+		if _, ok := o.w.value(at); !ok {
+			return -1, false, true
+		}
+	}
 }
 
 // Err returns nil when the walk ended at the object's closing bracket, with

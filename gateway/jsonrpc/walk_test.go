@@ -226,3 +226,80 @@ func equalRaw(a, b []json.RawMessage) bool {
 	}
 	return true
 }
+
+// FuzzFirstMember checks FirstMember and WalkObjectAt against the full
+// walk: on any text they never panic; on text Strict accepts, FirstMember
+// stops at the value of the first member named as asked (or at the first
+// escaped name before it), and a walk of that value from inside the text
+// finds exactly the members a walk of the value alone finds.
+func FuzzFirstMember(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"result":{"kind":"task","id":"t1"}}`, `{"id":1,"result":"x"}`,
+		`{"a\u0062":1,"result":{}}`, `{"result" : { "a" : [1] } }`, `{}`, `[{"result":1}]`, `{"result":{"a":1}`,
+	} {
+		f.Add([]byte(s), "result")
+	}
+	strict, err := NewStrict(MaxDepthCeiling, nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, text []byte, name string) {
+		at, escaped, isObject := FirstMember(text, name)
+		if w, ok := WalkObjectAt(text, at); ok {
+			for _, ok := w.Next(); ok; _, ok = w.Next() {
+			}
+		}
+		if strict.Check(text) != nil {
+			return
+		}
+		members, _ := walkAll(text)
+		o, wantObject := WalkObject(text)
+		wantAt, wantEscaped := -1, false
+		for m, ok := o.Next(); ok && wantAt < 0 && !wantEscaped; m, ok = o.Next() {
+			if m.Escaped {
+				wantEscaped = true
+			} else if string(m.Name) == name {
+				wantAt = cap(text) - cap(m.Value) // where m.Value starts in text
+			}
+		}
+		if isObject != wantObject || at != wantAt || escaped != wantEscaped {
+			t.Fatalf("FirstMember(%q, %q) = %d, %v, %v; walking finds %d, %v, %v (%d members)",
+				text, name, at, escaped, isObject, wantAt, wantEscaped, wantObject, len(members))
+		}
+		if at < 0 {
+			return
+		}
+		value := text[at : at+len(valueOf(t, text[at:]))]
+		var inner, whole []Member
+		w, ok := WalkObjectAt(text, at)
+		for m, ok := w.Next(); ok; m, ok = w.Next() {
+			inner = append(inner, m)
+		}
+		if v, isObj := WalkObject(value); isObj != ok {
+			t.Fatalf("WalkObjectAt(%q, %d) is an object: %v; its value alone: %v", text, at, ok, isObj)
+		} else {
+			for m, ok := v.Next(); ok; m, ok = v.Next() {
+				whole = append(whole, m)
+			}
+		}
+		if len(inner) != len(whole) {
+			t.Fatalf("WalkObjectAt(%q, %d) finds %d members, the value alone %d", text, at, len(inner), len(whole))
+		}
+		for i := range inner {
+			if !bytes.Equal(inner[i].Name, whole[i].Name) || !bytes.Equal(inner[i].Value, whole[i].Value) {
+				t.Fatalf("WalkObjectAt(%q, %d) member %d: %q:%q, the value alone %q:%q", text, at, i, inner[i].Name, inner[i].Value, whole[i].Name, whole[i].Value)
+			}
+		}
+	})
+}
+
+// valueOf is the JSON value at the start of text, as json.Decoder reads
+// it.
+func valueOf(t *testing.T, text []byte) json.RawMessage {
+	t.Helper()
+	var v json.RawMessage
+	if err := json.NewDecoder(bytes.NewReader(text)).Decode(&v); err != nil {
+		t.Fatalf("no value at the start of %q: %v", text, err)
+	}
+	return v
+}

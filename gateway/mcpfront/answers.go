@@ -59,7 +59,7 @@ func (f *Front) mapIDs(ctx context.Context, c *call, resp json.RawMessage) (json
 			return nil, wireError(r)
 		}
 	}
-	return answer.MapIDs(resp, c.scope, c.server.known)
+	return answer.MapIDs(ctx, resp, c.scope, c.server.known)
 }
 
 // listTools keeps, in a tools/list answer, the tools the caller could
