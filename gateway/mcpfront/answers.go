@@ -49,7 +49,7 @@ func (f *Front) modifyAnswer(resp *http.Response) error {
 // stream at its next event.
 func (f *Front) mapIDs(ctx context.Context, c *call, resp json.RawMessage) (json.RawMessage, error) {
 	if c.redact {
-		return answer.MapIDs(resp, &enforce.Scope{}, c.server.known)
+		return answer.MapIDs(ctx, resp, &enforce.Scope{}, c.server.known)
 	}
 	if c.scope == nil {
 		return resp, nil
