@@ -33,7 +33,8 @@ type Fronts struct {
 func (b *Built) fronts(ctx context.Context, cfg *config.Config, opts BuildOptions, a *authn.Authenticator, caps *Capabilities) (Fronts, error) {
 	a2e, closeSessions, err := a2efront.Open(cfg.A2EHosts, a2efront.OpenOptions{
 		Deps: a2efront.Deps{Runtime: opts.Runtime, Authenticate: a.AuthenticateToken, AuthenticateRequest: a.AuthenticateRequest,
-			Policy: caps.Policy, Audit: caps.Audit, Frozen: caps.Frozen},
+			Policy: caps.Policy, Shadow: caps.Shadow, Disagreed: opts.Runtime.Metrics.ShadowDisagreement,
+			Audit: caps.Audit, Frozen: caps.Frozen},
 		Keys: caps.Keys,
 	})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/enforce"
+	"github.com/capgate/capgate/gateway/issue"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/proxy"
 	"github.com/capgate/capgate/gateway/ratelimit"
@@ -80,10 +81,12 @@ func (f *Front) ambient(ctx context.Context, c *call, p sep.InvokeParams) outcom
 		f.auditInvoke(ctx, c, p, nil, jsonrpc.ReasonCapabilityRequired)
 		return required
 	}
-	d := f.deps.Policy.Current().DecideAmbient(ctx, policy.AmbientInput{
+	in := policy.AmbientInput{
 		Principal: toPolicyPrincipal(c.principal), Agent: c.agent.cfg.Name,
 		Skill: p.Skill, Method: c.canonical, Now: f.deps.Now(),
-	})
+	}
+	d := f.deps.Policy.Current().DecideAmbient(ctx, in)
+	f.shadowAmbient(ctx, in, d)
 	if !d.Allow {
 		f.auditInvoke(ctx, c, p, nil, jsonrpc.ReasonCapabilityRequired)
 		return required
@@ -105,4 +108,20 @@ func encodeRequest(id json.RawMessage, method string, params any) []byte {
 		panic("a2a front: a request the gateway rebuilt does not encode: " + err.Error())
 	}
 	return b
+}
+
+// shadowAmbient decides an ambient call under the shadow policy, when one
+// is configured, and records a disagreement (audit and metric). Nothing
+// it decides is enforced.
+func (f *Front) shadowAmbient(ctx context.Context, in policy.AmbientInput, enforced policy.Decision) {
+	if f.deps.Shadow == nil || f.deps.Shadow.Current() == nil {
+		return
+	}
+	cand := f.deps.Shadow.Current().DecideAmbient(ctx, in)
+	side := func(d policy.Decision) issue.Shadowed {
+		return issue.Shadowed{Revision: d.Revision, Allow: d.Allow, Rules: issue.RuleIDs(d.Matched)}
+	}
+	if issue.Disagreement(ctx, f.audit, "ambient", in.Principal.ID, in.Agent, []string{in.Skill}, side(enforced), side(cand)) {
+		f.deps.Metrics.ShadowDisagreement()
+	}
 }

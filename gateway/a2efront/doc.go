@@ -22,7 +22,9 @@
 //   - agent_caps is narrowed before forwarding to what the policy allows
 //     (policy.DecideA2E) and what the host offers (Host.Capabilities, when
 //     set). If nothing is left the handshake is answered no_caps and not
-//     forwarded.
+//     forwarded. With a shadow policy (Deps.Shadow) the candidate decides
+//     the same handshake without enforcing; a different outcome is a
+//     policy.shadow_disagreement audit event of kind a2e.
 //   - The host's handshake/resp is rewritten: accepted_caps lists every
 //     requested capability; enabled is true only where the gateway
 //     forwarded it AND the host enabled it, with the host's metadata;

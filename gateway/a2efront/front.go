@@ -61,6 +61,12 @@ type Deps struct {
 	// session whose host or principal is frozen is refused. Nil freezes
 	// nothing.
 	Frozen *freeze.Set
+	// Shadow, when set, is a candidate policy that decides every
+	// handshake beside Policy without enforcing anything; each
+	// disagreement is audited (policy.shadow_disagreement) and reported
+	// to Disagreed.
+	Shadow    PolicySource
+	Disagreed func()
 	// Runtime is the clock (nil means time.Now) and the operational
 	// logger (nil discards); Open also reads the hosts' secrets with its
 	// Getenv and keeps the sessions on its Redis.

@@ -63,10 +63,12 @@ func (f *Front) handshake(ctx context.Context, c *call) outcome {
 		f.deps.Logger.Error("a2efront: no policy loaded; refusing the handshake")
 		return f.rejectHandshake(ctx, c, a2e.ReasonServerError, nil)
 	}
-	d := pol.DecideA2E(ctx, policy.A2EInput{
+	in := policy.A2EInput{
 		Principal: policy.Principal{ID: p.ID, Issuer: p.Issuer, Groups: p.Groups, Claims: p.Claims},
 		Host:      c.host.Name, Capabilities: caps, Now: f.deps.Now(),
-	})
+	}
+	d := pol.DecideA2E(ctx, in)
+	f.shadow(ctx, in, d)
 	c.sess.Requested, c.sess.PolicyRevision, c.sess.PolicyReasons = caps, d.Revision, d.Denied
 	c.sess.Forwarded, c.sess.Denied = narrow(caps, d.Allowed, c.host.offered)
 	if len(c.sess.Forwarded) == 0 {

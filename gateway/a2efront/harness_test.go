@@ -146,6 +146,10 @@ type worldOptions struct {
 	recordKey []byte
 	// frozen is the fronts' freeze list; nil freezes nothing.
 	frozen *freeze.Set
+	// shadow is the fronts' shadow policy, and disagreed counts its
+	// disagreements; nil means none.
+	shadow    a2efront.PolicySource
+	disagreed func()
 }
 
 func newWorld(t testing.TB, o worldOptions) *world {
@@ -180,7 +184,7 @@ func newWorld(t testing.TB, o worldOptions) *world {
 		f, err := a2efront.New(cfg, a2efront.Deps{
 			Authenticate: auth.AuthenticateToken, AuthenticateRequest: auth.AuthenticateRequest, Policy: o.policy, Sessions: st,
 			Audit: slog.New(slog.NewJSONHandler(w.audit, nil)), Runtime: platform.Runtime{Now: o.now, Logger: slog.New(slog.NewJSONHandler(w.logs, nil))},
-			RecordKey: o.recordKey, Frozen: o.frozen,
+			RecordKey: o.recordKey, Frozen: o.frozen, Shadow: o.shadow, Disagreed: o.disagreed,
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -64,3 +64,42 @@ func shadowSide(d policy.Decision, outcome []string) map[string]any {
 	}
 	return map[string]any{"revision": d.Revision, "allow": d.Allow, "rules": rules, "outcome": outcome}
 }
+
+// Shadowed is one side of a disagreement on a decision other than
+// issuance (an ambient call, an A2E handshake): the revision that decided,
+// whether it allowed, the rules that took effect and what it allowed.
+type Shadowed struct {
+	Revision string
+	Allow    bool
+	Rules    []string
+	Outcome  []string
+}
+
+// Disagreement records a decision the shadow policy made otherwise than
+// the enforced one, outside issuance: kind names the decision ("ambient",
+// "a2e"), target the agent or host (under the key agent, as every
+// issuance event), asked what was asked (skills or A2E capabilities).
+// It returns whether the two disagree; nothing is recorded when they do
+// not. The event has the issuance disagreement's shape, so the console
+// and the trail read both alike.
+func Disagreement(ctx context.Context, audit func(context.Context, string, ...slog.Attr), kind, principal, target string, asked []string, enforced, candidate Shadowed) bool {
+	if enforced.Allow == candidate.Allow && slices.Equal(enforced.Outcome, candidate.Outcome) {
+		return false
+	}
+	side := func(s Shadowed) map[string]any {
+		return map[string]any{"revision": s.Revision, "allow": s.Allow, "rules": nonNil(s.Rules), "outcome": nonNil(s.Outcome)}
+	}
+	audit(ctx, EventShadowDisagreement, slog.String("kind", kind),
+		slog.String("principal", principal), slog.String("agent", target), slog.Any("grants", nonNil(asked)),
+		slog.Any("enforced", side(enforced)), slog.Any("candidate", side(candidate)))
+	return true
+}
+
+// RuleIDs are the ids of the rules that took effect.
+func RuleIDs(refs []policy.RuleRef) []string {
+	out := make([]string, 0, len(refs))
+	for _, m := range refs {
+		out = append(out, m.ID)
+	}
+	return out
+}
