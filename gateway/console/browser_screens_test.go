@@ -20,7 +20,8 @@ var screenWidths = []int64{1280, 800}
 // clipped or pushed off to the right), and with -update writes
 // testdata/screenshots/<page>-<width>.png.
 func TestScreenshots(t *testing.T) {
-	f := newFixture(t, fixtureOptions{})
+	f := newFixture(t, fixtureOptions{shadow: narrowedCandidate(t)})
+	writeDisagreements(t, f, "user:alice@example.com", "user:erin@example.com")
 	ctx := newChromium(t)
 	base := f.srv.URL
 	explain := url.Values{"principal": {"user:carol@example.com"}, "groups": {"hr, editors"}, "agent": {"documents"},
@@ -35,6 +36,8 @@ func TestScreenshots(t *testing.T) {
 		{"capabilities-after-revoke", "/console/capabilities", `#count`},
 		{"forbidden", "/console/revoke", `p.error`},
 		{"audit", "/console/audit", `#chain`},
+		{"freeze", "/console/freeze", `#frozen`},
+		{"shadow", "/console/shadow", `#disagreements`},
 	}
 	for i, p := range pages {
 		switch p.name {
@@ -44,6 +47,11 @@ func TestScreenshots(t *testing.T) {
 		case "capability-revoked":
 			run(t, ctx, "revoke the child", chromedp.Navigate(base+"/console/capability?id="+f.chain[1].CapabilityID),
 				chromedp.Click(chromedp.CSS(`form[action="/console/revoke"] button`)), chromedp.WaitVisible(chromedp.CSS(`p.done`)))
+		case "freeze":
+			run(t, ctx, "freeze an agent", chromedp.Navigate(base+"/console/freeze"),
+				chromedp.SendKeys(chromedp.CSS(`form[action="/console/freeze"] input[name="name"]`), "extra"),
+				chromedp.SendKeys(chromedp.CSS(`form[action="/console/freeze"] input[name="reason"]`), "incident 7: leaking summaries"),
+				chromedp.Click(chromedp.CSS(`form[action="/console/freeze"] button[type="submit"]`)), chromedp.WaitVisible(chromedp.CSS(`#frozen`)))
 		case "forbidden":
 			// A forged post without its CSRF token lands on the error page.
 			evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {

@@ -24,27 +24,9 @@ func TestShadowPage(t *testing.T) {
 		t.Fatalf("without a shadow policy:\n%s", page)
 	}
 
-	path := filepath.Join("..", "..", "policy", "replay", "testdata", "narrowed.yaml")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cand, _, err := policy.Load(context.Background(), data, path, policytest.QuickstartCatalog())
-	if err != nil {
-		t.Fatal(err)
-	}
+	cand := narrowedCandidate(t)
 	f := newFixture(t, fixtureOptions{shadow: cand})
-	file, err := os.OpenFile(f.auditFile, os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer file.Close()
-	log := slog.New(audit.NewHandler(file, audit.Options{Chain: "replica-2"}))
-	for _, who := range []string{"user:alice@example.com", "user:erin@example.com"} {
-		log.Info("policy.shadow_disagreement", "principal", who, "agent", "documents", "grants", []string{"documents:read"},
-			"enforced", map[string]any{"allow": true, "outcome": []string{"documents:read ops=list,retrieve,search"}},
-			"candidate", map[string]any{"allow": false, "outcome": []string{"denied"}})
-	}
+	writeDisagreements(t, f, "user:alice@example.com", "user:erin@example.com")
 	b = newBrowser(t, f)
 	b.signIn(adminKey)
 	_, page := b.get("/console/shadow")
@@ -59,5 +41,38 @@ func TestShadowPage(t *testing.T) {
 	sec.signIn(approverKey)
 	if code, _ := sec.get("/console/shadow"); code != 403 {
 		t.Errorf("an approver opened the shadow page: %d", code)
+	}
+}
+
+// narrowedCandidate is the replay tests' candidate policy, which narrows
+// finance-read-reports.
+func narrowedCandidate(t *testing.T) *policy.Policy {
+	t.Helper()
+	path := filepath.Join("..", "..", "policy", "replay", "testdata", "narrowed.yaml")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cand, _, err := policy.Load(context.Background(), data, path, policytest.QuickstartCatalog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cand
+}
+
+// writeDisagreements appends one policy.shadow_disagreement per principal
+// to the fixture's audit file, as another replica would.
+func writeDisagreements(t *testing.T, f *fixture, principals ...string) {
+	t.Helper()
+	file, err := os.OpenFile(f.auditFile, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	log := slog.New(audit.NewHandler(file, audit.Options{Chain: "replica-2"}))
+	for _, who := range principals {
+		log.Info("policy.shadow_disagreement", "principal", who, "agent", "documents", "grants", []string{"documents:read"},
+			"enforced", map[string]any{"allow": true, "outcome": []string{"documents:read ops=list,retrieve,search"}},
+			"candidate", map[string]any{"allow": false, "outcome": []string{"denied"}})
 	}
 }
