@@ -26,9 +26,12 @@ const (
 )
 
 // shownFields are the event attributes the page shows: who, what and the
-// decision, never a token or a resource id.
+// decision, never a token or a resource id; for a refused call, the
+// client address, and for the summary of suppressed ones their number
+// and the first and last of their times.
 var shownFields = []string{"principal", "holder", "admin", "caller", "agent", "to_agent", "server", "host", "grant",
-	"skill", "tool", "method", "path", "status", "decision", "purpose", "reason", "error"}
+	"skill", "tool", "method", "path", "status", "decision", "purpose", "reason", "error", "client", "suppressed",
+	"first", "last"}
 
 // Attributes an audit filter searches.
 var (

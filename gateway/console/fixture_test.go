@@ -17,12 +17,14 @@ import (
 	"github.com/capgate/capgate/gateway/admin"
 	"github.com/capgate/capgate/gateway/approval"
 	"github.com/capgate/capgate/gateway/audit"
+	"github.com/capgate/capgate/gateway/audit/throttle"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/capindex/capindextest"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/console"
 	"github.com/capgate/capgate/gateway/freeze"
+	"github.com/capgate/capgate/gateway/metrics"
 	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/policy"
 	"github.com/capgate/capgate/policy/policytest"
@@ -63,6 +65,8 @@ type fixture struct {
 	// pending is the id of carol's waiting request.
 	pending   string
 	auditFile string
+	// refusals bounds the console.refused events (fixtureOptions.refusedEvents).
+	refusals *throttle.Throttle
 	// auditLog appends chained events to auditFile.
 	auditLog *slog.Logger
 	// chain holds the root, child and grandchild records, root first.
@@ -91,6 +95,11 @@ type fixtureOptions struct {
 	mcpServers []string
 	// shadow, when set, is the candidate policy running in shadow.
 	shadow *policy.Policy
+	// refusedEvents, when set, bounds the console.refused events per
+	// client to that many an hour (fixture.refusals).
+	refusedEvents int
+	// metrics, when set, receives the console's observations.
+	metrics *metrics.Metrics
 }
 
 // failingList is a desk whose List returns fail with its requests.
@@ -160,10 +169,14 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	if fo.shadow != nil {
 		shadow = staticPolicy{fo.shadow}
 	}
+	if fo.refusedEvents > 0 {
+		f.refusals = throttle.New(throttle.Options{Audit: auditLog, Events: fo.refusedEvents, Window: time.Hour})
+	}
 	c, err := console.New(console.Config{Access: access, Approvers: fo.approvers,
 		DevLogin: true, OIDC: fo.oidc, AuditFile: f.auditFile, SessionKey: fo.sessionKey, MCPServers: fo.mcpServers}, console.Deps{
 		Authenticator: au, Index: f.listed, Verifier: f.verifier, Revocations: f.revs, Revoker: api, Freezer: api,
-		Policy: consolePolicy, Shadow: shadow, Approvals: approvals, Audit: auditLog, Runtime: platform.Runtime{Logger: logger, Now: time.Now}})
+		Policy: consolePolicy, Shadow: shadow, Approvals: approvals, Audit: auditLog, Refusals: f.refusals,
+		Runtime: platform.Runtime{Logger: logger, Now: time.Now, Metrics: fo.metrics}})
 	if err != nil {
 		t.Fatal(err)
 	}

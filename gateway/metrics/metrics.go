@@ -39,6 +39,7 @@ type Metrics struct {
 	rateLimits     *prometheus.CounterVec
 	cardRefusals   *prometheus.CounterVec
 	pushes         *prometheus.CounterVec
+	refused        *prometheus.CounterVec
 
 	handler http.Handler
 }
@@ -108,9 +109,10 @@ func (m *Metrics) build() []prometheus.Collector {
 	m.rateLimits = newRateLimitChecks()
 	m.cardRefusals = newCardRefusals()
 	m.pushes = newPushes()
+	m.refused = newRefusedCalls()
 	return []prometheus.Collector{m.requests, m.decisions, m.stepDur, m.upstreamDur, m.redisErrors,
 		m.revision, m.reloads, m.reloadFailures, m.shadow, m.a2eSessions, m.auditDropped, m.unreadable, m.rateLimits,
-		m.cardRefusals, m.pushes}
+		m.cardRefusals, m.pushes, m.refused}
 }
 
 // initLabels creates the small fixed series at zero, so that rates and
@@ -126,6 +128,7 @@ func (m *Metrics) initLabels() {
 		m.redisErrors.WithLabelValues(c)
 	}
 	m.initRateLimitLabels()
+	m.initRefusedLabels()
 }
 
 // Handler serves the registry in the Prometheus exposition formats. It

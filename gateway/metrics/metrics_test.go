@@ -83,6 +83,9 @@ func TestScrapeGolden(t *testing.T) {
 	m.CapindexUnreadable(2)
 	m.ObserveCardRefused("documents", CardUnsigned)
 	m.ObserveCardRefused("evil-agent", "made_up")
+	m.ObserveRefused(SurfaceAdmin, 401)
+	m.ObserveRefused(SurfaceConsole, 403)
+	m.ObserveRefused("elsewhere", 500)
 	got := scrape(t, m)
 
 	path := filepath.Join("testdata", "scrape.golden")
