@@ -86,6 +86,12 @@ func TestScrapeGolden(t *testing.T) {
 	m.ObserveRefused(SurfaceAdmin, 401)
 	m.ObserveRefused(SurfaceConsole, 403)
 	m.ObserveRefused("elsewhere", 500)
+	m.SetFrozen(2, 1)
+	m.ObserveFreezeAction(FrozenAgent, ActionFreeze)
+	m.ObserveFreezeAction(FrozenAgent, ActionFreeze)
+	m.ObserveFreezeAction(FrozenAgent, ActionUnfreeze)
+	m.ObserveFreezeAction(FrozenPrincipal, ActionFreeze)
+	m.ObserveFreezeAction("team", "thaw")
 	got := scrape(t, m)
 
 	path := filepath.Join("testdata", "scrape.golden")
