@@ -17,6 +17,7 @@ import (
 	"github.com/capgate/capgate/gateway/admin"
 	"github.com/capgate/capgate/gateway/approval"
 	"github.com/capgate/capgate/gateway/audit"
+	"github.com/capgate/capgate/gateway/audit/siem"
 	"github.com/capgate/capgate/gateway/audit/throttle"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
@@ -98,6 +99,8 @@ type fixtureOptions struct {
 	// refusedEvents, when set, bounds the console.refused events per
 	// client to that many an hour (fixture.refusals).
 	refusedEvents int
+	// auditFormat is the audit file's format; empty is canonical.
+	auditFormat siem.Format
 	// metrics, when set, receives the console's observations.
 	metrics *metrics.Metrics
 }
@@ -149,7 +152,7 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	auditLog := f.openAudit(t)
+	auditLog := f.openAudit(t, fo.auditFormat)
 	f.auditLog = auditLog
 	pol := staticPolicy{quickstartPolicy(t)}
 	logger := slog.New(slog.NewJSONHandler(f.logs, nil))
@@ -221,16 +224,16 @@ func seedChain(t *testing.T, ks *captoken.KeySet, ix *capindex.Memory) []capinde
 	return out
 }
 
-// openAudit starts an audit file with a few events and returns its logger.
-func (f *fixture) openAudit(t *testing.T) *slog.Logger {
+// openAudit starts an audit file in format with a few events and returns
+// its logger.
+func (f *fixture) openAudit(t *testing.T, format siem.Format) *slog.Logger {
 	t.Helper()
 	f.auditFile = filepath.Join(t.TempDir(), "audit.jsonl")
-	file, err := os.OpenFile(f.auditFile, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	log, closeAudit, err := audit.Open(audit.OpenOptions{File: f.auditFile, Chain: "replica-1", Format: format, Version: "v-test"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { file.Close() })
-	log := slog.New(audit.NewHandler(file, audit.Options{Chain: "replica-1"}))
+	t.Cleanup(func() { _ = closeAudit() })
 	log.Info("capability.issue", "principal", "user:alice@example.com", "agent", "documents",
 		"grant", "documents:read", "decision", "allow", "purpose", "quarterly review")
 	log.Info("capability.invoke", "principal", "user:alice@example.com", "holder", "agent:summarizer",
