@@ -8,7 +8,8 @@
 // admin.refused event (method, path, status, client address, and the
 // caller when it authenticated). Those events are bounded per client
 // address (Deps.Refusals, package audit/throttle: 10 a minute by
-// default): past that a flood is counted, and written as one
+// default, and 1000 for all addresses together): past that a flood is
+// counted, and written as one
 // admin.refused event with decision "suppressed" and the count when the
 // window ends. The metric capgate_refused_calls_total counts every
 // refused call.

@@ -114,8 +114,8 @@
 // approver, an approver on an admin page, a post without its CSRF token)
 // is a console.refused audit event naming the principal when known, the
 // path, the status, the reason and the client address; per client
-// address at most 10 a minute are written (Deps.Refusals, package
-// audit/throttle), the rest counted into one console.refused event with
+// address at most 10 a minute are written, 1000 for all together
+// (Deps.Refusals, package audit/throttle), the rest counted into one console.refused event with
 // decision "suppressed" when the window ends, and
 // capgate_refused_calls_total counts every one. Every
 // response carries a Content-Security-Policy that allows no script and no

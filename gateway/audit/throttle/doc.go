@@ -13,7 +13,14 @@
 // the number suppressed and the first and last of their times. At most
 // Options.Clients windows are held: a new one evicts the one that began
 // first, writing its summary early, so memory stays bounded and no count
-// is lost. Close writes every pending summary.
+// is lost. Against a flood from many addresses, at most Options.Total
+// events (1000 by default) are written per window for all clients
+// together; past that, events of clients with budget left are counted
+// under the client "*" and summarized the same way. Close writes every
+// pending summary.
+//
+// The client address is the connection's: behind a reverse proxy every
+// caller shares the proxy's address, and so its budget.
 //
 // The audit trail's chain covers the summaries like any event. The
 // caller counts every refused call in its metrics, suppressed or not.

@@ -15,7 +15,12 @@ const (
 	DefaultEvents  = 10
 	DefaultWindow  = time.Minute
 	DefaultClients = 4096
+	DefaultTotal   = 1000
 )
+
+// AnyClient is the client of the summary of events suppressed because
+// the budget of every client together (Options.Total) was spent.
+const AnyClient = "*"
 
 // Decision is the audit decision of a summary event.
 const Decision = "suppressed"
@@ -33,6 +38,10 @@ type Options struct {
 	Window time.Duration
 	// Clients bounds the windows held at once; zero means DefaultClients.
 	Clients int
+	// Total bounds the events written for all clients together in a
+	// window (from the first event after the last one ended), against a
+	// flood from many addresses; zero means DefaultTotal.
+	Total int
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -47,6 +56,9 @@ type Throttle struct {
 	// the windows by start, the first begun at the front.
 	windows map[key]*list.Element
 	order   *list.List
+	// total counts the events written since totalStart.
+	totalStart time.Time
+	total      int
 }
 
 type key struct{ client, kind string }
@@ -68,6 +80,9 @@ func New(opts Options) *Throttle {
 	}
 	if opts.Clients <= 0 {
 		opts.Clients = DefaultClients
+	}
+	if opts.Total <= 0 {
+		opts.Total = DefaultTotal
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -117,26 +132,48 @@ func (t *Throttle) note(now time.Time, k key) ([]window, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	summaries := t.expire(now)
-	if el, ok := t.windows[k]; ok {
-		w := el.Value.(*window)
-		if w.written < t.opts.Events {
-			w.written++
-			return summaries, true
-		}
-		if w.suppressed == 0 {
-			w.first = now
-		}
-		w.suppressed++
-		w.last = now
+	if now.Sub(t.totalStart) >= t.opts.Window {
+		t.totalStart, t.total = now, 0
+	}
+	if el, ok := t.windows[k]; ok && el.Value.(*window).written >= t.opts.Events {
+		el.Value.(*window).count(now)
 		return summaries, false
+	}
+	if t.total >= t.opts.Total {
+		w := t.open(now, key{client: AnyClient, kind: k.kind}, &summaries)
+		w.count(now)
+		return summaries, false
+	}
+	w := t.open(now, k, &summaries)
+	w.written++
+	t.total++
+	return summaries, true
+}
+
+// open returns k's window, opening it at now when there is none; when
+// Clients are held, the one begun first is dropped and its summary added
+// to summaries.
+func (t *Throttle) open(now time.Time, k key, summaries *[]window) *window {
+	if el, ok := t.windows[k]; ok {
+		return el.Value.(*window)
 	}
 	if t.order.Len() >= t.opts.Clients {
 		if w := t.drop(t.order.Front()); w.suppressed > 0 {
-			summaries = append(summaries, w)
+			*summaries = append(*summaries, w)
 		}
 	}
-	t.windows[k] = t.order.PushBack(&window{key: k, start: now, written: 1})
-	return summaries, true
+	w := &window{key: k, start: now}
+	t.windows[k] = t.order.PushBack(w)
+	return w
+}
+
+// count counts one suppressed event at now.
+func (w *window) count(now time.Time) {
+	if w.suppressed == 0 {
+		w.first = now
+	}
+	w.suppressed++
+	w.last = now
 }
 
 // expire drops the windows that ended by now, returning those with

@@ -108,12 +108,13 @@ func lines(t *testing.T, trail string) []string {
 }
 
 // TestBounded: a flood from many addresses holds at most Clients
-// windows, and every suppressed event is counted in some summary.
+// windows, writes at most Total events, and counts every suppressed
+// event in some summary.
 func TestBounded(t *testing.T) {
 	var trail bytes.Buffer
 	clk := &clock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	th := throttle.New(throttle.Options{Audit: slog.New(audit.NewHandler(&trail, audit.Options{Chain: "t", Now: clk.now})),
-		Events: 1, Window: time.Hour, Clients: 8, Now: clk.now})
+		Events: 1, Window: time.Hour, Clients: 8, Total: 20, Now: clk.now})
 	ctx := context.Background()
 	const calls = 5000
 	for i := range calls {
@@ -132,8 +133,8 @@ func TestBounded(t *testing.T) {
 			written++
 		}
 	}
-	if written+suppressed != calls {
-		t.Errorf("%d written + %d suppressed, want %d calls", written, suppressed, calls)
+	if written+suppressed != calls || written > 20 {
+		t.Errorf("%d written + %d suppressed, want %d calls, at most 20 written", written, suppressed, calls)
 	}
 }
 
@@ -149,5 +150,27 @@ func TestClient(t *testing.T) {
 		if got := throttle.Client(tt.in); got != tt.want {
 			t.Errorf("Client(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestTotal: past the budget of all clients together, events of clients
+// with budget left are counted under AnyClient; a client past its own
+// budget is still counted under its own address.
+func TestTotal(t *testing.T) {
+	var trail bytes.Buffer
+	clk := &clock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	th := throttle.New(throttle.Options{Audit: slog.New(audit.NewHandler(&trail, audit.Options{Chain: "t", Now: clk.now})),
+		Events: 2, Total: 3, Window: time.Minute, Now: clk.now})
+	ctx := context.Background()
+	for _, c := range []string{"a", "a", "b", "b", "c", "a"} {
+		th.Log(ctx, c, "k")
+	}
+	th.Close(ctx)
+	want := []string{"k a", "k a", "k b", "k a suppressed=1", "k * suppressed=2"}
+	if got := lines(t, trail.String()); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("trail:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if _, err := audit.Verify(bytes.NewReader(trail.Bytes())); err != nil {
+		t.Errorf("chain: %v", err)
 	}
 }
