@@ -20,6 +20,7 @@ import (
 	"github.com/capgate/capgate/gateway/approval"
 	"github.com/capgate/capgate/gateway/audit"
 	"github.com/capgate/capgate/gateway/audit/siem"
+	"github.com/capgate/capgate/gateway/audit/throttle"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
@@ -192,7 +193,27 @@ func (b *Built) capabilities(ctx context.Context, cfg *config.Config, opts Build
 	if err := b.guards(cfg, opts, caps); err != nil {
 		return nil, err
 	}
+	b.refusals(ctx, opts, caps)
 	return caps, nil
+}
+
+// refusals bounds the audit events of refused admin API and console
+// calls per client, writing each summary soon after its window ends, and
+// the pending ones on Close, before the audit trail closes.
+func (b *Built) refusals(ctx context.Context, opts BuildOptions, caps *Capabilities) {
+	caps.Refusals = throttle.New(throttle.Options{Audit: caps.Audit, Now: opts.Now})
+	sweep, stop := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		caps.Refusals.Run(sweep)
+	}()
+	b.closers = append(b.closers, func() error {
+		stop()
+		<-done
+		caps.Refusals.Close(context.WithoutCancel(ctx))
+		return nil
+	})
 }
 
 // stores opens the capability index, the revocation store and the task

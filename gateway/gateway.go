@@ -15,6 +15,7 @@ import (
 	"github.com/capgate/capgate/gateway/a2efront"
 	"github.com/capgate/capgate/gateway/admin"
 	"github.com/capgate/capgate/gateway/approval"
+	"github.com/capgate/capgate/gateway/audit/throttle"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
@@ -47,6 +48,10 @@ type Capabilities struct {
 	// Audit receives one structured event per issuance, attenuation,
 	// invocation decision and revocation.
 	Audit *slog.Logger
+	// Refusals bounds the audit events of refused admin API and console
+	// calls per client; nil means one on Audit whose summaries are
+	// written at the next refused call.
+	Refusals *throttle.Throttle
 	// Limits bounds each principal's use; nil limits nothing.
 	Limits *ratelimit.Limiter
 	// Approvals holds requests waiting for human approval; nil denies
@@ -139,15 +144,19 @@ func (g *Gateway) AdminHandler() http.Handler { return g.admin }
 
 func (g *Gateway) adminHandler(opts Options) (http.Handler, error) {
 	index := countedListings{Index: g.caps.Index, m: opts.Metrics}
+	refusals := g.caps.Refusals
+	if refusals == nil {
+		refusals = throttle.New(throttle.Options{Audit: g.caps.Audit, Now: opts.Now})
+	}
 	api := admin.New(admin.Config{Access: g.cfg.AdminAccess, MaxTTL: g.cfg.Capabilities.MaxTTL.D()}, admin.Deps{
 		Authenticator: g.authn, Index: index, Verifier: g.caps.Verifier,
 		Revocations: g.caps.Revocations, Frozen: g.caps.Frozen, Policy: g.caps.Policy, Audit: g.caps.Audit,
-		Approvals: g.caps.Approvals, Runtime: opts.Runtime,
+		Approvals: g.caps.Approvals, Refusals: refusals, Runtime: opts.Runtime,
 	})
 	c, err := console.FromConfig(g.cfg, console.Deps{
 		Authenticator: g.authn, Index: index, Verifier: g.caps.Verifier,
 		Revocations: g.caps.Revocations, Revoker: api, Freezer: api, Policy: g.caps.Policy, Shadow: g.caps.Shadow,
-		Approvals: g.caps.Approvals, Audit: g.caps.Audit, Runtime: opts.Runtime,
+		Approvals: g.caps.Approvals, Audit: g.caps.Audit, Refusals: refusals, Runtime: opts.Runtime,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/capgate/capgate/captoken"
 	"github.com/capgate/capgate/gateway/approval"
+	"github.com/capgate/capgate/gateway/audit/throttle"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
@@ -57,6 +58,9 @@ type Deps struct {
 	Policy interface{ Current() *policy.Policy }
 	// Audit receives one event per operator action; nil records nothing.
 	Audit *slog.Logger
+	// Refusals bounds the admin.refused events per client (its Audit
+	// should be Audit); nil writes every one to Audit.
+	Refusals *throttle.Throttle
 	// Runtime's clock dates revocations and its logger receives
 	// failures; both must be set.
 	platform.Runtime

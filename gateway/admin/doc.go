@@ -5,8 +5,14 @@
 // read the policy; freeze an agent or a principal. Every caller authenticates like any other and must be
 // an admin principal or in an admin group; every revocation is an audit
 // event naming the operator, and every call refused with 401 or 403 is an
-// admin.refused event (method, path, status, and the caller when it
-// authenticated).
+// admin.refused event (method, path, status, client address, and the
+// caller when it authenticated). Those events are bounded per client
+// address (Deps.Refusals, package audit/throttle: 10 a minute by
+// default, and 1000 for all addresses together): past that a flood is
+// counted, and written as one
+// admin.refused event with decision "suppressed" and the count when the
+// window ends. The metric capgate_refused_calls_total counts every
+// refused call.
 //
 // The approval routes are the exception: the policy, not admin_access,
 // says who decides a request waiting for approval. Any authenticated

@@ -5,7 +5,9 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/capgate/capgate/gateway/audit/throttle"
 	"github.com/capgate/capgate/gateway/authn"
+	"github.com/capgate/capgate/gateway/metrics"
 )
 
 // EventAdminRefused is the audit event of an admin API call refused as
@@ -22,7 +24,9 @@ type caller struct{ id string }
 type callerKey struct{}
 
 // auditRefusals records every 401 and 403 the admin API answers: who
-// asked (when they authenticated), the method, the path and the status.
+// asked (when they authenticated), the method, the path and the status,
+// through Deps.Refusals when set (bounded per client), and counts each in
+// the metrics.
 func (a *API) auditRefusals(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		who := &caller{}
@@ -39,6 +43,11 @@ func (a *API) auditRefusals(next http.Handler) http.Handler {
 			slog.String("decision", "refused")}
 		if who.id != "" {
 			attrs = append(attrs, slog.String("caller", who.id))
+		}
+		a.deps.Metrics.ObserveRefused(metrics.SurfaceAdmin, rec.status)
+		if a.deps.Refusals != nil {
+			a.deps.Refusals.Log(r.Context(), throttle.Client(r.RemoteAddr), EventAdminRefused, attrs...)
+			return
 		}
 		a.audit(r.Context(), EventAdminRefused, attrs...)
 	})

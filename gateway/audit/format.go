@@ -98,3 +98,28 @@ func unwrapOCSF(obj map[string]any) (map[string]any, error) {
 	}
 	return ev, nil
 }
+
+// Unwrap returns the canonical event of one line of a trail, as
+// Verify reads it: the line itself when it is a canonical event, or the
+// event an OCSF record keeps under unmapped.capgate, encoded canonically,
+// once the record's mapped fields are checked against it (ErrTampered
+// when they differ). A line that is not a JSON object is ErrMalformed.
+// It does not check the chain: Verify does.
+func Unwrap(line []byte) ([]byte, error) {
+	obj, err := parseObject(line)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := obj[FieldEvent]; ok {
+		return line, nil
+	}
+	ev, err := unwrapOCSF(obj)
+	if err != nil {
+		return nil, err
+	}
+	ms, err := encodeMembers(ev)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
+	}
+	return join(ms, ""), nil
+}

@@ -3,6 +3,7 @@ package console
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 
@@ -15,7 +16,10 @@ type auditView struct {
 	auditPage
 	Chain  string
 	Broken bool
-	Error  string
+	// CEF says the trail is in CEF (audit.format: cef), which carries no
+	// whole events: the page can neither show nor verify it.
+	CEF   bool
+	Error string
 	// Newer and Older are the query strings of the neighbouring pages;
 	// empty when there is none.
 	Newer, Older string
@@ -35,6 +39,8 @@ func (c *Console) auditPage(w http.ResponseWriter, r *http.Request, op operator)
 	case v.File == "":
 	case err != nil:
 		v.Error, status = "The filter cannot be read: "+err.Error(), http.StatusBadRequest
+	case isCEF(v.File):
+		v.CEF = true
 	default:
 		v.Chain, v.Broken = chainStatus(v.File)
 		if v.auditPage, err = c.readAuditFile(f); err != nil {
@@ -60,6 +66,24 @@ func (c *Console) readAuditFile(f auditFilter) (auditPage, error) {
 	defer file.Close()
 	return readAudit(file, f)
 }
+
+// isCEF reports whether the trail's first line is a CEF record (package
+// siem): such a trail keeps only the mapped fields of each event, so it
+// cannot be shown or verified here. A file that cannot be read is left to
+// the chain status to report.
+func isCEF(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, len(cefPrefix))
+	n, _ := io.ReadFull(f, head)
+	return string(head[:n]) == cefPrefix
+}
+
+// cefPrefix starts every CEF record.
+const cefPrefix = "CEF:"
 
 // chainStatus verifies the file: "N events, chain intact" or the
 // position where it first breaks.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
 	"testing"
 )
 
@@ -50,16 +49,7 @@ func TestAuditPageFiltersAndPages(t *testing.T) {
 			if code != tt.wantStatus {
 				t.Errorf("status %d, want %d", code, tt.wantStatus)
 			}
-			for _, w := range tt.want {
-				if !strings.Contains(page, w) {
-					t.Errorf("the page lacks %q:\n%s", w, page)
-				}
-			}
-			for _, n := range tt.not {
-				if strings.Contains(page, n) {
-					t.Errorf("the page shows %q", n)
-				}
-			}
+			pageHas(t, page, tt.want, tt.not)
 		})
 	}
 }

@@ -26,9 +26,12 @@ const (
 )
 
 // shownFields are the event attributes the page shows: who, what and the
-// decision, never a token or a resource id.
+// decision, never a token or a resource id; for a refused call, the
+// client address, and for the summary of suppressed ones their number
+// and the first and last of their times.
 var shownFields = []string{"principal", "holder", "admin", "caller", "agent", "to_agent", "server", "host", "grant",
-	"skill", "tool", "method", "path", "status", "decision", "purpose", "reason", "error"}
+	"skill", "tool", "method", "path", "status", "decision", "purpose", "reason", "error", "client", "suppressed",
+	"first", "last"}
 
 // Attributes an audit filter searches.
 var (
@@ -173,11 +176,17 @@ func readAudit(r io.Reader, f auditFilter) (auditPage, error) {
 	return out, nil
 }
 
-// parseEvent reads one line of the trail; ok is false for a line that
-// is not a JSON object.
+// parseEvent reads one line of the trail, a canonical event or an OCSF
+// record of one (read through the canonical event it carries, as Verify
+// reads it); ok is false for a line that is not a JSON object, or an
+// OCSF record whose fields are not those of its event.
 func parseEvent(line []byte) (auditEvent, bool) {
 	var m map[string]any
-	if len(line) == 0 || json.Unmarshal(line, &m) != nil || m == nil {
+	if len(line) == 0 {
+		return auditEvent{}, false
+	}
+	line, err := audit.Unwrap(line)
+	if err != nil || json.Unmarshal(line, &m) != nil || m == nil {
 		return auditEvent{}, false
 	}
 	str := func(k string) string { s, _ := m[k].(string); return s }

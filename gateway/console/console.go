@@ -13,6 +13,7 @@ import (
 	"slices"
 
 	"github.com/capgate/capgate/captoken"
+	"github.com/capgate/capgate/gateway/audit/throttle"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/config"
@@ -97,6 +98,9 @@ type Deps struct {
 	// Audit receives a console.refused event for every request the
 	// console refuses with 401 or 403; nil records nothing.
 	Audit *slog.Logger
+	// Refusals bounds those events per client (its Audit should be
+	// Audit); nil writes every one to Audit.
+	Refusals *throttle.Throttle
 	// Freezer is the emergency stop (freeze.go); nil says there is none.
 	Freezer Freezer
 	// Shadow is the candidate policy deciding beside Policy without

@@ -64,8 +64,14 @@
 //     such as "capability"; a UTC time range). Capability ids link to
 //     their page; an admin.revoke row says what was revoked. The chain is
 //     verified on every view: "N events, chain intact", or the position
-//     where it first breaks. Without audit.file the page says that it has
-//     nothing to read (`capgate demo --serve` always keeps a file).
+//     where it first breaks. An OCSF trail (audit.format: ocsf) is read
+//     through the canonical event each record carries under
+//     unmapped.capgate (audit.Unwrap, as audit.Verify reads it): a record
+//     whose mapped fields are not its event's is not shown, and breaks
+//     the chain. A CEF trail keeps no whole events: the page says it is
+//     CEF and that it can neither show nor verify it, never that it is
+//     broken. Without audit.file the page says that it has nothing to
+//     read (`capgate demo --serve` always keeps a file).
 //
 // Every page is shot in headless Chromium at 1280 and 800 px wide into
 // testdata/screenshots (go test -run TestScreenshots -update), and no page
@@ -107,7 +113,11 @@
 // with 401 or 403 (a failed sign-in, someone who is neither admin nor
 // approver, an approver on an admin page, a post without its CSRF token)
 // is a console.refused audit event naming the principal when known, the
-// path, the status and the reason. Every
+// path, the status, the reason and the client address; per client
+// address at most 10 a minute are written, 1000 for all together
+// (Deps.Refusals, package audit/throttle), the rest counted into one console.refused event with
+// decision "suppressed" when the window ends, and
+// capgate_refused_calls_total counts every one. Every
 // response carries a Content-Security-Policy that allows no script and no
 // inline style. Pages never render a capability token or a real resource
 // id: resources appear by display name only.

@@ -17,12 +17,15 @@ import (
 	"github.com/capgate/capgate/gateway/admin"
 	"github.com/capgate/capgate/gateway/approval"
 	"github.com/capgate/capgate/gateway/audit"
+	"github.com/capgate/capgate/gateway/audit/siem"
+	"github.com/capgate/capgate/gateway/audit/throttle"
 	"github.com/capgate/capgate/gateway/authn"
 	"github.com/capgate/capgate/gateway/capindex"
 	"github.com/capgate/capgate/gateway/capindex/capindextest"
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/console"
 	"github.com/capgate/capgate/gateway/freeze"
+	"github.com/capgate/capgate/gateway/metrics"
 	"github.com/capgate/capgate/gateway/platform"
 	"github.com/capgate/capgate/policy"
 	"github.com/capgate/capgate/policy/policytest"
@@ -63,6 +66,8 @@ type fixture struct {
 	// pending is the id of carol's waiting request.
 	pending   string
 	auditFile string
+	// refusals bounds the console.refused events (fixtureOptions.refusedEvents).
+	refusals *throttle.Throttle
 	// auditLog appends chained events to auditFile.
 	auditLog *slog.Logger
 	// chain holds the root, child and grandchild records, root first.
@@ -91,6 +96,13 @@ type fixtureOptions struct {
 	mcpServers []string
 	// shadow, when set, is the candidate policy running in shadow.
 	shadow *policy.Policy
+	// refusedEvents, when set, bounds the console.refused events per
+	// client to that many an hour (fixture.refusals).
+	refusedEvents int
+	// auditFormat is the audit file's format; empty is canonical.
+	auditFormat siem.Format
+	// metrics, when set, receives the console's observations.
+	metrics *metrics.Metrics
 }
 
 // failingList is a desk whose List returns fail with its requests.
@@ -140,7 +152,7 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	auditLog := f.openAudit(t)
+	auditLog := f.openAudit(t, fo.auditFormat)
 	f.auditLog = auditLog
 	pol := staticPolicy{quickstartPolicy(t)}
 	logger := slog.New(slog.NewJSONHandler(f.logs, nil))
@@ -160,10 +172,14 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	if fo.shadow != nil {
 		shadow = staticPolicy{fo.shadow}
 	}
+	if fo.refusedEvents > 0 {
+		f.refusals = throttle.New(throttle.Options{Audit: auditLog, Events: fo.refusedEvents, Window: time.Hour})
+	}
 	c, err := console.New(console.Config{Access: access, Approvers: fo.approvers,
 		DevLogin: true, OIDC: fo.oidc, AuditFile: f.auditFile, SessionKey: fo.sessionKey, MCPServers: fo.mcpServers}, console.Deps{
 		Authenticator: au, Index: f.listed, Verifier: f.verifier, Revocations: f.revs, Revoker: api, Freezer: api,
-		Policy: consolePolicy, Shadow: shadow, Approvals: approvals, Audit: auditLog, Runtime: platform.Runtime{Logger: logger, Now: time.Now}})
+		Policy: consolePolicy, Shadow: shadow, Approvals: approvals, Audit: auditLog, Refusals: f.refusals,
+		Runtime: platform.Runtime{Logger: logger, Now: time.Now, Metrics: fo.metrics}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,16 +224,16 @@ func seedChain(t *testing.T, ks *captoken.KeySet, ix *capindex.Memory) []capinde
 	return out
 }
 
-// openAudit starts an audit file with a few events and returns its logger.
-func (f *fixture) openAudit(t *testing.T) *slog.Logger {
+// openAudit starts an audit file in format with a few events and returns
+// its logger.
+func (f *fixture) openAudit(t *testing.T, format siem.Format) *slog.Logger {
 	t.Helper()
 	f.auditFile = filepath.Join(t.TempDir(), "audit.jsonl")
-	file, err := os.OpenFile(f.auditFile, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	log, closeAudit, err := audit.Open(audit.OpenOptions{File: f.auditFile, Chain: "replica-1", Format: format, Version: "v-test"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { file.Close() })
-	log := slog.New(audit.NewHandler(file, audit.Options{Chain: "replica-1"}))
+	t.Cleanup(func() { _ = closeAudit() })
 	log.Info("capability.issue", "principal", "user:alice@example.com", "agent", "documents",
 		"grant", "documents:read", "decision", "allow", "purpose", "quarterly review")
 	log.Info("capability.invoke", "principal", "user:alice@example.com", "holder", "agent:summarizer",

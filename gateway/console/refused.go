@@ -3,6 +3,9 @@ package console
 import (
 	"log/slog"
 	"net/http"
+
+	"github.com/capgate/capgate/gateway/audit/throttle"
+	"github.com/capgate/capgate/gateway/metrics"
 )
 
 // EventConsoleRefused is the audit event of a console request refused as
@@ -10,9 +13,11 @@ import (
 // above the operator's role, a form without its CSRF token.
 const EventConsoleRefused = "console.refused"
 
-// audited records a refused request in the audit trail (Deps.Audit):
-// who, when known, the method, the path, the status and why.
+// audited counts a refused request in the metrics and records it in the
+// audit trail (Deps.Audit, through Deps.Refusals when set): who, when
+// known, the method, the path, the status and why.
 func (c *Console) audited(r *http.Request, status int, principal, reason string) {
+	c.deps.Metrics.ObserveRefused(metrics.SurfaceConsole, status)
 	if c.deps.Audit == nil {
 		return
 	}
@@ -20,6 +25,10 @@ func (c *Console) audited(r *http.Request, status int, principal, reason string)
 		slog.Int("status", status), slog.String("decision", "refused"), slog.String("reason", reason)}
 	if principal != "" {
 		attrs = append(attrs, slog.String("principal", principal))
+	}
+	if c.deps.Refusals != nil {
+		c.deps.Refusals.Log(r.Context(), throttle.Client(r.RemoteAddr), EventConsoleRefused, attrs...)
+		return
 	}
 	c.deps.Audit.LogAttrs(r.Context(), slog.LevelInfo, EventConsoleRefused, attrs...)
 }

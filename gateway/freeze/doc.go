@@ -43,4 +43,11 @@
 // revocations (see package revocation); run Redis with persistence. The
 // capabilities revoked on freezing stay revoked under the revocation
 // store's own guarantees.
+//
+// # Metrics
+//
+// With Runtime.Metrics, the gauge capgate_frozen{kind} follows this
+// replica's copy of the set (changes made here, published or merged), and
+// capgate_freeze_actions_total{kind,action} counts the freezes and
+// unfreezes made through this replica.
 package freeze

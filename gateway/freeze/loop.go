@@ -64,6 +64,7 @@ func (s *Set) merge(ctx context.Context) error {
 		seen[e.key()] = e
 		s.t.merge(e)
 	}
+	s.report()
 	var back []Entry
 	for k, e := range s.t {
 		if r, ok := seen[k]; !ok || e.newer(r) {

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/capgate/capgate/gateway/metrics"
 	"github.com/capgate/capgate/gateway/platform"
 )
 
@@ -115,6 +116,9 @@ func (s *Set) List() []Entry {
 // and one wrapping ctx's error that the wait was cut short.
 func (s *Set) Freeze(ctx context.Context, kind Kind, name, by, reason string) (Entry, error) {
 	e, err := s.change(kind, name, by, reason, true)
+	if err == nil {
+		s.opts.Metrics.ObserveFreezeAction(string(kind), metrics.ActionFreeze)
+	}
 	if err != nil || s.redis == nil {
 		return e, err
 	}
@@ -136,6 +140,9 @@ func (s *Set) Freeze(ctx context.Context, kind Kind, name, by, reason string) (E
 // is written to the shared copy; replicas apply it within MaxStaleness.
 func (s *Set) Unfreeze(ctx context.Context, kind Kind, name, by, reason string) (Entry, error) {
 	e, err := s.change(kind, name, by, reason, false)
+	if err == nil {
+		s.opts.Metrics.ObserveFreezeAction(string(kind), metrics.ActionUnfreeze)
+	}
 	if err != nil || s.redis == nil {
 		return e, err
 	}
@@ -160,6 +167,7 @@ func (s *Set) change(kind Kind, name, by, reason string, frozen bool) (Entry, er
 		e.At = cur.At.Add(time.Millisecond)
 	}
 	s.t.merge(e)
+	s.report()
 	return e, nil
 }
 
@@ -167,5 +175,22 @@ func (s *Set) change(kind Kind, name, by, reason string, frozen bool) (Entry, er
 func (s *Set) apply(e Entry) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.t.merge(e)
+	if s.t.merge(e) {
+		s.report()
+	}
+}
+
+// report sets the frozen gauges from the table; s.mu must be held.
+func (s *Set) report() {
+	var agents, principals int
+	for _, e := range s.t {
+		switch {
+		case !e.Frozen:
+		case e.Kind == Agent:
+			agents++
+		case e.Kind == Principal:
+			principals++
+		}
+	}
+	s.opts.Metrics.SetFrozen(agents, principals)
 }

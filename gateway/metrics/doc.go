@@ -4,8 +4,8 @@
 // the default registry), and Metrics offers small typed methods the
 // gateway calls on its request path: ObserveRequest, ObserveDecision,
 // ObserveStep, ObserveUpstream, RedisError, PolicyReloaded,
-// SetA2ESessions, AuditEventDropped, CapindexUnreadable. Handler serves
-// the registry.
+// SetA2ESessions, AuditEventDropped, CapindexUnreadable, ObserveRefused,
+// SetFrozen, ObserveFreezeAction. Handler serves the registry.
 //
 // # Metrics
 //
@@ -27,6 +27,9 @@
 //	a2e_sessions_open                             gauge
 //	audit_events_dropped_total                    counter
 //	capindex_unreadable_records_total             counter, index records a listing could not read (each listing counts those it met)
+//	refused_calls_total{surface,status}           counter, admin API and console calls refused with 401 or 403, each one, audited or summarized
+//	frozen{kind}                                  gauge, agents and principals frozen (emergency stop), as this replica's copy holds them
+//	freeze_actions_total{kind,action}             counter, freezes and unfreezes made on this replica
 //
 // # Guarantees
 //

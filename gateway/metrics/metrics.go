@@ -39,6 +39,9 @@ type Metrics struct {
 	rateLimits     *prometheus.CounterVec
 	cardRefusals   *prometheus.CounterVec
 	pushes         *prometheus.CounterVec
+	refused        *prometheus.CounterVec
+	frozen         *prometheus.GaugeVec
+	freezeActions  *prometheus.CounterVec
 
 	handler http.Handler
 }
@@ -108,9 +111,11 @@ func (m *Metrics) build() []prometheus.Collector {
 	m.rateLimits = newRateLimitChecks()
 	m.cardRefusals = newCardRefusals()
 	m.pushes = newPushes()
+	m.refused = newRefusedCalls()
+	m.frozen, m.freezeActions = newFrozen(), newFreezeActions()
 	return []prometheus.Collector{m.requests, m.decisions, m.stepDur, m.upstreamDur, m.redisErrors,
 		m.revision, m.reloads, m.reloadFailures, m.shadow, m.a2eSessions, m.auditDropped, m.unreadable, m.rateLimits,
-		m.cardRefusals, m.pushes}
+		m.cardRefusals, m.pushes, m.refused, m.frozen, m.freezeActions}
 }
 
 // initLabels creates the small fixed series at zero, so that rates and
@@ -126,6 +131,8 @@ func (m *Metrics) initLabels() {
 		m.redisErrors.WithLabelValues(c)
 	}
 	m.initRateLimitLabels()
+	m.initRefusedLabels()
+	m.initFreezeLabels()
 }
 
 // Handler serves the registry in the Prometheus exposition formats. It
