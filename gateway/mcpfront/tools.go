@@ -31,7 +31,7 @@ func (f *Front) toolsCall(ctx context.Context, c *call) outcome {
 	if c.req.IsNotification() {
 		return fail(nil, jsonrpc.NewCodeError(jsonrpc.CodeInvalidRequest, "tools/call must be a request, with an id"))
 	}
-	m, pc, e := takeCapability(c.req.Params)
+	m, pc, e := takeCapability(c.req)
 	if e != nil {
 		return fail(c.req.ID, e)
 	}
@@ -91,7 +91,7 @@ func (f *Front) actUnder(ctx context.Context, c *call, m members, pc mcp.Present
 // (grantableTools). A tool the config does not name is never listed: it
 // could never be called through the gateway.
 func (f *Front) toolsList(ctx context.Context, c *call) outcome {
-	m, pc, e := takeCapability(c.req.Params)
+	m, pc, e := takeCapability(c.req)
 	if e != nil {
 		return fail(c.req.ID, e)
 	}
