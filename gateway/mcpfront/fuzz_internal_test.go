@@ -3,6 +3,7 @@ package mcpfront
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -155,6 +156,45 @@ func FuzzScanCapability(f *testing.F) {
 			if !bytes.Equal(m[k], v) {
 				t.Fatalf("member %q of %s: scanned %s, decoded %s", k, params, m[k], v)
 			}
+		}
+	})
+}
+
+// FuzzScanArguments: on arguments the strict codec accepted, the scan
+// rewrites them to what rewriteArguments does, or leaves them to it.
+func FuzzScanArguments(f *testing.F) {
+	f.Add(`{"path":"rh_a"}`, true)
+	f.Add(`{"a":1,"path":"rh_b","z":{"x":[true,null,"y"]}}`, false)
+	f.Add(`{"path":"rh_a","dest":"rh_b"}`, true)
+	f.Add(`{"path":"rh_a","note":"corpus/secret"}`, false)
+	f.Add(`{"path":"rh_\u0061"}`, false)
+	s := &enforce.Scope{
+		Claims:    &captoken.Claims{Handles: []string{"rh_a", "rh_b"}},
+		Resources: enforce.ResourceMap{{Handle: "rh_a", ID: "corpus/a"}, {Handle: "rh_b", ID: "corpus/b"}},
+	}
+	known := s.IDMap(enforce.NewCatalog(enforce.Known{IDs: []string{"corpus/secret"}}))
+	path, _ := mcp.ParsePointer("/path")
+	dest, _ := mcp.ParsePointer("/dest")
+	f.Fuzz(func(t *testing.T, args string, two bool) {
+		reqs, _, err := jsonrpc.Decode([]byte(`{"jsonrpc":"2.0","id":1,"method":"m","params":`+args+`}`), jsonrpc.DefaultLimits())
+		if err != nil || reqs[0].Err != nil || !reqs[0].ParamsChecked() {
+			return
+		}
+		ptrs := []mcp.Pointer{path}
+		if two {
+			ptrs = append(ptrs, dest)
+		}
+		out, ok := scanArguments(s, known, ptrs, reqs[0].Params)
+		if !ok {
+			return
+		}
+		want, r := rewriteArguments(s, known, ptrs, reqs[0].Params)
+		if r != nil {
+			t.Fatalf("scanned %s, which rewriting refuses: %v", args, r.Message)
+		}
+		var got, wantDoc any
+		if json.Unmarshal(out, &got) != nil || json.Unmarshal(want, &wantDoc) != nil || !reflect.DeepEqual(got, wantDoc) {
+			t.Fatalf("%s: scanned %s, rewritten %s", args, out, want)
 		}
 	})
 }

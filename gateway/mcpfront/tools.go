@@ -45,7 +45,7 @@ func (f *Front) toolsCall(ctx context.Context, c *call) outcome {
 	}
 	c.tool = name
 	return f.actUnder(ctx, c, m, pc, t.operation, func(scope *enforce.Scope) (members, *enforce.Refusal) {
-		args, r := rewriteArguments(scope, scope.IDMap(c.server.known), t.resources, m["arguments"])
+		args, r := checkedArguments(scope, scope.IDMap(c.server.known), t.resources, m["arguments"])
 		if r == nil && args != nil {
 			m["arguments"] = args
 		}
