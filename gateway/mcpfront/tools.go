@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/capgate/capgate/captoken"
@@ -136,15 +138,28 @@ func vouchedFor(claims *captoken.Claims) *proxy.Context {
 		Holder: claims.Holder, Operations: claims.Operations}
 }
 
-// encodeRequest is req with its params replaced by m.
+// encodeRequest is req with its params replaced by m, members in the
+// order of their names. Every value of m is checked JSON (the caller's,
+// as Decode read it, or the front's own encoding), and is written as it
+// is.
 func encodeRequest(req jsonrpc.Request, m members) []byte {
-	out := struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id,omitempty"`
-		Method  string          `json:"method"`
-		Params  members         `json:"params"`
-	}{jsonrpc.Version, req.ID, req.Method, m}
-	return encode(out)
+	keys := slices.Sorted(maps.Keys(m))
+	n := 48 + len(req.ID) + len(req.Method)
+	for k, v := range m {
+		n += len(k) + len(v) + 4
+	}
+	out := append(make([]byte, 0, n), `{"jsonrpc":"`+jsonrpc.Version+`"`...)
+	if len(req.ID) > 0 {
+		out = append(append(out, `,"id":`...), req.ID...)
+	}
+	out = append(jsonrpc.AppendString(append(out, `,"method":`...), req.Method), `,"params":{`...)
+	for i, k := range keys {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(append(jsonrpc.AppendString(out, k), ':'), m[k]...)
+	}
+	return append(out, '}', '}')
 }
 
 // auditCall records one tools/call decision: who, which server and tool,
