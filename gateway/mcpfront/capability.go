@@ -25,7 +25,20 @@ type members map[string]json.RawMessage
 // the presented capability out of their _meta. A member or _meta key that
 // differs from the front's names only in case is refused: a server
 // reading it as the real one would act on what the front never saw.
-func takeCapability(params json.RawMessage) (members, mcp.PresentedCapability, *jsonrpc.Error) {
+// Params of the common, plain shape are read by a scan (scanCapability),
+// every other by decoding them (decodeCapability), which words every
+// refusal.
+func takeCapability(req jsonrpc.Request) (members, mcp.PresentedCapability, *jsonrpc.Error) {
+	if req.ParamsChecked() {
+		if m, pc, ok := scanCapability(req.Params); ok {
+			return m, pc, nil
+		}
+	}
+	return decodeCapability(req.Params)
+}
+
+// decodeCapability is takeCapability by decoding the params.
+func decodeCapability(params json.RawMessage) (members, mcp.PresentedCapability, *jsonrpc.Error) {
 	var none mcp.PresentedCapability
 	m := members{}
 	if len(params) == 0 {
@@ -84,7 +97,7 @@ func presented(r *http.Request, pc mcp.PresentedCapability) (id, token string, e
 // noCapabilityIn refuses a capability presented in the _meta of a call
 // forwarded as it came: its bytes would carry the token upstream.
 func noCapabilityIn(req jsonrpc.Request) *jsonrpc.Error {
-	_, pc, e := takeCapability(req.Params)
+	_, pc, e := takeCapability(req)
 	switch {
 	case e != nil:
 		return e

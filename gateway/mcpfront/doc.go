@@ -31,7 +31,10 @@
 //     config New refuses.
 //   - Bodies are read by the strict codec (package jsonrpc): a duplicate
 //     or case-variant member anywhere refuses the body, and a batch is
-//     refused.
+//     refused. A tools/call's params and arguments of the common, plain
+//     shape are then read by a scan of those checked bytes (capscan.go,
+//     argscan.go); every other shape, and every refusal, is decoded, and
+//     a fuzz target each holds the two to the same result.
 //   - tools/call must present a capability, in
 //     params._meta["dev.capgate/capability"] ({capabilityId} or
 //     {capabilityToken}) or as a token in the A2A-Capability header, for

@@ -3,6 +3,7 @@ package mcpfront
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -26,7 +27,7 @@ func FuzzTakeCapability(f *testing.F) {
 		if err != nil || reqs[0].Err != nil {
 			return
 		}
-		m, _, e := takeCapability(reqs[0].Params)
+		m, _, e := takeCapability(reqs[0])
 		if e != nil {
 			return
 		}
@@ -120,6 +121,80 @@ func FuzzIsResponse(f *testing.F) {
 		_, failed := m["error"]
 		if _, call := m["method"]; call || result == failed || len(m) != 3 || string(m["id"]) == "null" {
 			t.Fatalf("%s taken for a response", raw)
+		}
+	})
+}
+
+// FuzzScanCapability: on params the strict codec accepted, the scan
+// returns what decoding them returns, or leaves them to it.
+func FuzzScanCapability(f *testing.F) {
+	f.Add(`{"name":"read_file","arguments":{"path":"h"},"_meta":{"dev.capgate/capability":{"capabilityId":"c","capabilityToken":"t"}}}`)
+	f.Add(`{"name":"read_file","_meta":{"dev.capgate/capability":{"capabilityToken":"SECRET"},"x":1,"a":[1, 2]}}`)
+	f.Add(`{"name":"x","_meta":{"progressToken":1}}`)
+	f.Add(`{"_meta":{"Dev.Capgate/Capability":{"capabilityToken":"SECRET"}}}`)
+	f.Add(`{"Name":"x"}`)
+	f.Add(`{"_meta":{"dev.capgate/capability":{"capabilityId":"a\u0062"}}}`)
+	f.Add(`{"_meta":{"dev.capgate/capability":{}}}`)
+	f.Fuzz(func(t *testing.T, params string) {
+		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":` + params + `}`
+		reqs, _, err := jsonrpc.Decode([]byte(body), jsonrpc.DefaultLimits())
+		if err != nil || reqs[0].Err != nil || !reqs[0].ParamsChecked() {
+			return
+		}
+		m, pc, ok := scanCapability(reqs[0].Params)
+		if !ok {
+			return
+		}
+		want, wantPC, e := decodeCapability(reqs[0].Params)
+		if e != nil {
+			t.Fatalf("scanned %s, which decoding refuses: %v", params, e)
+		}
+		if pc != wantPC || len(m) != len(want) {
+			t.Fatalf("scanned %s as %v %+v, decoded as %v %+v", params, m, pc, want, wantPC)
+		}
+		for k, v := range want {
+			if !bytes.Equal(m[k], v) {
+				t.Fatalf("member %q of %s: scanned %s, decoded %s", k, params, m[k], v)
+			}
+		}
+	})
+}
+
+// FuzzScanArguments: on arguments the strict codec accepted, the scan
+// rewrites them to what rewriteArguments does, or leaves them to it.
+func FuzzScanArguments(f *testing.F) {
+	f.Add(`{"path":"rh_a"}`, true)
+	f.Add(`{"a":1,"path":"rh_b","z":{"x":[true,null,"y"]}}`, false)
+	f.Add(`{"path":"rh_a","dest":"rh_b"}`, true)
+	f.Add(`{"path":"rh_a","note":"corpus/secret"}`, false)
+	f.Add(`{"path":"rh_\u0061"}`, false)
+	s := &enforce.Scope{
+		Claims:    &captoken.Claims{Handles: []string{"rh_a", "rh_b"}},
+		Resources: enforce.ResourceMap{{Handle: "rh_a", ID: "corpus/a"}, {Handle: "rh_b", ID: "corpus/b"}},
+	}
+	known := s.IDMap(enforce.NewCatalog(enforce.Known{IDs: []string{"corpus/secret"}}))
+	path, _ := mcp.ParsePointer("/path")
+	dest, _ := mcp.ParsePointer("/dest")
+	f.Fuzz(func(t *testing.T, args string, two bool) {
+		reqs, _, err := jsonrpc.Decode([]byte(`{"jsonrpc":"2.0","id":1,"method":"m","params":`+args+`}`), jsonrpc.DefaultLimits())
+		if err != nil || reqs[0].Err != nil || !reqs[0].ParamsChecked() {
+			return
+		}
+		ptrs := []mcp.Pointer{path}
+		if two {
+			ptrs = append(ptrs, dest)
+		}
+		out, ok := scanArguments(s, known, ptrs, reqs[0].Params)
+		if !ok {
+			return
+		}
+		want, r := rewriteArguments(s, known, ptrs, reqs[0].Params)
+		if r != nil {
+			t.Fatalf("scanned %s, which rewriting refuses: %v", args, r.Message)
+		}
+		var got, wantDoc any
+		if json.Unmarshal(out, &got) != nil || json.Unmarshal(want, &wantDoc) != nil || !reflect.DeepEqual(got, wantDoc) {
+			t.Fatalf("%s: scanned %s, rewritten %s", args, out, want)
 		}
 	})
 }

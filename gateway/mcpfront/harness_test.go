@@ -51,6 +51,8 @@ type world struct {
 	revoked  *revocation.Memory
 	upstream *upstream
 	gateway  *httptest.Server
+	// handler is the gateway's router, which gateway serves.
+	handler http.Handler
 	// callHeaders are the answer headers the caller got on tool calls.
 	callHeaders answerHeaders
 	// audit holds the front's audit events, one JSON object a line.
@@ -81,7 +83,7 @@ type fixedPolicy struct{ p *policy.Policy }
 func (f fixedPolicy) Current() *policy.Policy { return f.p }
 
 // loadPolicy loads testdata/policy.yaml over the servers' catalog.
-func loadPolicy(t *testing.T, servers []config.MCPServer) fixedPolicy {
+func loadPolicy(t testing.TB, servers []config.MCPServer) fixedPolicy {
 	t.Helper()
 	data, err := os.ReadFile("testdata/policy.yaml")
 	if err != nil {
@@ -129,7 +131,7 @@ type writeArgs struct {
 // newUpstream serves read_file, write_file and an unlisted admin tool.
 // A stateless server is one that speaks 2026-07-28; a stateful one opens
 // sessions at initialize, as before it.
-func newUpstream(t *testing.T, stateless bool) (*upstream, *httptest.Server) {
+func newUpstream(t testing.TB, stateless bool) (*upstream, *httptest.Server) {
 	u := &upstream{}
 	s := sdk.NewServer(&sdk.Implementation{Name: "files", Version: "1.0.0"}, nil)
 	u.server = s
@@ -202,14 +204,14 @@ func filesServer(url string) config.MCPServer {
 
 // newWorld builds the world around a server speaking version: the newest
 // revision for "" or 2026-07-28, else the session-based revisions.
-func newWorld(t *testing.T, version string) *world {
+func newWorld(t testing.TB, version string) *world {
 	t.Helper()
 	return newWorldWith(t, version, nil)
 }
 
 // newWorldWith is newWorld with the server's config and the front's deps
 // changed by mod before the front is built.
-func newWorldWith(t *testing.T, version string, mod func(*config.MCPServer, *mcpfront.Deps)) *world {
+func newWorldWith(t testing.TB, version string, mod func(*config.MCPServer, *mcpfront.Deps)) *world {
 	t.Helper()
 	ctx := context.Background()
 	w := &world{now: time.Now()}
@@ -249,6 +251,7 @@ func newWorldWith(t *testing.T, version string, mod func(*config.MCPServer, *mcp
 	}
 	r := chi.NewRouter()
 	f.Mount(r)
+	w.handler = r
 	w.gateway = httptest.NewServer(r)
 	t.Cleanup(w.gateway.Close)
 	return w
@@ -263,7 +266,7 @@ type capability struct {
 
 // mint issues holder a capability on the files server for ops over the
 // given real ids, and records it in the index, as issuance does.
-func (w *world) mint(t *testing.T, holder string, ops []string, ids ...string) capability {
+func (w *world) mint(t testing.TB, holder string, ops []string, ids ...string) capability {
 	t.Helper()
 	resources := map[string]string{}
 	var handles []string

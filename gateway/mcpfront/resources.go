@@ -42,7 +42,7 @@ func (f *Front) resources(ctx context.Context, c *call) outcome {
 	if c.req.IsNotification() {
 		return fail(nil, jsonrpc.NewCodeError(jsonrpc.CodeInvalidRequest, c.req.Method+" must be a request, with an id"))
 	}
-	m, pc, e := takeCapability(c.req.Params)
+	m, pc, e := takeCapability(c.req)
 	if e != nil {
 		return fail(c.req.ID, e)
 	}

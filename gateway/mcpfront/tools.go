@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/capgate/capgate/captoken"
@@ -31,7 +33,7 @@ func (f *Front) toolsCall(ctx context.Context, c *call) outcome {
 	if c.req.IsNotification() {
 		return fail(nil, jsonrpc.NewCodeError(jsonrpc.CodeInvalidRequest, "tools/call must be a request, with an id"))
 	}
-	m, pc, e := takeCapability(c.req.Params)
+	m, pc, e := takeCapability(c.req)
 	if e != nil {
 		return fail(c.req.ID, e)
 	}
@@ -45,7 +47,7 @@ func (f *Front) toolsCall(ctx context.Context, c *call) outcome {
 	}
 	c.tool = name
 	return f.actUnder(ctx, c, m, pc, t.operation, func(scope *enforce.Scope) (members, *enforce.Refusal) {
-		args, r := rewriteArguments(scope, scope.IDMap(c.server.known), t.resources, m["arguments"])
+		args, r := checkedArguments(scope, scope.IDMap(c.server.known), t.resources, m["arguments"])
 		if r == nil && args != nil {
 			m["arguments"] = args
 		}
@@ -91,7 +93,7 @@ func (f *Front) actUnder(ctx context.Context, c *call, m members, pc mcp.Present
 // (grantableTools). A tool the config does not name is never listed: it
 // could never be called through the gateway.
 func (f *Front) toolsList(ctx context.Context, c *call) outcome {
-	m, pc, e := takeCapability(c.req.Params)
+	m, pc, e := takeCapability(c.req)
 	if e != nil {
 		return fail(c.req.ID, e)
 	}
@@ -136,15 +138,28 @@ func vouchedFor(claims *captoken.Claims) *proxy.Context {
 		Holder: claims.Holder, Operations: claims.Operations}
 }
 
-// encodeRequest is req with its params replaced by m.
+// encodeRequest is req with its params replaced by m, members in the
+// order of their names. Every value of m is checked JSON (the caller's,
+// as Decode read it, or the front's own encoding), and is written as it
+// is.
 func encodeRequest(req jsonrpc.Request, m members) []byte {
-	out := struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id,omitempty"`
-		Method  string          `json:"method"`
-		Params  members         `json:"params"`
-	}{jsonrpc.Version, req.ID, req.Method, m}
-	return encode(out)
+	keys := slices.Sorted(maps.Keys(m))
+	n := 48 + len(req.ID) + len(req.Method)
+	for k, v := range m {
+		n += len(k) + len(v) + 4
+	}
+	out := append(make([]byte, 0, n), `{"jsonrpc":"`+jsonrpc.Version+`"`...)
+	if len(req.ID) > 0 {
+		out = append(append(out, `,"id":`...), req.ID...)
+	}
+	out = append(jsonrpc.AppendString(append(out, `,"method":`...), req.Method), `,"params":{`...)
+	for i, k := range keys {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(append(jsonrpc.AppendString(out, k), ':'), m[k]...)
+	}
+	return append(out, '}', '}')
 }
 
 // auditCall records one tools/call decision: who, which server and tool,
