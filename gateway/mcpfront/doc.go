@@ -105,6 +105,11 @@
 //   - initialize, server/discover, ping and the client's notifications
 //     are forwarded on authentication alone; every other method is
 //     refused (-32601), never forwarded.
+//   - While an operator's freeze holds the server or the caller's
+//     principal, every message but the capability-negotiation methods,
+//     with a capability or without, is refused -32043 (data.detail
+//     "frozen") and the server sees nothing; so are the session's
+//     standalone stream, its end and the client's responses (403).
 //
 // # Not built yet
 //
