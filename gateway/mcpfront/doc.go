@@ -81,7 +81,9 @@
 //     forwarded only for that principal. Anyone else, and a session the
 //     gateway never saw opened, gets 404 (a client then opens a new
 //     session) and the server sees nothing; an index that cannot answer
-//     refuses (fail closed).
+//     refuses (fail closed). A request naming a session in more than one
+//     Mcp-Session-Id value, or in a look-alike header (Mcp_Session_Id), is
+//     refused (400): the server might read the value the front did not.
 //   - With resources: {operation} in the config, resources/read and
 //     resources/list are served scoped to a capability (resources.go): a
 //     resource's URI is its catalog id, named by a handle of the
