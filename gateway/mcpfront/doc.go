@@ -95,8 +95,10 @@
 //   - With prompts: {operation} in the config, prompts/list and
 //     prompts/get pass per policy (prompts.go): only for a caller the
 //     policy could grant the operation on the server, anyone else being
-//     refused grant_denied before the server sees anything; every catalog
-//     id in their answers is redacted. Without the section they are
+//     refused grant_denied before the server sees anything; a real id of
+//     the catalog anywhere in their params (a prompt's arguments) is
+//     refused (-32045), as the prompt acts under no capability; every
+//     catalog id in their answers is redacted. Without the section they are
 //     refused.
 //   - In a session, the standalone stream (GET /mcp/{server}) is opened
 //     only for the session's principal, and every event on it (the
