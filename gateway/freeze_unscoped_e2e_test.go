@@ -47,3 +47,21 @@ func TestFreezeStopsUnscopedCalls(t *testing.T) {
 		}
 	}
 }
+
+// TestFreezeNamesAConfiguredAgent: an agent freeze must name an agent, MCP
+// server or A2E host the gateway fronts; a misspelt name, which would
+// freeze nothing while the operator believes it holds, is refused 400.
+func TestFreezeNamesAConfiguredAgent(t *testing.T) {
+	h := newHarness(t, nil, nil)
+	adm := h.admin(t)
+	for _, tc := range []struct {
+		name string
+		want int
+	}{{"Documents", 400}, {"documents ", 400}, {"nowhere", 400}, {"documents", 200}, {"files", 200}, {"lab", 200}} {
+		code, out := adminCall(t, adm, "POST", "/admin/freeze", "admin-dev-key",
+			`{"kind":"agent","name":"`+tc.name+`","reason":"incident"}`)
+		if code != tc.want {
+			t.Errorf("freeze of agent %q: %d %v, want %d", tc.name, code, out, tc.want)
+		}
+	}
+}

@@ -41,8 +41,9 @@
 // Not built yet: a stream opened without a capability before a freeze
 // (an unscoped message/stream, an MCP session's standalone stream) runs
 // on; freezing an agent does not freeze the principal it calls out as;
-// names are matched exactly as written, and freezing a name no agent has
-// is accepted.
+// names are matched exactly as written (the admin API refuses an agent
+// freeze naming nothing the gateway fronts; a principal's cannot be
+// checked).
 //
 // What is not covered: a Redis that loses its data while no replica that
 // holds the set is running forgets every freeze, as it forgets
