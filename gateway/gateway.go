@@ -148,7 +148,7 @@ func (g *Gateway) adminHandler(opts Options) (http.Handler, error) {
 	if refusals == nil {
 		refusals = throttle.New(throttle.Options{Audit: g.caps.Audit, Now: opts.Now})
 	}
-	api := admin.New(admin.Config{Access: g.cfg.AdminAccess, MaxTTL: g.cfg.Capabilities.MaxTTL.D()}, admin.Deps{
+	api := admin.New(admin.Config{Access: g.cfg.AdminAccess, MaxTTL: g.cfg.Capabilities.MaxTTL.D(), Agents: targetNames(g.cfg)}, admin.Deps{
 		Authenticator: g.authn, Index: index, Verifier: g.caps.Verifier,
 		Revocations: g.caps.Revocations, Frozen: g.caps.Frozen, Policy: g.caps.Policy, Audit: g.caps.Audit,
 		Approvals: g.caps.Approvals, Refusals: refusals, Runtime: opts.Runtime,
@@ -169,4 +169,20 @@ func (g *Gateway) adminHandler(opts Options) (http.Handler, error) {
 	mux.Handle("GET /{$}", c.Handler()) // a browser at the root lands on the console
 	mux.Handle("/", api.Handler())
 	return mux, nil
+}
+
+// targetNames are the names of every agent, MCP server and A2E host cfg
+// fronts: what an agent freeze may name.
+func targetNames(cfg *config.Config) []string {
+	var names []string
+	for _, a := range cfg.Agents {
+		names = append(names, a.Name)
+	}
+	for _, s := range cfg.MCPServers {
+		names = append(names, s.Name)
+	}
+	for _, h := range cfg.A2EHosts {
+		names = append(names, h.Name)
+	}
+	return names
 }

@@ -76,26 +76,8 @@ func TestDelegationToLegacyAgent(t *testing.T) {
 // a capability reaches a legacy agent only where an ambient rule allows
 // that principal that skill; everything else is capability_required.
 func TestAmbientInvocation(t *testing.T) {
-	base, err := os.ReadFile("../deploy/examples/quickstart/policy.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pol := filepath.Join(t.TempDir(), "policy.yaml")
-	allow := strings.Replace(string(base), "ambient: []", `ambient:
-  - id: finance-legacy-lookup
-    principals: {groups: [finance]}
-    agents: [extra]
-    skills: [lookup]`, 1)
-	if err := os.WriteFile(pol, []byte(allow), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	up := &legacyAgent{}
-	h := newHarness(t, rawUpstream{up}, func(c *config.Config) {
-		c.Policy.File = pol
-		c.Agents[1].Legacy, c.Agents[1].Principal = true, "agent:legacy-bot"
-		c.Agents[1].Grants = []policy.Grant{{ID: "legacy:all", Operations: []string{"lookup", "wipe"}}}
-		c.Agents[1].Skills = map[string]string{"lookup": "lookup", "wipe": "wipe"}
-	})
+	h := ambientLegacyHarness(t, up, "lookup", "wipe")
 	call := func(key, skill string) rpcResponse {
 		_, b := h.post("extra", key, `{"jsonrpc":"2.0","id":7,"method":"a2a/skill/invoke","params":{"skill":"`+skill+`","arguments":{}}}`)
 		return decodeRPC(t, b)
@@ -148,4 +130,33 @@ func TestHopRefusedWithoutCard(t *testing.T) {
 	if r := decodeRPC(t, b); r.Error != nil || up.calls.Load() != 1 {
 		t.Fatalf("tasks/get needs no card and should pass: %s", b)
 	}
+}
+
+// ambientLegacyHarness runs the extra agent as the legacy upstream up,
+// with skills, under the quickstart policy plus an ambient rule that
+// lets the finance group invoke lookup on it without a capability.
+func ambientLegacyHarness(t *testing.T, up http.Handler, skills ...string) *harness {
+	t.Helper()
+	base, err := os.ReadFile("../deploy/examples/quickstart/policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol := filepath.Join(t.TempDir(), "policy.yaml")
+	allow := strings.Replace(string(base), "ambient: []", `ambient:
+  - id: finance-legacy-lookup
+    principals: {groups: [finance]}
+    agents: [extra]
+    skills: [lookup]`, 1)
+	if err := os.WriteFile(pol, []byte(allow), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return newHarness(t, rawUpstream{up}, func(c *config.Config) {
+		c.Policy.File = pol
+		c.Agents[1].Legacy, c.Agents[1].Principal = true, "agent:legacy-bot"
+		c.Agents[1].Grants = []policy.Grant{{ID: "legacy:all", Operations: skills}}
+		c.Agents[1].Skills = map[string]string{}
+		for _, s := range skills {
+			c.Agents[1].Skills[s] = s
+		}
+	})
 }

@@ -125,7 +125,8 @@ func mcpReplicas(t *testing.T, filesURL, summarizerURL string) (a, b *harness, t
 	return replica(trails[0]), replica(trails[1]), trails
 }
 
-// mcpRPC posts one JSON-RPC call to /mcp/files.
+// mcpRPC posts one JSON-RPC call to /mcp/files and decodes its answer, a
+// JSON body or the one message of an event stream.
 func (h *harness) mcpRPC(bearer, method string, params any) rpcResponse {
 	h.t.Helper()
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 9, "method": method, "params": params})
@@ -139,6 +140,11 @@ func (h *harness) mcpRPC(bearer, method string, params any) rpcResponse {
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
+	for _, line := range strings.Split(string(b), "\n") { // an event stream's one message
+		if data, ok := strings.CutPrefix(line, "data: "); ok {
+			return decodeRPC(h.t, []byte(data))
+		}
+	}
 	return decodeRPC(h.t, b)
 }
 

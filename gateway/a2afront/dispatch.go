@@ -91,6 +91,9 @@ func (f *Front) decideCall(ctx context.Context, c *call) outcome {
 		})
 	}
 	c.canonical = canonical
+	if e := f.notFrozen(ctx, c); e != nil {
+		return fail(c.req.ID, e)
+	}
 	if e := f.taskGate(ctx, c); e != nil {
 		return fail(c.req.ID, e)
 	}
@@ -106,4 +109,22 @@ func (f *Front) decideCall(ctx context.Context, c *call) outcome {
 		return fail(c.req.ID, e)
 	}
 	return forwardAs(c)
+}
+
+// notFrozen refuses every call that could reach a frozen agent, or that
+// a frozen principal makes, capability or not: an ambient invocation, a
+// plain send or a task read is stopped as a scoped call is. The
+// capability-negotiation methods decide the freeze themselves (issuance
+// refuses with its own code; a revocation or an approval's status reach
+// no agent and stay open to a frozen principal).
+func (f *Front) notFrozen(ctx context.Context, c *call) *jsonrpc.Error {
+	switch c.canonical {
+	case jsonrpc.MethodCapabilitiesRequest, jsonrpc.MethodCapabilitiesAttenuate,
+		jsonrpc.MethodCapabilitiesRevoke, jsonrpc.MethodApprovalStatus:
+		return nil
+	}
+	if r := f.checks.NotFrozen(ctx, c.agent.cfg.Name, c.principal.ID); r != nil {
+		return wireError(r)
+	}
+	return nil
 }

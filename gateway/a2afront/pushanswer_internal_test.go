@@ -58,6 +58,14 @@ func TestPushAnswer(t *testing.T) {
 		t.Errorf("alice's answer: %s, %v", out, err)
 	}
 
+	// The same answer with its slashes escaped, as some encoders write
+	// them, is the same config.
+	escaped := strings.ReplaceAll(answer, "/", `\/`)
+	out, err = fx.front.pushAnswer(context.Background(), c, []byte(escaped))
+	if err != nil || strings.Contains(string(out), secret) || !strings.Contains(string(out), "alice-token") {
+		t.Errorf("alice's answer with escaped slashes: %s, %v", out, err)
+	}
+
 	bob := fx.call(t, bobKey, "documents", get)
 	bob.canonical = c.canonical
 	if _, err := fx.front.pushAnswer(context.Background(), bob, []byte(answer)); !errors.Is(err, errRelayAnswer) {

@@ -31,9 +31,10 @@ const maxPushBody = 1 << 20
 // relayed config. The agent presents the config's secret (as its push
 // token, X-A2A-Notification-Token, or as a Bearer credential). The push
 // must be about the config's task and pass the answer pipeline, under
-// the capability the config was set with, still live; then it is queued
-// for delivery to the caller's URL. The agent gets 202 once it is
-// queued; 401, 404, 410 (the capability is revoked or expired), 422 (the
+// the capability the config was set with, still live, neither the agent
+// nor the caller frozen; then it is queued for delivery to the caller's
+// URL. The agent gets 202 once it is queued; 401, 404, 410 (the
+// capability is revoked or expired, or a freeze holds), 422 (the
 // pipeline refused it) or 503 (a store or the queue could not take it)
 // otherwise, with nothing delivered.
 func (f *Front) servePush(w http.ResponseWriter, r *http.Request) {
@@ -104,6 +105,13 @@ func (f *Front) relayPush(ctx context.Context, a *agent, rec pushrelay.Record, b
 		req: jsonrpc.Request{ID: json.RawMessage("0"), Method: "message/stream"}}
 	if rec.V1 {
 		c.translated = jsonrpc.MethodSendStreamingMessage
+	}
+	// A config set without a capability is stopped by a freeze as well.
+	if r := f.checks.NotFrozen(ctx, a.cfg.Name, rec.Owner); r != nil {
+		if r.Reason == enforce.RevocationUnavailable {
+			return metrics.PushUnavailable, http.StatusServiceUnavailable, r
+		}
+		return metrics.PushRevoked, http.StatusGone, r
 	}
 	if rec.CapabilityID != "" {
 		_, scope, r := f.checks.Decide(ctx, enforce.Request{Holder: rec.Owner, Audience: a.cfg.Name, CapabilityID: rec.CapabilityID})

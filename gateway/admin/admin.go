@@ -39,6 +39,10 @@ type Config struct {
 	// MaxTTL is the longest life of any capability: a revocation that
 	// cannot read the capability's own expiry is kept this long.
 	MaxTTL time.Duration
+	// Agents names every agent, MCP server and A2E host the gateway
+	// fronts: an agent freeze must name one of them, as a misspelt name
+	// would freeze nothing. Empty accepts any name.
+	Agents []string
 }
 
 // Deps are the admin API's collaborators.

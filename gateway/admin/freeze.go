@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/capgate/capgate/gateway/authn"
@@ -75,6 +76,9 @@ func (a *API) freeze(ctx context.Context, admin, kind, name, reason string) (*Fr
 	k, err := freeze.ParseKind(kind)
 	if err != nil {
 		return nil, err
+	}
+	if k == freeze.Agent && len(a.cfg.Agents) > 0 && !slices.Contains(a.cfg.Agents, name) {
+		return nil, fmt.Errorf("%w: the gateway fronts no agent, MCP server or A2E host named %q", freeze.ErrInvalid, name)
 	}
 	e, ferr := a.deps.Frozen.Freeze(ctx, k, name, admin, reason)
 	if errors.Is(ferr, freeze.ErrInvalid) {

@@ -38,6 +38,13 @@
 // frozen agent or principal after Freeze returned (assuming clocks
 // advance at the same rate, as the revocation store does).
 //
+// Not built yet: a stream opened without a capability before a freeze
+// (an unscoped message/stream, an MCP session's standalone stream) runs
+// on; freezing an agent does not freeze the principal it calls out as;
+// names are matched exactly as written (the admin API refuses an agent
+// freeze naming nothing the gateway fronts; a principal's cannot be
+// checked).
+//
 // What is not covered: a Redis that loses its data while no replica that
 // holds the set is running forgets every freeze, as it forgets
 // revocations (see package revocation); run Redis with persistence. The

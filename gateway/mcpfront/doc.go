@@ -84,7 +84,9 @@
 //     forwarded only for that principal. Anyone else, and a session the
 //     gateway never saw opened, gets 404 (a client then opens a new
 //     session) and the server sees nothing; an index that cannot answer
-//     refuses (fail closed).
+//     refuses (fail closed). A request naming a session in more than one
+//     Mcp-Session-Id value, or in a look-alike header (Mcp_Session_Id), is
+//     refused (400): the server might read the value the front did not.
 //   - With resources: {operation} in the config, resources/read and
 //     resources/list are served scoped to a capability (resources.go): a
 //     resource's URI is its catalog id, named by a handle of the
@@ -96,8 +98,10 @@
 //   - With prompts: {operation} in the config, prompts/list and
 //     prompts/get pass per policy (prompts.go): only for a caller the
 //     policy could grant the operation on the server, anyone else being
-//     refused grant_denied before the server sees anything; every catalog
-//     id in their answers is redacted. Without the section they are
+//     refused grant_denied before the server sees anything; a real id of
+//     the catalog anywhere in their params (a prompt's arguments) is
+//     refused (-32045), as the prompt acts under no capability; every
+//     catalog id in their answers is redacted. Without the section they are
 //     refused.
 //   - In a session, the standalone stream (GET /mcp/{server}) is opened
 //     only for the session's principal, and every event on it (the
@@ -108,6 +112,11 @@
 //   - initialize, server/discover, ping and the client's notifications
 //     are forwarded on authentication alone; every other method is
 //     refused (-32601), never forwarded.
+//   - While an operator's freeze holds the server or the caller's
+//     principal, every message but the capability-negotiation methods,
+//     with a capability or without, is refused -32043 (data.detail
+//     "frozen") and the server sees nothing; so are the session's
+//     standalone stream, its end and the client's responses (403).
 //
 // # Not built yet
 //

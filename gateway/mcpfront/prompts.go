@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 
+	"github.com/capgate/capgate/gateway/enforce"
 	"github.com/capgate/capgate/gateway/issue"
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/mcp"
@@ -33,6 +34,9 @@ func (f *Front) prompts(ctx context.Context, c *call) outcome {
 		return fail(c.req.ID, e)
 	}
 	ops, e := f.grantableOps(ctx, c)
+	if e == nil {
+		e = noRealID(c)
+	}
 	if e == nil && ops != nil && !ops[pc.Operation] {
 		e = issue.CapErr(jsonrpc.CodeGrantDenied, "grant denied: the policy grants the caller no "+pc.Operation+
 			" on MCP server "+c.server.cfg.Name+", which its prompts need", map[string]any{"operation": pc.Operation})
@@ -55,4 +59,13 @@ func (f *Front) prompts(ctx context.Context, c *call) outcome {
 		c.prompt = named.Name
 	}
 	return forwardAs(c)
+}
+
+// noRealID refuses a prompt call whose params name a real id of the
+// server's catalog anywhere (a prompt's arguments, say): the prompt acts
+// under no capability, so the server would read for the caller a
+// resource it holds none for.
+func noRealID(c *call) *jsonrpc.Error {
+	_, r := rewriteArguments(&enforce.Scope{}, (&enforce.Scope{}).IDMap(c.server.known), nil, c.req.Params)
+	return wireError(r)
 }

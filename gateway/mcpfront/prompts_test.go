@@ -27,6 +27,17 @@ func TestPromptsPerPolicy(t *testing.T) {
 		t.Errorf("prompt %q: a catalog id reached the caller", text)
 	}
 
+	// A real id in a prompt's arguments would have the server read a
+	// resource the caller holds no capability for.
+	before, seen := w.upstream.prompts.Load(), len(w.upstream.seen())
+	_, err = alice.GetPrompt(ctx, &sdk.GetPromptParams{Name: "summarize", Arguments: map[string]string{"path": "corpus/secret.md"}})
+	if code := codeOf(err); code != -32045 {
+		t.Errorf("a real id in prompts/get: %v, want -32045", err)
+	}
+	if w.upstream.prompts.Load() != before || len(w.upstream.seen()) != seen {
+		t.Error("the server saw a prompts/get naming a real id")
+	}
+
 	bob := w.connect(t, bobKey, "")
 	tests := []struct {
 		name string

@@ -72,6 +72,10 @@ func (f *Front) serve(w http.ResponseWriter, r *http.Request) {
 	req, e, status := f.readMessage(w, r)
 	c := &call{server: s, principal: p, req: req, http: r}
 	if e != nil && req.Err != nil && sessionID(r) != "" && isResponse(req.Raw) {
+		if e := f.notFrozen(r.Context(), c); e != nil {
+			jsonrpc.WriteResponse(w, http.StatusForbidden, jsonrpc.NewError(nil, e))
+			return
+		}
 		f.forwardResponse(w, r, c)
 		return
 	}
@@ -151,6 +155,11 @@ var forwarded = map[string]bool{
 // is refused, never forwarded: completion, resource templates and the
 // rest are not scoped yet, and could carry what a tool call may not.
 func (f *Front) decide(ctx context.Context, c *call) outcome {
+	if capabilityMethods[c.req.Method] == nil {
+		if e := f.notFrozen(ctx, c); e != nil {
+			return fail(c.req.ID, e)
+		}
+	}
 	switch m := c.req.Method; {
 	case m == mcp.MethodToolsCall:
 		return f.toolsCall(ctx, c)
@@ -183,4 +192,13 @@ func (f *Front) upstreamError(w http.ResponseWriter, r *http.Request, err error)
 		Code: jsonrpc.CodeInternal, Message: "upstream MCP server unavailable",
 		Data: map[string]string{"reason": "upstream_unavailable"},
 	}))
+}
+
+// notFrozen refuses every message that would reach a frozen server, or
+// that a frozen principal sends, capability or not: a freeze stops
+// initialize, tools/list, prompts and the session's stream as it stops a
+// tools/call. The capability-negotiation methods decide the freeze
+// themselves.
+func (f *Front) notFrozen(ctx context.Context, c *call) *jsonrpc.Error {
+	return wireError(f.checks.NotFrozen(ctx, c.server.cfg.Name, c.principal.ID))
 }

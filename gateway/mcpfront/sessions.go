@@ -38,6 +38,11 @@ func sessionKey(s *server) string { return "mcp-session/" + s.cfg.Name }
 // caller's. It writes the refusal and reports false; true lets the
 // request on.
 func (f *Front) checkSession(w http.ResponseWriter, r *http.Request, s *server, principal string) bool {
+	if !oneSessionHeader(r.Header) {
+		jsonrpc.WriteResponse(w, http.StatusBadRequest, jsonrpc.NewError(nil, jsonrpc.NewCodeError(jsonrpc.CodeInvalidRequest,
+			"a request names at most one session, in one "+mcp.HeaderSessionID+" header")))
+		return false
+	}
 	id := strings.TrimSpace(r.Header.Get(mcp.HeaderSessionID))
 	if id == "" {
 		return true
@@ -76,4 +81,18 @@ func (f *Front) bindSession(ctx context.Context, resp *http.Response, c *call) e
 		return errForeignSession
 	}
 	return nil
+}
+
+// oneSessionHeader reports whether h names a session at most once: one
+// Mcp-Session-Id value, and no header a lenient server stack would read
+// as it (another case, '_' for '-'). The front checks one value; a server
+// reading another would act in a session the front never checked.
+func oneSessionHeader(h http.Header) bool {
+	for k, v := range h {
+		if strings.EqualFold(strings.ReplaceAll(k, "_", "-"), mcp.HeaderSessionID) &&
+			(k != http.CanonicalHeaderKey(mcp.HeaderSessionID) || len(v) > 1) {
+			return false
+		}
+	}
+	return true
 }

@@ -38,6 +38,16 @@ func TestSessionsBoundToTheirPrincipal(t *testing.T) {
 			w.wantPing(t, tt.wantStatus, "Bearer "+tt.key, "Mcp-Session-Id", tt.sid, "Mcp-Protocol-Version", "2025-11-25")
 		})
 	}
+	// Bob names his own session and alice's beside it: a server that
+	// reads the other value, or folds '_' into '-', would act in alice's.
+	bobs := w.connect(t, bobKey, "2025-11-25").ID()
+	for name, second := range map[string]string{"twice": "Mcp-Session-Id", "by a look-alike": "Mcp_Session_Id",
+		"by a lower-case look-alike": "mcp_session_id"} {
+		t.Run("another principal's session named "+name, func(t *testing.T) {
+			w.wantPing(t, http.StatusBadRequest, "Bearer "+bobKey, "Mcp-Session-Id", bobs, second, sid,
+				"Mcp-Protocol-Version", "2025-11-25")
+		})
+	}
 }
 
 // downIndex is a session index that cannot answer.
@@ -73,7 +83,7 @@ func (w *world) wantPing(t *testing.T, wantStatus int, auth string, hdr ...strin
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
+		req.Header[hdr[i]] = append(req.Header[hdr[i]], hdr[i+1]) // as written: twice, or a look-alike
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -39,6 +39,10 @@ func (f *Front) serveStream(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c := &call{server: s, principal: p, http: r, redact: true, req: jsonrpc.Request{Method: r.Method}}
+	if e := f.notFrozen(r.Context(), c); e != nil {
+		jsonrpc.WriteResponse(w, http.StatusForbidden, jsonrpc.NewError(nil, e))
+		return
+	}
 	timeout := f.cfg.UpstreamTimeout
 	if r.Method == http.MethodGet {
 		timeout = f.cfg.StreamTimeout

@@ -23,8 +23,12 @@
 //
 // A caller's URL is checked when the config is set (CheckTarget): https
 // unless Targets.AllowHTTP, and no loopback, private, link-local,
-// unspecified or multicast address unless Targets.AllowPrivate, for an
-// address literal or for every address its name resolves to. The same
+// unspecified, multicast or other special-purpose address (this network,
+// carrier-grade NAT, benchmarking, reserved, and the IPv6 ranges that
+// carry an IPv4 address: IPv4-compatible, NAT64, 6to4, Teredo) unless
+// Targets.AllowPrivate, for an address literal or for every address its
+// name resolves to. The gateway's own relay URLs are refused however the
+// host is spelled (case, trailing dot, default port). The same
 // address check runs again when a delivery dials (Targets.Control, a
 // net.Dialer Control function), so a name that resolves elsewhere by then
 // (DNS rebinding) reaches nothing it should not. Deliveries follow no

@@ -83,14 +83,38 @@ func (t Targets) checkAddr(a netip.Addr) error {
 	}
 	if a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() ||
 		a.IsInterfaceLocalMulticast() || a.IsMulticast() || a.IsUnspecified() || !a.IsValid() ||
-		sharedSpace.Contains(a) {
+		special(a) {
 		return fmt.Errorf("%w: address %s is not public", ErrTarget, a)
 	}
 	return nil
 }
 
-// sharedSpace is RFC 6598's carrier-grade NAT range, private in effect.
-var sharedSpace = netip.MustParsePrefix("100.64.0.0/10")
+// specialPurpose are ranges that are no public host's address, or that
+// carry an IPv4 address inside an IPv6 one (a NAT64, 6to4 or Teredo
+// gateway on the path would deliver to the IPv4 address, loopback or
+// private as it may be).
+var specialPurpose = []netip.Prefix{
+	netip.MustParsePrefix("0.0.0.0/8"),      // this network
+	netip.MustParsePrefix("100.64.0.0/10"),  // carrier-grade NAT, private in effect
+	netip.MustParsePrefix("192.0.0.0/24"),   // IETF protocol assignments
+	netip.MustParsePrefix("198.18.0.0/15"),  // benchmarking
+	netip.MustParsePrefix("240.0.0.0/4"),    // reserved, and broadcast
+	netip.MustParsePrefix("::/96"),          // IPv4-compatible
+	netip.MustParsePrefix("64:ff9b::/96"),   // NAT64
+	netip.MustParsePrefix("64:ff9b:1::/48"), // local NAT64
+	netip.MustParsePrefix("2001::/32"),      // Teredo
+	netip.MustParsePrefix("2002::/16"),      // 6to4
+}
+
+// special reports whether a is in a special-purpose range.
+func special(a netip.Addr) bool {
+	for _, p := range specialPurpose {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
 
 // Control is a net.Dialer Control function that refuses to connect to an
 // address CheckTarget would refuse: the check again at dial time, on the
@@ -104,16 +128,27 @@ func (t Targets) Control(_, address string, _ syscall.RawConn) error {
 }
 
 // under reports whether u is at or below the URL prefix, as a client
-// would reach it: scheme and host compared in any case, the path
-// cleaned of dot segments and repeated slashes.
+// would reach it: scheme and host compared in any case, the host without
+// a trailing dot and with its scheme's default port, the path cleaned of
+// dot segments and repeated slashes.
 func under(u *url.URL, prefix string) bool {
 	p, err := url.Parse(prefix)
 	if err != nil || p.Host == "" {
 		return false
 	}
-	if !strings.EqualFold(u.Scheme, p.Scheme) || !strings.EqualFold(u.Host, p.Host) {
+	if !strings.EqualFold(u.Scheme, p.Scheme) || hostPort(u) != hostPort(p) {
 		return false
 	}
 	want := strings.TrimSuffix(path.Clean("/"+p.Path), "/") + "/"
 	return strings.HasPrefix(path.Clean("/"+u.Path)+"/", want)
+}
+
+// hostPort is u's host as a client dials it: lower case, no trailing
+// dot, the scheme's default port when it names none.
+func hostPort(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+	}
+	return net.JoinHostPort(strings.TrimSuffix(strings.ToLower(u.Hostname()), "."), port)
 }

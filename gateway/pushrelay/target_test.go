@@ -57,6 +57,19 @@ func TestCheckTarget(t *testing.T) {
 		{"the relay by dot segments", strict, "https://gw.example/x/../a2a//notes/push/x", pushrelay.ErrTarget},
 		{"the relay's base", strict, "https://gw.example/a2a", pushrelay.ErrTarget},
 		{"beside the relay", strict, "https://gw.example/a2afoo", nil},
+		{"the relay by its default port", strict, "https://gw.example:443/a2a/notes/push/x", pushrelay.ErrTarget},
+		{"the relay by a trailing dot", strict, "https://gw.example./a2a/notes/push/x", pushrelay.ErrTarget},
+		{"the relay by percent-encoding", strict, "https://gw.example/%61%32a/notes/push/x", pushrelay.ErrTarget},
+		{"this network", strict, "https://0.1.2.3/", pushrelay.ErrTarget},
+		{"reserved", strict, "https://240.0.0.1/", pushrelay.ErrTarget},
+		{"broadcast", strict, "https://255.255.255.255/", pushrelay.ErrTarget},
+		{"benchmarking", strict, "https://198.18.0.1/", pushrelay.ErrTarget},
+		{"IETF protocol assignments", strict, "https://192.0.0.170/", pushrelay.ErrTarget},
+		{"v4-compatible loopback", strict, "https://[::127.0.0.1]/", pushrelay.ErrTarget},
+		{"NAT64 of loopback", strict, "https://[64:ff9b::127.0.0.1]/", pushrelay.ErrTarget},
+		{"local NAT64 of a private address", strict, "https://[64:ff9b:1::10.0.0.1]/", pushrelay.ErrTarget},
+		{"6to4 of loopback", strict, "https://[2002:7f00:1::1]/", pushrelay.ErrTarget},
+		{"Teredo", strict, "https://[2001::1]/", pushrelay.ErrTarget},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -83,6 +96,9 @@ func TestControl(t *testing.T) {
 		{"link-local v6", strict, "[fe80::1]:443", pushrelay.ErrTarget},
 		{"loopback allowed", lax, "127.0.0.1:443", nil},
 		{"not an address", strict, "hooks.example.com:443", pushrelay.ErrTarget},
+		{"mapped loopback", strict, "[::ffff:127.0.0.1]:443", pushrelay.ErrTarget},
+		{"NAT64 of metadata", strict, "[64:ff9b::169.254.169.254]:443", pushrelay.ErrTarget},
+		{"this network", strict, "0.0.0.1:443", pushrelay.ErrTarget},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
