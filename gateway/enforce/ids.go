@@ -49,7 +49,8 @@ type Catalog struct {
 }
 
 // NewCatalog compiles k. It costs time and memory in the number of ids:
-// build it once per target, not per call.
+// build it once per target, not per call. A catalog of a handful of ids
+// is searched id by id instead, which needs no automaton.
 func NewCatalog(k Known) *Catalog {
 	c := &Catalog{index: make(map[string]int, len(k.IDs)), placeholder: k.Placeholder, refuse: k.Refuse}
 	for _, id := range k.IDs {
@@ -58,9 +59,19 @@ func NewCatalog(k Known) *Catalog {
 			c.ids = append(c.ids, id)
 		}
 	}
-	c.match = newMatcher(c.ids)
+	if len(c.ids) <= fewCatalog {
+		c.match = newFewMatcher(c.ids)
+	} else {
+		c.match = newMatcher(c.ids)
+	}
 	return c
 }
+
+// fewCatalog is the largest catalog searched id by id (newFewMatcher)
+// rather than by the automaton: over a handful of ids, one skip to each
+// one's rarest byte reads an answer faster than the automaton's one pass,
+// which looks at every byte.
+const fewCatalog = 8
 
 // IDMap is the rewrite of answers to a call scoped to a capability: each
 // real id of the capability becomes its handle, every other id of the
