@@ -19,9 +19,10 @@ import (
 // or refuses the answer. Ids are matched wherever they occur, even inside
 // a longer word: a caller may see a longer word garbled, never an id.
 // All of them are found in one pass over the text, leftmost first and
-// longest first at one place, by an automaton over the catalog built once
-// per target (NewCatalog) and one over the capability's ids the catalog
-// lacks, if any.
+// longest first at one place, by a matcher over the catalog built once
+// per target (NewCatalog: an automaton, or for a handful of ids a search
+// of each by its rarest byte) and one over the capability's ids the
+// catalog lacks, if any.
 
 // Known is what the gateway knows of a target beyond one capability: the
 // real ids of its catalog, and what becomes of one the capability does
