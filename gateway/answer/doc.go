@@ -52,7 +52,11 @@
 //     answer is still walked by the answer check, by task ownership, by
 //     the id search and, when it names an id, by the id mapping; the
 //     mapping writes a new buffer instead of writing the output as it
-//     goes. A 256 KiB answer costs about 2.4 times the CPU a plain reverse
-//     proxy spends on it, one naming an id every 80 bytes about six
-//     times (BENCHMARKS.md, the eighth round).
+//     goes. A 256 KiB answer costs about 2.2 times the CPU a plain reverse
+//     proxy spends on it, one naming an id every 80 bytes about 3.7
+//     times (BENCHMARKS.md, the ninth round).
+//   - Reuse of the mapped output's buffer: each answer that names an id
+//     allocates its output (1.3 times the answer), and the id search
+//     still runs twice on it (once over the answer, once per literal
+//     mapped).
 package answer

@@ -84,7 +84,7 @@ func indexFrom(b []byte, ids *enforce.IDMap, from int) int {
 // write. done is false for any other literal, which mapLiteral maps.
 func mapAsIs(dst, lit []byte, plain bool, ids *enforce.IDMap) (out []byte, changed, refused, done bool) {
 	content := lit[1 : len(lit)-1]
-	if !plain || !jsonrpc.AsIs(content) {
+	if !plain || !plainAsIs(content) {
 		return dst, false, false, false
 	}
 	out, changed, refused, done = ids.AppendReplace(append(dst, '"'), content, jsonrpc.AsIs[string])

@@ -35,7 +35,10 @@
 // becomes the caller's handle, and every other id the gateway knows of the
 // target (its catalog, compiled once per target by NewCatalog into one
 // multi-pattern matcher, so that an answer costs the same whatever the
-// catalog's size) is redacted or refuses the answer. A front applies the
+// catalog's size) is redacted or refuses the answer. A handful of ids (a
+// capability's own, a catalog of up to 8) are searched one by one
+// instead, each skipping with IndexByte to its rarest byte, which reads
+// an answer of prose several times faster than the automaton. A front applies the
 // map to every string of every answer, unary or streamed; walking the
 // answer's JSON is the answer pipeline's job, not this package's.
 //

@@ -19,9 +19,10 @@ import (
 // or refuses the answer. Ids are matched wherever they occur, even inside
 // a longer word: a caller may see a longer word garbled, never an id.
 // All of them are found in one pass over the text, leftmost first and
-// longest first at one place, by an automaton over the catalog built once
-// per target (NewCatalog) and one over the capability's ids the catalog
-// lacks, if any.
+// longest first at one place, by a matcher over the catalog built once
+// per target (NewCatalog: an automaton, or for a handful of ids a search
+// of each by its rarest byte) and one over the capability's ids the
+// catalog lacks, if any.
 
 // Known is what the gateway knows of a target beyond one capability: the
 // real ids of its catalog, and what becomes of one the capability does
@@ -49,7 +50,8 @@ type Catalog struct {
 }
 
 // NewCatalog compiles k. It costs time and memory in the number of ids:
-// build it once per target, not per call.
+// build it once per target, not per call. A catalog of a handful of ids
+// is searched id by id instead, which needs no automaton.
 func NewCatalog(k Known) *Catalog {
 	c := &Catalog{index: make(map[string]int, len(k.IDs)), placeholder: k.Placeholder, refuse: k.Refuse}
 	for _, id := range k.IDs {
@@ -58,9 +60,19 @@ func NewCatalog(k Known) *Catalog {
 			c.ids = append(c.ids, id)
 		}
 	}
-	c.match = newMatcher(c.ids)
+	if len(c.ids) <= fewCatalog {
+		c.match = newFewMatcher(c.ids)
+	} else {
+		c.match = newMatcher(c.ids)
+	}
 	return c
 }
+
+// fewCatalog is the largest catalog searched id by id (newFewMatcher)
+// rather than by the automaton: over a handful of ids, one skip to each
+// one's rarest byte reads an answer faster than the automaton's one pass,
+// which looks at every byte.
+const fewCatalog = 8
 
 // IDMap is the rewrite of answers to a call scoped to a capability: each
 // real id of the capability becomes its handle, every other id of the

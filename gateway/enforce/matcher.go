@@ -1,8 +1,6 @@
 package enforce
 
 import (
-	"bytes"
-
 	ahocorasick "github.com/petar-dambovaliev/aho-corasick"
 )
 
@@ -14,8 +12,9 @@ type matcher struct {
 	ac ahocorasick.AhoCorasick
 	// few, when set, are searched one by one instead: the handful of ids
 	// of one capability, for which building an automaton on every call
-	// would cost far more than the search.
-	few []string
+	// would cost far more than the search, each skipping to its rarest
+	// byte (rareID).
+	few []rareID
 }
 
 // newFewMatcher is the matcher of the few ids of one capability, which
@@ -25,7 +24,11 @@ func newFewMatcher(ids []string) *matcher {
 	if len(ids) == 0 {
 		return nil
 	}
-	return &matcher{few: ids}
+	m := &matcher{few: make([]rareID, len(ids))}
+	for i, id := range ids {
+		m.few[i] = newRareID(id)
+	}
+	return m
 }
 
 // newMatcher builds the matcher of ids, none of them empty.
@@ -52,16 +55,13 @@ type match struct{ start, end, pattern int }
 // repeated.
 func (m *matcher) bestFew(b []byte, from int, at []int) (match, bool) {
 	best, found := match{}, false
-	for i, id := range m.few {
+	for i, r := range m.few {
 		s := unknownPos
 		if at != nil {
 			s = at[i]
 		}
 		if s == unknownPos || s >= 0 && s < from {
-			s = -1
-			if j := bytes.Index(b[from:], []byte(id)); j >= 0 { // a short id converts on the stack
-				s = from + j
-			}
+			s = r.index(b, from)
 			if at != nil {
 				at[i] = s
 			}
@@ -69,8 +69,8 @@ func (m *matcher) bestFew(b []byte, from int, at []int) (match, bool) {
 		if s < 0 {
 			continue
 		}
-		if !found || s < best.start || s == best.start && s+len(id) > best.end {
-			best, found = match{start: s, end: s + len(id), pattern: i}, true
+		if !found || s < best.start || s == best.start && s+len(r.id) > best.end {
+			best, found = match{start: s, end: s + len(r.id), pattern: i}, true
 		}
 	}
 	return best, found
