@@ -24,12 +24,6 @@ func capErr(code int, msg string, data map[string]any) *jsonrpc.Error {
 // stands for, its message, and its members beside the reason.
 func wireError(r *enforce.Refusal) *jsonrpc.Error { return issue.WireError(r) }
 
-// storeDown is enforce.Unavailable on the wire: revocation_unavailable,
-// the store that could not answer named in the message and data.detail.
-func storeDown(s enforce.Store, outcome string) *jsonrpc.Error {
-	return wireError(enforce.Unavailable(s, outcome))
-}
-
 // usable runs the decision core's checks that do not depend on what the
 // call wants to do with the capability (enforce.Checker.Usable).
 func (f *Front) usable(ctx context.Context, caller *authn.Principal, audience, id, token string) (*captoken.Claims, *capindex.Record, *jsonrpc.Error) {

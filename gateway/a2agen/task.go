@@ -147,11 +147,6 @@ func translateStatus(o *object, from int, message func(json.RawMessage, string) 
 	return w.encode(), v03, s.done()
 }
 
-// artifactTo1 translates a v0.3 Artifact into v1.0's.
-func artifactTo1(raw json.RawMessage, path string) (json.RawMessage, error) {
-	return to1.artifact(raw, path)
-}
-
 // artifact translates an Artifact into the target generation.
 func (d direction) artifact(raw json.RawMessage, path string) (json.RawMessage, error) {
 	o, err := readObject(raw, path)
