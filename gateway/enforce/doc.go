@@ -38,7 +38,11 @@
 // catalog's size) is redacted or refuses the answer. A handful of ids (a
 // capability's own, a catalog of up to 8) are searched one by one
 // instead, each skipping with IndexByte to its rarest byte, which reads
-// an answer of prose several times faster than the automaton. A front applies the
+// an answer of prose several times faster than the automaton. A larger
+// catalog skips the same way to where one of its ids could start (the
+// byte at one offset, chosen rarest over all its ids) and looks the ids
+// up there; the automaton reads on only from where such candidates turn
+// out dense, or over a catalog of more than 16 id lengths. A front applies the
 // map to every string of every answer, unary or streamed; walking the
 // answer's JSON is the answer pipeline's job, not this package's.
 //

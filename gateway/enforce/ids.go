@@ -20,9 +20,10 @@ import (
 // a longer word: a caller may see a longer word garbled, never an id.
 // All of them are found in one pass over the text, leftmost first and
 // longest first at one place, by a matcher over the catalog built once
-// per target (NewCatalog: an automaton, or for a handful of ids a search
-// of each by its rarest byte) and one over the capability's ids the
-// catalog lacks, if any.
+// per target (NewCatalog: an automaton behind a prefilter that skips to
+// where an id could start, or for a handful of ids a search of each by
+// its rarest byte) and one over the capability's ids the catalog lacks,
+// if any.
 
 // Known is what the gateway knows of a target beyond one capability: the
 // real ids of its catalog, and what becomes of one the capability does

@@ -16,7 +16,7 @@ import (
 // benchCatalogs and benchSizes are the benchmarks' axes.
 var (
 	benchCatalogs = []int{2, 1_000, 10_000}
-	benchSizes    = []int{100, 16 << 10, 256 << 10}
+	benchSizes    = []int{100, 4 << 10, 16 << 10, 256 << 10}
 )
 
 // benchKnown is a catalog of n ids: the test scope's two, then others

@@ -10,6 +10,9 @@ import (
 // immutable and safe for concurrent use.
 type matcher struct {
 	ac ahocorasick.AhoCorasick
+	// pre, when set, finds the automaton's matches without it on text
+	// where few positions could start an id (prefilter).
+	pre *prefilter
 	// few, when set, are searched one by one instead: the handful of ids
 	// of one capability, for which building an automaton on every call
 	// would cost far more than the search, each skipping to its rarest
@@ -37,7 +40,7 @@ func newMatcher(ids []string) *matcher {
 		return nil
 	}
 	b := ahocorasick.NewAhoCorasickBuilder(ahocorasick.Opts{MatchKind: ahocorasick.LeftMostLongestMatch, DFA: true})
-	return &matcher{ac: b.Build(ids)}
+	return &matcher{ac: b.Build(ids), pre: newPrefilter(ids)}
 }
 
 // match is one occurrence of an id: text[start:end] is the id numbered
@@ -92,9 +95,11 @@ type cursor struct {
 	ok     bool
 	primed bool
 	at     []int // per id of m.few
-	// it is the automaton's one iterator over b, kept from search to
-	// search (nextAC).
-	it ahocorasick.Iter
+	// it is the automaton's one iterator over b[itOff:], kept from
+	// search to search (nextAC); once made, the prefilter is no longer
+	// used.
+	it    ahocorasick.Iter
+	itOff int
 }
 
 // next returns the occurrence in b that starts first at or after from,
@@ -115,6 +120,14 @@ func (c *cursor) next(from int) (match, bool) {
 			}
 		}
 		c.hit, c.ok = c.m.bestFew(c.b, from, c.at)
+	case c.m.pre != nil && c.it == nil:
+		m, ok, stop, done := c.m.pre.next(c.b, from)
+		if done {
+			c.hit, c.ok = m, ok
+			break
+		}
+		c.itOff = stop
+		c.hit, c.ok = c.nextAC(stop)
 	default:
 		c.hit, c.ok = c.nextAC(from)
 	}
@@ -130,14 +143,16 @@ func (c *cursor) next(from int) (match, bool) {
 // b[from:]: no match starts between where it stood and that one. Matches
 // starting before from (overlapping the last one) are passed over. One
 // iterator per text, instead of one per match, saves its allocations
-// and its prefilter's warm-up at every match.
+// and its prefilter's warm-up at every match. The iterator may start
+// at itOff > 0 when the prefilter gave way there: no id starts between
+// the search's from and itOff, so the same reasoning holds.
 func (c *cursor) nextAC(from int) (match, bool) {
 	if c.it == nil {
-		c.it = c.m.ac.IterByte(c.b)
+		c.it = c.m.ac.IterByte(c.b[c.itOff:])
 	}
 	for x := c.it.Next(); x != nil; x = c.it.Next() {
-		if x.Start() >= from {
-			return match{start: x.Start(), end: x.End(), pattern: x.Pattern()}, true
+		if s := c.itOff + x.Start(); s >= from {
+			return match{start: s, end: c.itOff + x.End(), pattern: x.Pattern()}, true
 		}
 	}
 	return match{}, false
