@@ -148,7 +148,7 @@ func (g *Gateway) adminHandler(opts Options) (http.Handler, error) {
 	if refusals == nil {
 		refusals = throttle.New(throttle.Options{Audit: g.caps.Audit, Now: opts.Now})
 	}
-	api := admin.New(admin.Config{Access: g.cfg.AdminAccess, MaxTTL: g.cfg.Capabilities.MaxTTL.D(), Agents: targetNames(g.cfg)}, admin.Deps{
+	api := admin.New(admin.Config{Access: g.cfg.AdminAccess, MaxTTL: g.cfg.Capabilities.MaxTTL.D(), Agents: targetNames(g.cfg), Principals: targetPrincipals(g.cfg)}, admin.Deps{
 		Authenticator: g.authn, Index: index, Verifier: g.caps.Verifier,
 		Revocations: g.caps.Revocations, Frozen: g.caps.Frozen, Policy: g.caps.Policy, Audit: g.caps.Audit,
 		Approvals: g.caps.Approvals, Refusals: refusals, Runtime: opts.Runtime,
@@ -169,6 +169,19 @@ func (g *Gateway) adminHandler(opts Options) (http.Handler, error) {
 	mux.Handle("GET /{$}", c.Handler()) // a browser at the root lands on the console
 	mux.Handle("/", api.Handler())
 	return mux, nil
+}
+
+// targetPrincipals maps each agent and MCP server to the principal it
+// calls out as, for the emergency stop.
+func targetPrincipals(cfg *config.Config) map[string]string {
+	m := map[string]string{}
+	for _, a := range cfg.Agents {
+		m[a.Name] = a.Principal
+	}
+	for _, s := range cfg.MCPServers {
+		m[s.Name] = s.Principal
+	}
+	return m
 }
 
 // targetNames are the names of every agent, MCP server and A2E host cfg

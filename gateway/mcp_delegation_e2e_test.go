@@ -178,29 +178,13 @@ func (h *harness) mcpSession(key string) *sdk.ClientSession {
 // parent, the child's next call is refused -32043 and the server sees
 // nothing of it. Both audit trails show the chain.
 func TestMCPCapabilityDelegatedOverA2A(t *testing.T) {
-	files, summarizer := &mcpFiles{}, &summarizerAgent{}
-	sumSrv := httptest.NewServer(withCard(summarizer))
-	t.Cleanup(sumSrv.Close)
-	a, b, trails := mcpReplicas(t, files.serve(t), sumSrv.URL)
-
-	parent := issuedFrom(t, a.mcpRPC("alice-dev-key", "a2a/capabilities/request",
-		map[string]any{"grants": []string{"files:read"}, "resourceQuery": map[string]any{"collection": "reports"}}))
+	w := newDelegationWorld(t)
+	files, summarizer, a, b, trails, parent := w.files, w.summarizer, w.a, w.b, w.trails, w.parent
 	q1, q2 := parent.handle("Q1 report"), parent.handle("Q2 report")
 	if q1 == "" || q2 == "" {
 		t.Fatalf("issued %+v, want both reports", parent)
 	}
-	send := map[string]any{"message": map[string]any{"role": "user", "messageId": "m1",
-		"parts": []any{map[string]any{"kind": "text", "text": "summarize Q1"}}},
-		"metadata": map[string]any{agentcard.ExtensionURI: map[string]any{"capabilities": []string{parent.ID},
-			"attenuations": map[string]any{parent.ID: map[string]any{"resourceHandles": []string{q1}}}}}}
-	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": send})
-	if _, resp := a.post("summarizer", "alice-dev-key", string(body)); decodeRPC(t, resp).Error != nil {
-		t.Fatalf("delegating send: %s", resp)
-	}
-	if len(summarizer.delegated) != 1 {
-		t.Fatalf("the summarizer got %d capabilities, want its child", len(summarizer.delegated))
-	}
-	child := summarizer.delegated[0]
+	child := delegateToSummarizer(t, a, summarizer, parent, q1)
 	if child.Holder != "agent:summarizer" || child.Depth != 1 || len(child.ResourceHandles) != 1 || child.Token == "" {
 		t.Fatalf("child %+v, want one handle held by the summarizer", child)
 	}
@@ -294,4 +278,81 @@ func anyEvent(events []map[string]any, want map[string]any) bool {
 		}
 	}
 	return false
+}
+
+// TestFreezeAgentStopsWhatWasDelegatedToIt: freezing the summarizer
+// agent also freezes the principal it calls out as (agent:summarizer), so
+// the child alice delegated to it is revoked and its next tool call at
+// another target (/mcp/files) is refused, the server seeing nothing.
+// Unfreezing the agent lifts that principal's freeze too, but what was
+// revoked stays revoked.
+func TestFreezeAgentStopsWhatWasDelegatedToIt(t *testing.T) {
+	w := newDelegationWorld(t)
+	files, summarizer, a, b, parent := w.files, w.summarizer, w.a, w.b, w.parent
+	q1 := parent.handle("Q1 report")
+	child := delegateToSummarizer(t, a, summarizer, parent, q1)
+	cs := b.mcpSession("summarizer-dev-key")
+	read := func() error {
+		_, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "read_file", Arguments: map[string]any{"path": q1},
+			Meta: sdk.Meta{"dev.capgate/capability": map[string]any{"capabilityId": child.ID}}})
+		return err
+	}
+	if err := read(); err != nil {
+		t.Fatalf("the summarizer's read before the freeze: %v", err)
+	}
+	adm := a.admin(t)
+	code, out := adminCall(t, adm, "POST", "/admin/freeze", "admin-dev-key", `{"kind":"agent","name":"summarizer","reason":"incident 9"}`)
+	as, _ := out["asPrincipal"].(map[string]any)
+	entry, _ := as["entry"].(map[string]any)
+	if code != 200 || entry["name"] != "agent:summarizer" || out["revoked"].(float64) < 1 {
+		t.Fatalf("freeze: %d %v", code, out)
+	}
+	wantRefused(t, files, read, -32043)
+	if code, _ := adminCall(t, adm, "POST", "/admin/unfreeze", "admin-dev-key", `{"kind":"agent","name":"summarizer","reason":"resolved"}`); code != 200 {
+		t.Fatalf("unfreeze: %d", code)
+	}
+	if code, out := adminCall(t, adm, "GET", "/admin/frozen", "admin-dev-key", ""); code != 200 || strings.Contains(mustJSON(out), "agent:summarizer") {
+		t.Fatalf("after unfreezing the agent: %d %s", code, mustJSON(out))
+	}
+	wantRefused(t, files, read, -32043) // revoked when frozen: it stays revoked
+}
+
+// delegateToSummarizer has alice send the summarizer a message delegating
+// parent attenuated to the handle h, and returns the child it received.
+func delegateToSummarizer(t *testing.T, a *harness, summarizer *summarizerAgent, parent issued, h string) issued {
+	t.Helper()
+	send := map[string]any{"message": map[string]any{"role": "user", "messageId": "m1",
+		"parts": []any{map[string]any{"kind": "text", "text": "summarize Q1"}}},
+		"metadata": map[string]any{agentcard.ExtensionURI: map[string]any{"capabilities": []string{parent.ID},
+			"attenuations": map[string]any{parent.ID: map[string]any{"resourceHandles": []string{h}}}}}}
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": send})
+	if _, resp := a.post("summarizer", "alice-dev-key", string(body)); decodeRPC(t, resp).Error != nil {
+		t.Fatalf("delegating send: %s", resp)
+	}
+	if len(summarizer.delegated) != 1 {
+		t.Fatalf("the summarizer got %d capabilities, want its child", len(summarizer.delegated))
+	}
+	return summarizer.delegated[0]
+}
+
+// delegationWorld is two replicas fronting a files server and the
+// summarizer agent, and alice's capability on both reports, issued at
+// /mcp/files.
+type delegationWorld struct {
+	files      *mcpFiles
+	summarizer *summarizerAgent
+	a, b       *harness
+	trails     [2]string
+	parent     issued
+}
+
+func newDelegationWorld(t *testing.T) delegationWorld {
+	t.Helper()
+	w := delegationWorld{files: &mcpFiles{}, summarizer: &summarizerAgent{}}
+	sumSrv := httptest.NewServer(withCard(w.summarizer))
+	t.Cleanup(sumSrv.Close)
+	w.a, w.b, w.trails = mcpReplicas(t, w.files.serve(t), sumSrv.URL)
+	w.parent = issuedFrom(t, w.a.mcpRPC("alice-dev-key", "a2a/capabilities/request",
+		map[string]any{"grants": []string{"files:read"}, "resourceQuery": map[string]any{"collection": "reports"}}))
+	return w
 }

@@ -43,6 +43,11 @@ type Config struct {
 	// fronts: an agent freeze must name one of them, as a misspelt name
 	// would freeze nothing. Empty accepts any name.
 	Agents []string
+	// Principals maps each agent and MCP server to the principal it calls
+	// out as (agents[].principal): freezing the agent freezes that
+	// principal too, so what was delegated to the agent is revoked and
+	// refused with it. An agent without one is frozen alone.
+	Principals map[string]string
 }
 
 // Deps are the admin API's collaborators.

@@ -65,7 +65,10 @@
 // agent, or held by or for the principal, is revoked by id with its
 // descendants, and a principal's also by a cutoff at the freeze (so
 // capabilities issued for it in the same second, the tokens' precision,
-// stay revoked after an unfreeze). The answer is {"entry", "revoked",
+// stay revoked after an unfreeze). An agent freeze also freezes the
+// principal the agent calls out as (Config.Principals), answered under
+// "asPrincipal", so what was delegated to the agent dies with it; the
+// agent's unfreeze lifts that one too. The answer is {"entry", "revoked",
 // "unreadable", "truncated"}: records the index could not read are named
 // (refused while frozen, not revoked), and "truncated" says the index
 // listed its maximum (capindex.MaxList) so older ones may be left; freeze

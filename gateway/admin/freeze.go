@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/capgate/capgate/gateway/authn"
@@ -47,6 +48,9 @@ type FreezeResult struct {
 	// remain unrevoked (still refused while the freeze holds); freeze
 	// again to revoke the next ones.
 	Truncated bool `json:"truncated"`
+	// AsPrincipal is the freeze of the principal a frozen agent calls out
+	// as (Config.Principals), counted in Revoked above; nil when none.
+	AsPrincipal *FreezeResult `json:"asPrincipal,omitempty"`
 }
 
 // Freeze is the emergency stop, for operator admin: kind name is frozen
@@ -85,8 +89,25 @@ func (a *API) freeze(ctx context.Context, admin, kind, name, reason string) (*Fr
 		return nil, ferr
 	}
 	res := &FreezeResult{Entry: e, Unreadable: []string{}}
-	return res, errors.Join(ferr, a.revokeFrozen(ctx, res))
+	err = errors.Join(ferr, a.revokeFrozen(ctx, res))
+	if p := a.cfg.Principals[name]; k == freeze.Agent && p != "" {
+		pe, perr := a.deps.Frozen.Freeze(ctx, freeze.Principal, p, admin, withAgent(reason, name))
+		res.AsPrincipal = &FreezeResult{Entry: pe, Unreadable: []string{}}
+		if perr == nil {
+			perr = a.revokeFrozen(ctx, res.AsPrincipal)
+		}
+		res.Revoked += res.AsPrincipal.Revoked
+		res.Unreadable = append(res.Unreadable, res.AsPrincipal.Unreadable...)
+		res.Truncated = res.Truncated || res.AsPrincipal.Truncated
+		err = errors.Join(err, perr)
+	}
+	return res, err
 }
+
+// withAgent is the reason recorded on an agent's principal frozen with
+// the agent: the operator's reason, and which agent freeze it follows,
+// so that unfreezing the agent lifts it and nothing frozen on its own.
+func withAgent(reason, agent string) string { return reason + " (frozen with agent " + agent + ")" }
 
 // revokeFrozen revokes every live capability of what res froze: by id
 // each one the index lists for the agent, or held by or for the
@@ -145,7 +166,15 @@ func (a *API) unfreeze(ctx context.Context, admin, kind, name, reason string) (f
 	if err != nil {
 		return freeze.Entry{}, err
 	}
-	return a.deps.Frozen.Unfreeze(ctx, k, name, admin, reason)
+	e, err := a.deps.Frozen.Unfreeze(ctx, k, name, admin, reason)
+	if p := a.cfg.Principals[name]; err == nil && k == freeze.Agent && p != "" {
+		for _, f := range a.deps.Frozen.List() {
+			if f.Kind == freeze.Principal && f.Name == p && strings.HasSuffix(f.Reason, withAgent("", name)) {
+				_, err = a.deps.Frozen.Unfreeze(ctx, freeze.Principal, p, admin, withAgent(reason, name))
+			}
+		}
+	}
+	return e, err
 }
 
 // Frozen lists what is frozen, sorted by kind and name; nil without a

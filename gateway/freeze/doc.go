@@ -40,8 +40,7 @@
 //
 // Not built yet: a stream opened without a capability before a freeze
 // (an unscoped message/stream, an MCP session's standalone stream) runs
-// on; freezing an agent does not freeze the principal it calls out as;
-// names are matched exactly as written (the admin API refuses an agent
+// on; names are matched exactly as written (the admin API refuses an agent
 // freeze naming nothing the gateway fronts; a principal's cannot be
 // checked).
 //
