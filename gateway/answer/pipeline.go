@@ -180,7 +180,7 @@ type chain func(ctx context.Context, resp json.RawMessage, loose bool) (out json
 // processor, or the caller, sees it: id mapping rewrites member names, and
 // two names it maps to one placeholder would be a duplicate the caller's
 // reader resolves its own way. The one change not checked again is one
-// the id mapping vouches for (vouchedBy): it rewrote string values and
+// the id mapping vouches for (vouchFor): it rewrote string values and
 // no member name, so the text is as well-formed as before, its names
 // untouched, and its whitespace where it was.
 func (p *Pipeline[C]) chain(c Call[C]) chain {
