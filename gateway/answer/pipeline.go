@@ -137,12 +137,19 @@ func (p *Pipeline[C]) Modify(resp *http.Response, c Call[C]) error {
 		resp.Header.Del("Content-Length")
 		return nil
 	}
-	body, err := readAnswer(resp.Body, resp.ContentLength, limit, &p.blocks)
+	// An answer announced longer than the limit is refused unread.
+	var body []byte
+	var err error
+	tooLarge := resp.ContentLength > int64(limit)
+	if !tooLarge {
+		body, err = readAnswer(resp.Body, resp.ContentLength, limit, &p.blocks)
+		tooLarge = len(body) > limit
+	}
 	_ = resp.Body.Close()
 	switch {
 	case err != nil:
 		return fmt.Errorf("answer: reading the upstream answer: %w", err)
-	case len(body) > limit:
+	case tooLarge:
 		p.logTooLarge(ctx, c, limit, "answer")
 		refusal, _ := refuseAnswer(c.ID, c.shaped(AnswerTooLarge(limit)))
 		setAnswer(resp, refusal)
