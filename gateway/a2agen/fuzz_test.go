@@ -12,7 +12,27 @@ import (
 
 // fuzzMethods are the methods the fuzz targets pick from.
 var fuzzMethods = []string{"SendMessage", "SendStreamingMessage", "GetTask", "CancelTask", "SubscribeToTask",
-	"CreateTaskPushNotificationConfig", "GetTaskPushNotificationConfig", "DeleteTaskPushNotificationConfig", "ListTasks"}
+	"CreateTaskPushNotificationConfig", "GetTaskPushNotificationConfig", "DeleteTaskPushNotificationConfig",
+	"ListTaskPushNotificationConfigs", "ListTasks"}
+
+// translated reports whether a translation succeeded, failing t on an
+// error that is neither ErrUntranslatable nor ErrMalformed.
+func translated(t *testing.T, err error) bool {
+	t.Helper()
+	if err != nil && !errors.Is(err, a2agen.ErrUntranslatable) && !errors.Is(err, a2agen.ErrMalformed) {
+		t.Fatalf("unclassified error: %v", err)
+	}
+	return err == nil
+}
+
+// mustBeObject fails t when translated params are not a JSON object.
+func mustBeObject(t *testing.T, out []byte) {
+	t.Helper()
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(out, &obj) != nil {
+		t.Fatalf("translated params are not an object: %s", out)
+	}
+}
 
 // seeds adds every golden input's params or response to f.
 func seeds(f *testing.F, member string) {
@@ -37,16 +57,10 @@ func FuzzRequest(f *testing.F) {
 	f.Fuzz(func(t *testing.T, m uint8, params []byte) {
 		method := fuzzMethods[int(m)%len(fuzzMethods)]
 		_, out, err := a2agen.Request(method, params, "capabilities")
-		if err != nil {
-			if !errors.Is(err, a2agen.ErrUntranslatable) && !errors.Is(err, a2agen.ErrMalformed) {
-				t.Fatalf("unclassified error: %v", err)
-			}
+		if !translated(t, err) {
 			return
 		}
-		var obj map[string]json.RawMessage
-		if json.Unmarshal(out, &obj) != nil {
-			t.Fatalf("translated params are not an object: %s", out)
-		}
+		mustBeObject(t, out)
 	})
 }
 
@@ -59,10 +73,7 @@ func FuzzResponse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, m uint8, resp []byte) {
 		method := fuzzMethods[int(m)%len(fuzzMethods)]
 		out, err := a2agen.Response(method, resp)
-		if err != nil {
-			if !errors.Is(err, a2agen.ErrUntranslatable) && !errors.Is(err, a2agen.ErrMalformed) {
-				t.Fatalf("unclassified error: %v", err)
-			}
+		if !translated(t, err) {
 			return
 		}
 		if !json.Valid(out) {

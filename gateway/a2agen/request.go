@@ -66,6 +66,13 @@ func taskIDParamsTo03(o *object, history, metadata bool) (out, error) {
 	if err := noTenant(o); err != nil {
 		return nil, err
 	}
+	return taskIDParams(o, history, metadata)
+}
+
+// taskIDParams copies the members a task's id params have in both
+// generations: the task's id, and historyLength or metadata where the
+// method has them.
+func taskIDParams(o *object, history, metadata bool) (out, error) {
 	w := out{}
 	var err error
 	if w["id"], err = o.required("id"); err != nil {

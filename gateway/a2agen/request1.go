@@ -74,27 +74,12 @@ func isEmptyObject(raw json.RawMessage) bool {
 // GetTaskRequest, CancelTaskRequest or SubscribeToTaskRequest: the task's
 // id, and historyLength or metadata where the v1.0 request has them.
 func taskIDParamsTo1(o *object, history, metadata bool) (out, error) {
-	w := out{}
-	var err error
-	if w["id"], err = o.required("id"); err != nil {
-		return nil, err
-	}
-	if history {
-		if n, ok, err := o.integer("historyLength"); err != nil {
+	if !metadata {
+		if err := noMetadata(o); err != nil {
 			return nil, err
-		} else if ok {
-			w["historyLength"] = n
 		}
 	}
-	if !metadata {
-		return w, errOr(noMetadata(o), o.done)
-	}
-	md, err := o.metadata("metadata")
-	if err != nil {
-		return nil, err
-	}
-	w.set("metadata", md)
-	return w, o.done()
+	return taskIDParams(o, history, metadata)
 }
 
 // errOr returns err, or next() when err is nil.

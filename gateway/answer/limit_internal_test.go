@@ -64,3 +64,44 @@ func TestModifyAnswerLimit(t *testing.T) {
 		})
 	}
 }
+
+// countingBody is an answer body that records what was read of it and
+// whether it was closed.
+type countingBody struct {
+	r      io.Reader
+	read   int
+	closed bool
+}
+
+func (b *countingBody) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	b.read += n
+	return n, err
+}
+
+func (b *countingBody) Close() error { b.closed = true; return nil }
+
+// TestModifyRefusesAnnouncedUnread: an answer whose Content-Length is
+// over the limit is refused without a byte of it being read.
+func TestModifyRefusesAnnouncedUnread(t *testing.T) {
+	p, err := New[int](Options{MaxBytes: 4096}, func(_ context.Context, _ int, r json.RawMessage) (json.RawMessage, error) { return r, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := &countingBody{r: strings.NewReader(`{"jsonrpc":"2.0","id":1,"result":"` + strings.Repeat("z", 8192) + `"}`)}
+	resp := &http.Response{
+		StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {"application/json"}},
+		Body: body, ContentLength: 1 << 30,
+		Request: httptest.NewRequest(http.MethodPost, "/", nil),
+	}
+	if err := p.Modify(resp, Call[int]{ID: json.RawMessage("1")}); err != nil {
+		t.Fatalf("Modify: %v", err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	if !bytes.Contains(got, []byte(`"reason":"answer_too_large"`)) || bytes.Contains(got, []byte("zzz")) {
+		t.Fatalf("got %.300s, want the answer_too_large refusal alone", got)
+	}
+	if body.read != 0 || !body.closed {
+		t.Fatalf("the upstream body was read (%d bytes) or left open (closed %v)", body.read, body.closed)
+	}
+}

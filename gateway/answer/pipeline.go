@@ -137,12 +137,19 @@ func (p *Pipeline[C]) Modify(resp *http.Response, c Call[C]) error {
 		resp.Header.Del("Content-Length")
 		return nil
 	}
-	body, err := readAnswer(resp.Body, resp.ContentLength, limit, &p.blocks)
+	// An answer announced longer than the limit is refused unread.
+	var body []byte
+	var err error
+	tooLarge := resp.ContentLength > int64(limit)
+	if !tooLarge {
+		body, err = readAnswer(resp.Body, resp.ContentLength, limit, &p.blocks)
+		tooLarge = len(body) > limit
+	}
 	_ = resp.Body.Close()
 	switch {
 	case err != nil:
 		return fmt.Errorf("answer: reading the upstream answer: %w", err)
-	case len(body) > limit:
+	case tooLarge:
 		p.logTooLarge(ctx, c, limit, "answer")
 		refusal, _ := refuseAnswer(c.ID, c.shaped(AnswerTooLarge(limit)))
 		setAnswer(resp, refusal)
@@ -180,7 +187,7 @@ type chain func(ctx context.Context, resp json.RawMessage, loose bool) (out json
 // processor, or the caller, sees it: id mapping rewrites member names, and
 // two names it maps to one placeholder would be a duplicate the caller's
 // reader resolves its own way. The one change not checked again is one
-// the id mapping vouches for (vouchedBy): it rewrote string values and
+// the id mapping vouches for (vouchFor): it rewrote string values and
 // no member name, so the text is as well-formed as before, its names
 // untouched, and its whitespace where it was.
 func (p *Pipeline[C]) chain(c Call[C]) chain {

@@ -1,6 +1,9 @@
 package enforce
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // rareID is one id of a few-id matcher with the byte its search skips
 // to: the one of its bytes least likely in an answer (rareRank), at off
@@ -33,7 +36,7 @@ const commonBytes = ` etaoinsrhldcumfpgwybvkxjqz",.:{}[]0123456789ETAOINSRHLDCUM
 // rareRank ranks b by how often it occurs in an answer: lower is rarer.
 // A byte outside commonBytes ranks rarest of all.
 func rareRank(b byte) int {
-	if i := bytes.IndexByte([]byte(commonBytes), b); i >= 0 {
+	if i := strings.IndexByte(commonBytes, b); i >= 0 {
 		return len(commonBytes) - i
 	}
 	return 0
