@@ -106,20 +106,16 @@ func (f *Front) relayPush(ctx context.Context, a *agent, rec pushrelay.Record, b
 	if rec.V1 {
 		c.translated = jsonrpc.MethodSendStreamingMessage
 	}
-	// A config set without a capability is stopped by a freeze as well.
-	if r := f.checks.NotFrozen(ctx, a.cfg.Name, rec.Owner); r != nil {
-		if r.Reason == enforce.RevocationUnavailable {
-			return metrics.PushUnavailable, http.StatusServiceUnavailable, r
+	if rec.CapabilityID == "" {
+		// A config set without a capability is stopped by a freeze as well.
+		if r := f.checks.NotFrozen(ctx, a.cfg.Name, rec.Owner); r != nil {
+			return stoppedPush(r)
 		}
-		return metrics.PushRevoked, http.StatusGone, r
-	}
-	if rec.CapabilityID != "" {
+	} else {
+		// Decide checks the freeze of the agent and the owner too.
 		_, scope, r := f.checks.Decide(ctx, enforce.Request{Holder: rec.Owner, Audience: a.cfg.Name, CapabilityID: rec.CapabilityID})
-		switch {
-		case r != nil && r.Reason == enforce.RevocationUnavailable:
-			return metrics.PushUnavailable, http.StatusServiceUnavailable, r
-		case r != nil:
-			return metrics.PushRevoked, http.StatusGone, r
+		if r != nil {
+			return stoppedPush(r)
 		}
 		c.scope = scope
 	}
@@ -145,6 +141,15 @@ func (f *Front) relayPush(ctx context.Context, a *agent, rec pushrelay.Record, b
 		return metrics.PushQueueFull, http.StatusServiceUnavailable, errors.New("the delivery queue is full")
 	}
 	return metrics.PushAccepted, http.StatusAccepted, nil
+}
+
+// stoppedPush is the outcome of a push a revocation, expiry or freeze
+// stopped (410), or whose stores could not answer (503).
+func stoppedPush(r *enforce.Refusal) (string, int, error) {
+	if r.Reason == enforce.RevocationUnavailable {
+		return metrics.PushUnavailable, http.StatusServiceUnavailable, r
+	}
+	return metrics.PushRevoked, http.StatusGone, r
 }
 
 func errOf(e *jsonrpc.Error) error {

@@ -74,7 +74,10 @@ type Deliverer struct {
 	// ctx ends with Close, cancelling an attempt under way.
 	ctx    context.Context
 	cancel context.CancelFunc
-	once   sync.Once
+	// mu orders Enqueue before Close: once closed is set (under the
+	// write lock), no push enters the queue that Close drains.
+	mu     sync.RWMutex
+	closed bool
 	wg     sync.WaitGroup
 }
 
@@ -130,10 +133,10 @@ func newClient(o DeliverOptions) *http.Client {
 // Enqueue queues p for delivery. It reports false, and queues nothing,
 // when the queue is full or the deliverer closed: the caller says so.
 func (d *Deliverer) Enqueue(p Push) bool {
-	select {
-	case <-d.stop:
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	if d.closed {
 		return false
-	default:
 	}
 	select {
 	case d.queue <- p:
@@ -148,10 +151,13 @@ func (d *Deliverer) Enqueue(p Push) bool {
 // them to return, and drops what is still queued, reporting each push
 // OutcomeClosed. It is safe to call more than once.
 func (d *Deliverer) Close() error {
-	d.once.Do(func() {
+	d.mu.Lock()
+	if !d.closed {
+		d.closed = true
 		close(d.stop)
 		d.cancel()
-	})
+	}
+	d.mu.Unlock()
 	d.wg.Wait()
 	for {
 		select {

@@ -141,3 +141,33 @@ func TestDeliverBounded(t *testing.T) {
 		t.Error("queued after Close")
 	}
 }
+
+// TestDeliverCloseRacingEnqueue: every push Enqueue accepted ends with an
+// outcome, however Enqueue and Close interleave: none is queued after
+// Close has drained the queue.
+func TestDeliverCloseRacingEnqueue(t *testing.T) {
+	srv, _, roots := tlsReceiver(t, 200)
+	var reported atomic.Int64
+	d := pushrelay.NewDeliverer(pushrelay.DeliverOptions{Targets: pushrelay.Targets{AllowPrivate: true}, RootCAs: roots,
+		Queue: 64, OnOutcome: func(string, string) { reported.Add(1) }})
+	p := pushrelay.Push{Agent: "a", Body: []byte(`{}`), Target: pushrelay.Target{URL: srv.URL, Token: "tok",
+		Auth: &pushrelay.Auth{Schemes: []string{"Bearer"}, Credentials: "cred"}}}
+	var accepted atomic.Int64
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 200 {
+				if d.Enqueue(p) {
+					accepted.Add(1)
+				}
+			}
+		}()
+	}
+	d.Close()
+	wg.Wait()
+	if a, r := accepted.Load(), reported.Load(); a != r {
+		t.Errorf("%d pushes accepted, %d ended with an outcome", a, r)
+	}
+}

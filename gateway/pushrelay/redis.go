@@ -88,8 +88,15 @@ func (r *redisStore) byTask(ctx context.Context, agent, task string) (map[string
 	if err != nil && !errors.Is(err, redis.Nil) {
 		return nil, unavailable(err)
 	}
+	// Pipelined reports only the first failure: a record gone (redis.Nil)
+	// may hide another that could not be read, which must not be skipped.
 	for i, cmd := range cmds {
-		if b, err := cmd.Bytes(); err == nil {
+		b, err := cmd.Bytes()
+		switch {
+		case errors.Is(err, redis.Nil):
+		case err != nil:
+			return nil, unavailable(err)
+		default:
 			out[ids[i]] = b
 		}
 	}

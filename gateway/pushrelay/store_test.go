@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -150,5 +151,35 @@ func TestMemoryBounded(t *testing.T) {
 	}
 	if _, err := pushrelay.NewMemory([]byte("short"), 2, time.Minute, time.Now); err == nil {
 		t.Error("a short key was accepted")
+	}
+}
+
+// TestRedisListingUnreadable: a task's listing in which one record is
+// gone and another cannot be read fails closed, rather than leaving the
+// unreadable one out (a delete would then miss it).
+func TestRedisListingUnreadable(t *testing.T) {
+	ctx := context.Background()
+	srv := redistest.Start(t)
+	st, err := pushrelay.NewRedis(srv.Client, "t:", time.Hour, time.Second, testKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Many ids whose records are gone, so that one of them, not the
+	// unreadable record, is almost surely the first Redis lists.
+	gone := make([]any, 100)
+	for i := range gone {
+		gone[i] = fmt.Sprintf("pr_gone%d", i)
+	}
+	if err := srv.Client.SAdd(ctx, "t:pushtask:notes:t1", gone...).Err(); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := newRecord(t, "notes", "t1")
+	if err := st.Put(ctx, r); err != nil {
+		t.Fatal(err)
+	}
+	srv.Client.Del(ctx, "t:push:notes:"+r.ID)
+	srv.Client.RPush(ctx, "t:push:notes:"+r.ID, "not a record") // GET answers WRONGTYPE
+	if list, err := st.ByTask(ctx, "notes", "t1"); !errors.Is(err, pushrelay.ErrUnavailable) {
+		t.Errorf("ByTask = %+v, %v; want ErrUnavailable", list, err)
 	}
 }
