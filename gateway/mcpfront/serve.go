@@ -80,6 +80,10 @@ func (f *Front) serve(w http.ResponseWriter, r *http.Request) {
 			jsonrpc.WriteResponse(w, http.StatusForbidden, jsonrpc.NewError(nil, e))
 			return
 		}
+		if e := noRealID(c, req.Raw); e != nil {
+			jsonrpc.WriteResponse(w, http.StatusBadRequest, jsonrpc.NewError(nil, e))
+			return
+		}
 		f.forwardResponse(w, r, c)
 		return
 	}
