@@ -30,7 +30,12 @@ var ErrUnmappedID = &jsonrpc.Error{
 // does not check it again, for it is as well-formed as the answer the
 // check accepted, with the same names and the same whitespace.
 func MapIDs(ctx context.Context, resp json.RawMessage, s *enforce.Scope, c *enforce.Catalog) (json.RawMessage, error) {
-	ids := s.IDMap(c)
+	return MapIDsWith(ctx, resp, s.IDMap(c))
+}
+
+// MapIDsWith is MapIDs over the rewrites ids a front already built for
+// the call's scope (Scope.IDMap) to decide it, so a call builds them once.
+func MapIDsWith(ctx context.Context, resp json.RawMessage, ids *enforce.IDMap) (json.RawMessage, error) {
 	at := ids.Index(resp)
 	if at < 0 && bytes.IndexByte(resp, '\\') < 0 && utf8.Valid(resp) {
 		return resp, nil

@@ -32,12 +32,12 @@ func (f *Front) modifyAnswer(resp *http.Response) error {
 		return err
 	}
 	c.stream = strings.Contains(strings.ToLower(resp.Header.Get("Content-Type")), "event-stream")
-	ac := answer.Call[*call]{Value: c, ID: c.req.ID, Target: c.server.cfg.Name, Scoped: c.scope != nil || c.redact}
-	if scope := c.scope; scope != nil || c.redact {
-		if scope == nil {
-			scope = &enforce.Scope{}
-		}
-		ac.Lines = func() answer.LineFilter { return answer.Lines(scope.IDMap(c.server.known)) }
+	if c.ids == nil && c.redact {
+		c.ids = (&enforce.Scope{}).IDMap(c.server.known)
+	}
+	ac := answer.Call[*call]{Value: c, ID: c.req.ID, Target: c.server.cfg.Name, Scoped: c.ids != nil}
+	if ids := c.ids; ids != nil {
+		ac.Lines = func() answer.LineFilter { return answer.Lines(ids) }
 	}
 	return f.answers.Modify(resp, ac)
 }
@@ -48,18 +48,15 @@ func (f *Front) modifyAnswer(resp *http.Response) error {
 // first re-checks that the capability is live, so a revocation ends the
 // stream at its next event.
 func (f *Front) mapIDs(ctx context.Context, c *call, resp json.RawMessage) (json.RawMessage, error) {
-	if c.redact {
-		return answer.MapIDs(ctx, resp, &enforce.Scope{}, c.server.known)
-	}
-	if c.scope == nil {
+	if c.ids == nil {
 		return resp, nil
 	}
-	if c.stream {
+	if c.stream && c.scope != nil {
 		if r := f.checks.Live(ctx, c.scope.Claims); r != nil {
 			return nil, wireError(r)
 		}
 	}
-	return answer.MapIDs(ctx, resp, c.scope, c.server.known)
+	return answer.MapIDsWith(ctx, resp, c.ids)
 }
 
 // listTools keeps, in a tools/list answer, the tools the caller could

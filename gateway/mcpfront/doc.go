@@ -108,7 +108,8 @@
 //     server's requests and notifications) passes the answer pipeline
 //     with the catalog's ids redacted; the client's responses to the
 //     server's requests (a POSTed JSON-RPC response) and the session's end
-//     (DELETE) are forwarded in the caller's own session only (stream.go).
+//     (DELETE) are forwarded in the caller's own session only, a response
+//     naming a real id of the catalog refused (stream.go).
 //   - initialize, server/discover, ping and the client's notifications
 //     are forwarded on authentication alone; every other method is
 //     refused (-32601), never forwarded.

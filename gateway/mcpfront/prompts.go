@@ -35,7 +35,7 @@ func (f *Front) prompts(ctx context.Context, c *call) outcome {
 	}
 	ops, e := f.grantableOps(ctx, c)
 	if e == nil {
-		e = noRealID(c)
+		e = noRealID(c, c.req.Params)
 	}
 	if e == nil && ops != nil && !ops[pc.Operation] {
 		e = issue.CapErr(jsonrpc.CodeGrantDenied, "grant denied: the policy grants the caller no "+pc.Operation+
@@ -61,11 +61,11 @@ func (f *Front) prompts(ctx context.Context, c *call) outcome {
 	return forwardAs(c)
 }
 
-// noRealID refuses a prompt call whose params name a real id of the
-// server's catalog anywhere (a prompt's arguments, say): the prompt acts
-// under no capability, so the server would read for the caller a
-// resource it holds none for.
-func noRealID(c *call) *jsonrpc.Error {
-	_, r := rewriteArguments(&enforce.Scope{}, (&enforce.Scope{}).IDMap(c.server.known), nil, c.req.Params)
+// noRealID refuses a message acting under no capability whose text (a
+// prompt call's params, a client's response to a server's request) names
+// a real id of the server's catalog anywhere: the server would read for
+// the caller a resource it holds none for.
+func noRealID(c *call, text json.RawMessage) *jsonrpc.Error {
+	_, r := rewriteArguments(&enforce.Scope{}, (&enforce.Scope{}).IDMap(c.server.known), nil, text)
 	return wireError(r)
 }

@@ -49,15 +49,15 @@ func (f *Front) resources(ctx context.Context, c *call) outcome {
 	if c.req.Method != mcp.MethodResourcesRead {
 		return f.actUnder(ctx, c, m, pc, rc.Operation, nil)
 	}
-	return f.actUnder(ctx, c, m, pc, rc.Operation, func(scope *enforce.Scope) (members, *enforce.Refusal) {
-		return f.rewriteURI(c, scope, m)
+	return f.actUnder(ctx, c, m, pc, rc.Operation, func(scope *enforce.Scope, ids *enforce.IDMap) (members, *enforce.Refusal) {
+		return rewriteURI(c, scope, ids, m)
 	})
 }
 
 // rewriteURI replaces the handle in params.uri by its real URI; a real
 // id anywhere in the params is refused.
-func (f *Front) rewriteURI(c *call, scope *enforce.Scope, m members) (members, *enforce.Refusal) {
-	params, r := rewriteArguments(scope, scope.IDMap(c.server.known), []mcp.Pointer{uriPointer}, encode(m))
+func rewriteURI(c *call, scope *enforce.Scope, ids *enforce.IDMap, m members) (members, *enforce.Refusal) {
+	params, r := rewriteArguments(scope, ids, []mcp.Pointer{uriPointer}, encode(m))
 	if r != nil {
 		return nil, r
 	}

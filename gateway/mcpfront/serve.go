@@ -24,6 +24,10 @@ type call struct {
 	// scope is the capability a tools/call was allowed under; its answer
 	// is mapped back to the caller's handles. nil for every other call.
 	scope *enforce.Scope
+	// ids are the rewrites of the call's scope (or, redacted, of none)
+	// over the server's catalog, built once for the decision and the
+	// answer; nil when the answer is scoped to nothing.
+	ids *enforce.IDMap
 	// listed is the capability a tools/list presented, whose operations
 	// bound the tools listed; nil lists every tool the config names.
 	listed *enforce.Scope
@@ -74,6 +78,10 @@ func (f *Front) serve(w http.ResponseWriter, r *http.Request) {
 	if e != nil && req.Err != nil && sessionID(r) != "" && isResponse(req.Raw) {
 		if e := f.notFrozen(r.Context(), c); e != nil {
 			jsonrpc.WriteResponse(w, http.StatusForbidden, jsonrpc.NewError(nil, e))
+			return
+		}
+		if e := noRealID(c, req.Raw); e != nil {
+			jsonrpc.WriteResponse(w, http.StatusBadRequest, jsonrpc.NewError(nil, e))
 			return
 		}
 		f.forwardResponse(w, r, c)

@@ -18,7 +18,9 @@ import (
 // pipeline, its catalog ids redacted, as a prompt's answer is: the stream
 // acts under no capability. The client answers a server's request by
 // POSTing a JSON-RPC response in the same session, which the front
-// forwards as it came, again only for the session's principal; and it
+// forwards as it came, again only for the session's principal and only
+// when it names no real id of the catalog (it acts under no capability,
+// as a prompt does); and it
 // ends the session with DELETE, forwarded on the same terms. Outside a
 // session there is no such stream or end (405) and no response to
 // forward.

@@ -3,6 +3,7 @@ package mcpfront_test
 import (
 	"context"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -47,17 +48,8 @@ func TestServerToClientStream(t *testing.T) {
 	}
 
 	before := len(w.upstream.seen())
-	req, _ := http.NewRequest(http.MethodGet, w.gateway.URL+"/mcp/files", nil)
-	req.Header.Set("Authorization", "Bearer "+bobKey)
-	req.Header.Set("Accept", "text/event-stream")
-	req.Header.Set("Mcp-Session-Id", cs.ID())
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusNotFound || len(w.upstream.seen()) != before {
-		t.Errorf("bob opened alice's stream: %d, the server saw %d requests", resp.StatusCode, len(w.upstream.seen())-before)
+	if got := sessionDo(t, w, http.MethodGet, bobKey, cs.ID(), ""); got != http.StatusNotFound || len(w.upstream.seen()) != before {
+		t.Errorf("bob opened alice's stream: %d, the server saw %d requests", got, len(w.upstream.seen())-before)
 	}
 }
 
@@ -67,17 +59,7 @@ func TestServerToClientStream(t *testing.T) {
 func TestSessionEnd(t *testing.T) {
 	w := newWorld(t, "2025-11-25")
 	cs := w.connect(t, aliceKey, "2025-11-25")
-	del := func(key string) int {
-		req, _ := http.NewRequest(http.MethodDelete, w.gateway.URL+"/mcp/files", nil)
-		req.Header.Set("Authorization", "Bearer "+key)
-		req.Header.Set("Mcp-Session-Id", cs.ID())
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		return resp.StatusCode
-	}
+	del := func(key string) int { return sessionDo(t, w, http.MethodDelete, key, cs.ID(), "") }
 	before := len(w.upstream.seen())
 	if got := del(bobKey); got != http.StatusNotFound || len(w.upstream.seen()) != before {
 		t.Errorf("bob's DELETE of alice's session: %d, the server saw %d requests", got, len(w.upstream.seen())-before)
@@ -88,4 +70,54 @@ func TestSessionEnd(t *testing.T) {
 	for range w.upstream.server.Sessions() {
 		t.Error("the session outlived its end")
 	}
+}
+
+// TestClientResponseNamingRealID: a client's response to a server's
+// request acts under no capability, so one naming a real id of the
+// catalog is refused and the server sees nothing; one naming none is
+// forwarded.
+func TestClientResponseNamingRealID(t *testing.T) {
+	w := newWorld(t, "2025-11-25")
+	cs := w.connect(t, aliceKey, "2025-11-25")
+	post := func(body string) int { return sessionDo(t, w, http.MethodPost, aliceKey, cs.ID(), body) }
+	for _, tc := range []struct {
+		name, body string
+		refused    bool
+	}{
+		{"real id", `{"jsonrpc":"2.0","id":7,"result":{"roots":[{"uri":"corpus/secret.md"}]}}`, true},
+		{"escaped real id", `{"jsonrpc":"2.0","id":7,"result":{"text":"corpus\/secret.md"}}`, true},
+		{"no real id", `{"jsonrpc":"2.0","id":7,"result":{"roots":[]}}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := len(w.upstream.seen())
+			got := post(tc.body)
+			reached := len(w.upstream.seen()) != before
+			if tc.refused && (got != http.StatusBadRequest || reached) {
+				t.Errorf("answered %d, the server saw it: %v; want 400 and nothing seen", got, reached)
+			}
+			if !tc.refused && !reached {
+				t.Errorf("answered %d and the server never saw the response", got)
+			}
+		})
+	}
+}
+
+// sessionDo sends one request in a session of the files server as the
+// caller holding key, with body as JSON when not empty, and returns the
+// status it got.
+func sessionDo(t *testing.T, w *world, method, key, session, body string) int {
+	t.Helper()
+	req, _ := http.NewRequest(method, w.gateway.URL+"/mcp/files", strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Session-Id", session)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
 }

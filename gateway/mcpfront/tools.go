@@ -46,8 +46,8 @@ func (f *Front) toolsCall(ctx context.Context, c *call) outcome {
 		return fail(c.req.ID, invalidParams("tool "+name+" is not served through capgate"))
 	}
 	c.tool = name
-	return f.actUnder(ctx, c, m, pc, t.operation, func(scope *enforce.Scope) (members, *enforce.Refusal) {
-		args, r := checkedArguments(scope, scope.IDMap(c.server.known), t.resources, m["arguments"])
+	return f.actUnder(ctx, c, m, pc, t.operation, func(scope *enforce.Scope, ids *enforce.IDMap) (members, *enforce.Refusal) {
+		args, r := checkedArguments(scope, ids, t.resources, m["arguments"])
 		if r == nil && args != nil {
 			m["arguments"] = args
 		}
@@ -58,11 +58,12 @@ func (f *Front) toolsCall(ctx context.Context, c *call) outcome {
 // actUnder decides a call that acts through the capability it presents
 // (pc): found, verified, held by the caller, live, for this server and
 // covering operation; then rewrite turns the handles the params m name
-// into real ids (nil rewrites nothing). Only then is the call forwarded,
+// into real ids (nil rewrites nothing), over the rewrites of the scope,
+// built once for the call and its answer. Only then is the call forwarded,
 // with the params rewrite returned, under the capability's scope, so its
 // answer is mapped back to handles. The decision is audited either way.
 func (f *Front) actUnder(ctx context.Context, c *call, m members, pc mcp.PresentedCapability, operation string,
-	rewrite func(*enforce.Scope) (members, *enforce.Refusal)) outcome {
+	rewrite func(*enforce.Scope, *enforce.IDMap) (members, *enforce.Refusal)) outcome {
 	id, token, e := presented(c.http, pc)
 	if e != nil {
 		return fail(c.req.ID, e)
@@ -75,14 +76,18 @@ func (f *Front) actUnder(ctx context.Context, c *call, m members, pc mcp.Present
 			Holder: c.principal.ID, Audience: c.server.cfg.Name, CapabilityID: id, Token: token, Operation: operation,
 		})
 	}
+	var ids *enforce.IDMap
+	if r == nil {
+		ids = scope.IDMap(c.server.known)
+	}
 	if r == nil && rewrite != nil {
-		m, r = rewrite(scope)
+		m, r = rewrite(scope, ids)
 	}
 	f.auditCall(ctx, c, id, claims, r)
 	if r != nil {
 		return fail(c.req.ID, wireError(r))
 	}
-	c.scope = scope
+	c.scope, c.ids = scope, ids
 	return outcome{forward: encodeRequest(c.req, m), vouched: vouchedFor(claims)}
 }
 
