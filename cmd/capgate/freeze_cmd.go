@@ -70,6 +70,10 @@ func writeFrozen(verb string) func(io.Writer, adminAnswer) error {
 			Revoked    int          `json:"revoked"`
 			Unreadable []string     `json:"unreadable"`
 			Truncated  bool         `json:"truncated"`
+			// AsPrincipal is the principal frozen with an agent.
+			AsPrincipal *struct {
+				Entry freeze.Entry `json:"entry"`
+			} `json:"asPrincipal"`
 		}
 		if err := json.Unmarshal(out, &a); err != nil {
 			return fmt.Errorf("the admin API's answer is not a freeze: %w", err)
@@ -81,6 +85,9 @@ func writeFrozen(verb string) func(io.Writer, adminAnswer) error {
 		}
 		if _, err := fmt.Fprintf(w, "froze %s on every replica and revoked %s with their descendants\n", what, counted(a.Revoked, "live capability", "live capabilities")); err != nil {
 			return err
+		}
+		if a.AsPrincipal != nil {
+			fmt.Fprintf(w, "froze with it principal %s, which the agent calls out as (counted above)\n", a.AsPrincipal.Entry.Name)
 		}
 		if len(a.Unreadable) > 0 {
 			fmt.Fprintf(w, "%s could not be read (refused while frozen, not revoked): %s\n",

@@ -33,6 +33,11 @@ func TestFreezeCommands(t *testing.T) {
 		{[]string{"frozen"}, 0, " by user:admin@example.com: laptop stolen\n"},
 		{[]string{"unfreeze", "principal", "user:alice@example.com", "--reason", "found"}, 0, "unfroze principal user:alice@example.com"},
 		{[]string{"unfreeze", "principal", "user:alice@example.com", "--reason", "again"}, 1, "HTTP 404: freeze: not frozen"},
+		{[]string{"freeze", "agent", "summarizer", "--reason", "incident 9"}, 0,
+			"froze with it principal agent:summarizer, which the agent calls out as (counted above)\n"},
+		{[]string{"frozen"}, 0, "principal agent:summarizer\tsince "},
+		{[]string{"unfreeze", "agent", "summarizer", "--reason", "resolved"}, 0, "unfroze agent summarizer"},
+		{[]string{"frozen"}, 0, "nothing is frozen\n"},
 	}
 	for _, tt := range tests {
 		code, out, errOut := runCmd(t, append(tt.args, admin...)...)
