@@ -68,7 +68,8 @@
 // stay revoked after an unfreeze). An agent freeze also freezes the
 // principal the agent calls out as (Config.Principals), answered under
 // "asPrincipal", so what was delegated to the agent dies with it; the
-// agent's unfreeze lifts that one too. The answer is {"entry", "revoked",
+// agent's unfreeze lifts that one too, never a freeze of the principal
+// made on its own, before or after (it is left as it is). The answer is {"entry", "revoked",
 // "unreadable", "truncated"}: records the index could not read are named
 // (refused while frozen, not revoked), and "truncated" says the index
 // listed its maximum (capindex.MaxList) so older ones may be left; freeze

@@ -91,7 +91,13 @@ func (a *API) freeze(ctx context.Context, admin, kind, name, reason string) (*Fr
 	res := &FreezeResult{Entry: e, Unreadable: []string{}}
 	err = errors.Join(ferr, a.revokeFrozen(ctx, res))
 	if p := a.cfg.Principals[name]; k == freeze.Agent && p != "" {
-		pe, perr := a.deps.Frozen.Freeze(ctx, freeze.Principal, p, admin, withAgent(reason, name))
+		// A freeze of p made on its own is kept as it is: rewriting it
+		// as following this agent would let unfreezing the agent lift it.
+		pe, ok := a.principalFrozen(p)
+		var perr error
+		if !ok || followsAgent(pe, name) {
+			pe, perr = a.deps.Frozen.Freeze(ctx, freeze.Principal, p, admin, withAgent(reason, name))
+		}
 		res.AsPrincipal = &FreezeResult{Entry: pe, Unreadable: []string{}}
 		if perr == nil {
 			perr = a.revokeFrozen(ctx, res.AsPrincipal)
@@ -108,6 +114,22 @@ func (a *API) freeze(ctx context.Context, admin, kind, name, reason string) (*Fr
 // the agent: the operator's reason, and which agent freeze it follows,
 // so that unfreezing the agent lifts it and nothing frozen on its own.
 func withAgent(reason, agent string) string { return reason + " (frozen with agent " + agent + ")" }
+
+// followsAgent reports whether e is a principal's freeze made with
+// agent's, rather than on its own or with another agent's.
+func followsAgent(e freeze.Entry, agent string) bool {
+	return strings.HasSuffix(e.Reason, withAgent("", agent))
+}
+
+// principalFrozen is the freeze holding principal p, if any.
+func (a *API) principalFrozen(p string) (freeze.Entry, bool) {
+	for _, e := range a.deps.Frozen.List() {
+		if e.Kind == freeze.Principal && e.Name == p {
+			return e, true
+		}
+	}
+	return freeze.Entry{}, false
+}
 
 // revokeFrozen revokes every live capability of what res froze: by id
 // each one the index lists for the agent, or held by or for the
@@ -168,10 +190,8 @@ func (a *API) unfreeze(ctx context.Context, admin, kind, name, reason string) (f
 	}
 	e, err := a.deps.Frozen.Unfreeze(ctx, k, name, admin, reason)
 	if p := a.cfg.Principals[name]; err == nil && k == freeze.Agent && p != "" {
-		for _, f := range a.deps.Frozen.List() {
-			if f.Kind == freeze.Principal && f.Name == p && strings.HasSuffix(f.Reason, withAgent("", name)) {
-				_, err = a.deps.Frozen.Unfreeze(ctx, freeze.Principal, p, admin, withAgent(reason, name))
-			}
+		if pe, ok := a.principalFrozen(p); ok && followsAgent(pe, name) {
+			_, err = a.deps.Frozen.Unfreeze(ctx, freeze.Principal, p, admin, withAgent(reason, name))
 		}
 	}
 	return e, err

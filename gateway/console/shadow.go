@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/capgate/capgate/gateway/audit"
 	"github.com/capgate/capgate/policy/impact"
 )
 
@@ -51,7 +52,11 @@ func (c *Console) shadowPage(w http.ResponseWriter, r *http.Request, op operator
 			v.Diff = b.String()
 		}
 	}
-	if v.AuditFile != "" {
+	switch {
+	case v.AuditFile == "":
+	case isCEF(v.AuditFile):
+		v.AuditNote = "The audit trail is in CEF (audit.format: cef), which keeps no disagreement: they cannot be shown here."
+	default:
 		ev, err := shadowEvents(v.AuditFile)
 		if err != nil {
 			c.deps.Logger.ErrorContext(r.Context(), "console: reading the audit file failed", "error", err)
@@ -96,7 +101,8 @@ func shadowEventOf(line []byte) (shadowEvent, bool) {
 		Grants                        []string
 		Enforced, Candidate           struct{ Outcome []string }
 	}
-	if json.Unmarshal(line, &e) != nil || e.Event != "policy.shadow_disagreement" {
+	line, err := audit.Unwrap(line) // an OCSF record keeps the event
+	if err != nil || json.Unmarshal(line, &e) != nil || e.Event != "policy.shadow_disagreement" {
 		return shadowEvent{}, false
 	}
 	return shadowEvent{Time: e.Time, Principal: e.Principal, Agent: e.Agent, Grants: e.Grants,

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/capgate/capgate/gateway/audit"
+	"github.com/capgate/capgate/gateway/audit/siem"
 	"github.com/capgate/capgate/policy"
 	"github.com/capgate/capgate/policy/policytest"
 )
@@ -74,5 +75,31 @@ func writeDisagreements(t *testing.T, f *fixture, principals ...string) {
 		log.Info("policy.shadow_disagreement", "principal", who, "agent", "documents", "grants", []string{"documents:read"},
 			"enforced", map[string]any{"allow": true, "outcome": []string{"documents:read ops=list,retrieve,search"}},
 			"candidate", map[string]any{"allow": false, "outcome": []string{"denied"}})
+	}
+}
+
+// TestShadowPageSIEMTrails: on an OCSF trail the disagreements are read
+// from the event each record keeps; a CEF trail, which keeps none, is
+// said to be CEF rather than shown as holding no disagreement.
+func TestShadowPageSIEMTrails(t *testing.T) {
+	tests := []struct {
+		format    siem.Format
+		want, not []string
+	}{
+		{siem.OCSF, []string{"user:erin@example.com", "documents:read ops=list,retrieve,search"}, []string{"in CEF"}},
+		{siem.CEF, []string{"The audit trail is in CEF"}, []string{"user:erin@example.com"}},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.format), func(t *testing.T) {
+			f := newFixture(t, fixtureOptions{shadow: narrowedCandidate(t), auditFormat: tt.format})
+			f.auditLog.Info("policy.shadow_disagreement", "principal", "user:erin@example.com", "agent", "documents",
+				"grants", []string{"documents:read"},
+				"enforced", map[string]any{"allow": true, "outcome": []string{"documents:read ops=list,retrieve,search"}},
+				"candidate", map[string]any{"allow": false, "outcome": []string{"denied"}})
+			b := newBrowser(t, f)
+			b.signIn(adminKey)
+			_, page := b.get("/console/shadow")
+			pageHas(t, page, tt.want, tt.not)
+		})
 	}
 }

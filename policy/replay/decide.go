@@ -3,6 +3,7 @@ package replay
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"time"
 
 	"github.com/capgate/capgate/policy"
@@ -110,8 +111,6 @@ func (p *replayer) follow(line int, ev event, r root, succeeded bool) {
 	p.rep.Replayed++
 	if succeeded && !r.issued {
 		p.change(line, ev, ev.str("decision"), "refused",
-			"its root capability would not be issued (the issuance on line "+itoa(r.issueLine)+")")
+			"its root capability would not be issued (the issuance on line "+strconv.Itoa(r.issueLine)+")")
 	}
 }
-
-func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
