@@ -31,8 +31,17 @@ func swarQuote(w uint64) bool {
 }
 
 // plainEnd returns the offset of the first byte at or after i that is
-// not plain (isPlain), or len(d).
+// not plain (isPlain), or len(d). Long runs are read 32 bytes at a time
+// with swarMaybeSpecial, which has no branch per word.
 func plainEnd(d []byte, i int) int {
+	for i+32 <= len(d) {
+		w := d[i : i+32]
+		if swarMaybeSpecial(binary.LittleEndian.Uint64(w))|swarMaybeSpecial(binary.LittleEndian.Uint64(w[8:]))|
+			swarMaybeSpecial(binary.LittleEndian.Uint64(w[16:]))|swarMaybeSpecial(binary.LittleEndian.Uint64(w[24:])) != 0 {
+			break
+		}
+		i += 32
+	}
 	for i+8 <= len(d) && !swarSpecial(binary.LittleEndian.Uint64(d[i:])) {
 		i += 8
 	}
@@ -40,6 +49,16 @@ func plainEnd(d []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// swarMaybeSpecial has a high bit set in some byte when the word w may
+// hold a byte swarSpecial looks for, and is zero when it holds none. Each
+// term may set bits swarSpecial would not (a byte at or above 0x80, and
+// any byte after a borrow), but only in a word that holds a non-ASCII
+// byte or one of the bytes looked for, which w's own high bits or that
+// term's exact hit already flag: a word it passes is plain.
+func swarMaybeSpecial(w uint64) uint64 {
+	return (w | (w - 0x20*swarOnes) | ((w ^ '"'*swarOnes) - swarOnes) | ((w ^ '\\'*swarOnes) - swarOnes)) & swarHighs
 }
 
 // quoteEnd returns the offset of the first '"' or '\\' at or after i, or

@@ -1,6 +1,7 @@
 package jsonrpc
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -84,4 +85,28 @@ func FuzzScans(f *testing.F) {
 		}
 		checkScans(t, d)
 	})
+}
+
+// BenchmarkScans is each scanner over a long plain string, the bulk of a
+// large answer: bytes per second is the figure.
+func BenchmarkScans(b *testing.B) {
+	for _, kib := range []int{1, 16, 256} {
+		text := []byte(`"` + strings.Repeat("the quick brown fox jumps over the lazy dog ", (kib<<10)/44+1)[:kib<<10] + `"`)
+		b.Run(fmt.Sprintf("plainEnd/%dKiB", kib), func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				if plainEnd(text, 1) != len(text)-1 {
+					b.Fatal("wrong end")
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("stringEnd/%dKiB", kib), func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				if end, _, _ := stringEnd(text, 0); end != len(text) {
+					b.Fatal("wrong end")
+				}
+			}
+		})
+	}
 }
