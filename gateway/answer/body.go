@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // The unary answer as modifyAnswer holds it: read in one allocation when
@@ -29,14 +28,14 @@ func isEventStream(contentType string) bool {
 // readAnswer reads r to its end, but never more than limit+1 bytes: the
 // caller refuses an answer longer than limit. length is the length the
 // upstream announced (-1 when unknown), which sizes the buffer; an answer
-// of unknown length is read into blocks from blocks (a pool of
-// *[]byte; nil allocates them) and copied once into a buffer of its
-// size, so that it is allocated about once, not once per growth.
-func readAnswer(r io.Reader, length int64, limit int, blocks *sync.Pool) ([]byte, error) {
+// of unknown length is read into blocks and copied once into a buffer of
+// its size, so that it is held about once, not once per growth. The
+// buffers come from a (nil allocates them).
+func readAnswer(r io.Reader, length int64, limit int, a *arena) ([]byte, error) {
 	if length < 0 || length > int64(limit) {
-		return readBlocks(r, limit, blocks)
+		return readBlocks(r, limit, a)
 	}
-	buf := make([]byte, 0, int(length)+1) // room to read the end without growing
+	buf := a.alloc(int(length) + 1) // room to read the end without growing
 	for {
 		end := min(cap(buf), limit+1)
 		if len(buf) == end {
@@ -61,46 +60,31 @@ func readAnswer(r io.Reader, length int64, limit int, blocks *sync.Pool) ([]byte
 // into.
 const blockSize = 32 << 10
 
-// newBlock is a pool's New for blocks.
-func newBlock() any {
-	b := make([]byte, blockSize)
-	return &b
-}
-
-// readBlocks is readAnswer of an answer of unknown length.
-func readBlocks(r io.Reader, limit int, blocks *sync.Pool) ([]byte, error) {
-	var full []*[]byte
-	defer func() {
-		for _, b := range full {
-			if blocks != nil {
-				blocks.Put(b)
-			}
-		}
-	}()
+// readBlocks is readAnswer of an answer of unknown length. Its blocks go
+// back to a's pools as soon as the answer is copied out of them.
+func readBlocks(r io.Reader, limit int, a *arena) ([]byte, error) {
+	blocks := &arena{}
+	if a != nil {
+		blocks.from = a.from
+	}
+	defer blocks.release()
+	var full [][]byte
 	total, n := 0, blockSize // n: the bytes read into the last block
 	var err error
 	for err == nil && total <= limit {
 		if n == blockSize {
-			var b *[]byte
-			if blocks != nil {
-				b, _ = blocks.Get().(*[]byte)
-			}
-			if b == nil {
-				b = newBlock().(*[]byte)
-			}
-			full, n = append(full, b), 0
+			full, n = append(full, blocks.alloc(blockSize)[:blockSize]), 0
 		}
 		var k int
-		k, err = r.Read((*full[len(full)-1])[n:min(blockSize, n+limit+1-total)])
+		k, err = r.Read(full[len(full)-1][n:min(blockSize, n+limit+1-total)])
 		n, total = n+k, total+k
 	}
-	out := make([]byte, 0, total)
+	out := a.alloc(total)
 	for i, b := range full {
 		if i == len(full)-1 {
-			out = append(out, (*b)[:n]...)
-		} else {
-			out = append(out, *b...)
+			b = b[:n]
 		}
+		out = append(out, b...)
 	}
 	if errors.Is(err, io.EOF) {
 		err = nil
@@ -108,15 +92,24 @@ func readBlocks(r io.Reader, limit int, blocks *sync.Pool) ([]byte, error) {
 	return out, err
 }
 
-// answerBody is a read answer as a response body.
-type answerBody struct{ bytes.Reader }
+// answerBody is a read answer as a response body. Closing it gives its
+// buffers back: the proxy closes it once the caller has been sent it.
+type answerBody struct {
+	bytes.Reader
+	held *arena
+}
 
 // Close implements io.Closer.
-func (*answerBody) Close() error { return nil }
+func (b *answerBody) Close() error {
+	b.Reset(nil)
+	b.held.release()
+	return nil
+}
 
-// setAnswer makes body resp's body, with its length.
-func setAnswer(resp *http.Response, body []byte) {
-	b := &answerBody{}
+// setAnswer makes body resp's body, with its length; closing it releases
+// held (which may be nil).
+func setAnswer(resp *http.Response, body []byte, held *arena) {
+	b := &answerBody{held: held}
 	b.Reset(body)
 	resp.Body = b
 	resp.ContentLength = int64(len(body))

@@ -8,7 +8,6 @@ import (
 	"mime"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"testing/iotest"
 )
@@ -64,12 +63,12 @@ func TestReadAnswerInBlocks(t *testing.T) {
 		fmt.Fprintf(&text, "%d,", i)
 	}
 	in := text.String()
-	pool := &sync.Pool{New: newBlock}
+	pool := &buffers{}
 	tests := []struct {
 		name  string
 		r     io.Reader
 		limit int
-		pool  *sync.Pool
+		pool  *buffers
 		want  string
 	}{
 		{"pooled", strings.NewReader(in), len(in), pool, in},
@@ -81,7 +80,12 @@ func TestReadAnswerInBlocks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := readAnswer(tt.r, -1, tt.limit, tt.pool)
+			var held *arena
+			if tt.pool != nil {
+				held = &arena{from: tt.pool}
+				defer held.release()
+			}
+			got, err := readAnswer(tt.r, -1, tt.limit, held)
 			if err != nil || string(got) != tt.want {
 				t.Fatalf("read %d bytes, %v; want %d", len(got), err, len(tt.want))
 			}
@@ -106,7 +110,7 @@ func TestSetAnswer(t *testing.T) {
 			if tt.header != nil {
 				resp.Header["Content-Length"] = tt.header
 			}
-			setAnswer(resp, []byte(`{"result":1}`[:11]))
+			setAnswer(resp, []byte(`{"result":1}`[:11]), nil)
 			body, _ := io.ReadAll(resp.Body)
 			if !bytes.Equal(body, []byte(`{"result":1`)) || resp.ContentLength != 11 ||
 				len(resp.Header["Content-Length"]) != 1 || resp.Header.Get("Content-Length") != "11" || resp.Body.Close() != nil {

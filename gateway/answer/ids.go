@@ -36,11 +36,12 @@ func MapIDs(ctx context.Context, resp json.RawMessage, s *enforce.Scope, c *enfo
 // MapIDsWith is MapIDs over the rewrites ids a front already built for
 // the call's scope (Scope.IDMap) to decide it, so a call builds them once.
 func MapIDsWith(ctx context.Context, resp json.RawMessage, ids *enforce.IDMap) (json.RawMessage, error) {
-	at := ids.Index(resp)
+	text := ids.Text(resp)
+	at := text.Index(0)
 	if at < 0 && bytes.IndexByte(resp, '\\') < 0 && utf8.Valid(resp) {
 		return resp, nil
 	}
-	out, names, err := mapAnswer(resp, ids, at)
+	out, names, err := mapAnswer(resp, ids, text, at, arenaOf(ctx))
 	if err == nil && !names {
 		vouchFor(ctx, resp, out)
 	}

@@ -64,22 +64,30 @@ func slowMapAnswer(raw []byte, ids *enforce.IDMap) ([]byte, error) {
 // decoding, replacing and encoding every literal writes.
 func FuzzMapAnswer(f *testing.F) {
 	for _, s := range []string{`["a","reports/q1","b","x reports/x y"]`, `{"reports/q2":"reports/q1 <b>"}`,
-		`["reports\/q2 reports/q1", "é reports/q1", "reports/x\""]`, `"reports/q1reports/q2"`} {
+		`["reports\/q2 reports/q1", "é reports/q1", "reports/x\""]`, `"reports/q1reports/q2"`,
+		`["a reports/x","reports/x", "ax", "x"]`} {
 		f.Add(s, false)
 	}
+	// The few ids are searched one by one; with the padding, the catalog
+	// is over fewCatalog and takes the automaton and its prefilter.
+	few := []string{"reports/q1", "reports/q2", "reports/x", `x"`, `reports/x",`, "a<b"}
+	many := append([]string{"pad/0", "pad/1", "pad/2", "pad/3", "pad/4", "pad/5"}, few...)
 	f.Fuzz(func(t *testing.T, s string, refuse bool) {
 		if !json.Valid([]byte(s)) {
 			return
 		}
-		c := enforce.NewCatalog(enforce.Known{IDs: []string{"reports/q1", "reports/q2", "reports/x", `x"`, "a<b"}, Placeholder: "[resource]", Refuse: refuse})
-		ids := benchScope().IDMap(c)
-		got, names, err := mapAnswer([]byte(s), ids, indexFrom([]byte(s), ids, 0))
-		want, wantErr := slowMapAnswer([]byte(s), ids)
-		if !errors.Is(err, wantErr) || err == nil && string(got) != string(want) {
-			t.Fatalf("mapAnswer(%s) = %s, %v; decoding every literal gives %s, %v", s, got, err, want, wantErr)
-		}
-		if err == nil && names != slowNamesChanged(t, s, string(got)) {
-			t.Fatalf("mapAnswer(%s) = %s says names changed: %v", s, got, names)
+		for _, catalog := range [][]string{few, many} {
+			c := enforce.NewCatalog(enforce.Known{IDs: catalog, Placeholder: "[resource]", Refuse: refuse})
+			ids := benchScope().IDMap(c)
+			text := ids.Text([]byte(s))
+			got, names, err := mapAnswer([]byte(s), ids, text, text.Index(0), nil)
+			want, wantErr := slowMapAnswer([]byte(s), ids)
+			if !errors.Is(err, wantErr) || err == nil && string(got) != string(want) {
+				t.Fatalf("mapAnswer(%s) = %s, %v; decoding every literal gives %s, %v", s, got, err, want, wantErr)
+			}
+			if err == nil && names != slowNamesChanged(t, s, string(got)) {
+				t.Fatalf("mapAnswer(%s) = %s says names changed: %v", s, got, names)
+			}
 		}
 	})
 }
@@ -104,7 +112,8 @@ func FuzzVouchedMapping(f *testing.F) {
 		}
 		c := enforce.NewCatalog(enforce.Known{IDs: []string{"reports/q1", "reports/q2", "reports/x", `x"`, "a<b", "é"}, Placeholder: "[resource]", Refuse: refuse})
 		ids := benchScope().IDMap(c)
-		got, names, err := mapAnswer([]byte(s), ids, indexFrom([]byte(s), ids, 0))
+		text := ids.Text([]byte(s))
+		got, names, err := mapAnswer([]byte(s), ids, text, text.Index(0), nil)
 		if err != nil || names {
 			return
 		}

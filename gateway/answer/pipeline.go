@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"sync"
 
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/proxy"
@@ -23,7 +22,10 @@ import (
 //
 // resp is always valid JSON: the pipeline gives a processor only what the
 // answer check accepted, and checks whatever a processor returns changed
-// before the next one sees it. A processor never changes resp in place.
+// before the next one sees it. A processor never changes resp in place,
+// and never keeps resp, or a slice of it, once it returns: the buffer an
+// answer is held in is used for another answer once the caller has been
+// sent this one (arena.go).
 type Processor[C any] func(ctx context.Context, c C, resp json.RawMessage) (json.RawMessage, error)
 
 // LineFilter rewrites a line of a stream event other than its data (an
@@ -52,8 +54,8 @@ type Pipeline[C any] struct {
 	strict *jsonrpc.Strict
 	max    int
 	logger *slog.Logger
-	// blocks are the buffers an answer of unknown length is read into.
-	blocks sync.Pool
+	// buffers hold unary answers while they are processed.
+	buffers buffers
 }
 
 // New builds a pipeline applying procs, in order, to every answer.
@@ -68,7 +70,7 @@ func New[C any](o Options, procs ...Processor[C]) (*Pipeline[C], error) {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Pipeline[C]{procs: procs, strict: strict, max: o.MaxBytes, logger: o.Logger, blocks: sync.Pool{New: newBlock}}, nil
+	return &Pipeline[C]{procs: procs, strict: strict, max: o.MaxBytes, logger: o.Logger}, nil
 }
 
 // Call is the call an answer belongs to.
@@ -140,25 +142,29 @@ func (p *Pipeline[C]) Modify(resp *http.Response, c Call[C]) error {
 	// An answer announced longer than the limit is refused unread.
 	var body []byte
 	var err error
+	held := &arena{from: &p.buffers}
 	tooLarge := resp.ContentLength > int64(limit)
 	if !tooLarge {
-		body, err = readAnswer(resp.Body, resp.ContentLength, limit, &p.blocks)
+		body, err = readAnswer(resp.Body, resp.ContentLength, limit, held)
 		tooLarge = len(body) > limit
 	}
 	_ = resp.Body.Close()
 	switch {
 	case err != nil:
+		held.release()
 		return fmt.Errorf("answer: reading the upstream answer: %w", err)
 	case tooLarge:
+		held.release()
 		p.logTooLarge(ctx, c, limit, "answer")
 		refusal, _ := refuseAnswer(c.ID, c.shaped(AnswerTooLarge(limit)))
-		setAnswer(resp, refusal)
+		setAnswer(resp, refusal, nil)
 		return nil
 	}
-	if body, err = p.Unary(ctx, c, body); err != nil {
+	if body, err = p.Unary(withArena(ctx, held), c, body); err != nil {
+		held.release()
 		return err
 	}
-	setAnswer(resp, body)
+	setAnswer(resp, body, held)
 	return nil
 }
 

@@ -16,10 +16,13 @@ import (
 // only the strings that changed re-encoded, members in their order: raw
 // itself when nothing changed. names says whether a member name changed;
 // nothing else but the text of string values ever does. Every value is seen, a duplicate member's
-// too. A refused id fails it with ErrUnmappedID. at is where the first id
-// in raw starts, or -1: a literal written plainly is decoded only if an
-// id starts inside it, and raw is searched once, from left to right.
-func mapAnswer(raw json.RawMessage, ids *enforce.IDMap, at int) (_ json.RawMessage, names bool, _ error) {
+// too. A refused id fails it with ErrUnmappedID. text is the search of
+// raw for the map's ids, and at where the first id in raw starts, or -1:
+// a literal written plainly is decoded only if an id starts inside it,
+// and raw is searched once, from left to right.
+//
+// The output is written into a buffer from held (nil allocates it).
+func mapAnswer(raw json.RawMessage, ids *enforce.IDMap, text *enforce.Text, at int, held *arena) (_ json.RawMessage, names bool, _ error) {
 	var out []byte
 	last, mapped := 0, false
 	lits := jsonrpc.WalkStrings(raw)
@@ -27,15 +30,15 @@ func mapAnswer(raw json.RawMessage, ids *enforce.IDMap, at int) (_ json.RawMessa
 		lit := raw[start:end]
 		plain := jsonrpc.PlainString(lit[1 : len(lit)-1])
 		if plain && at >= 0 && at <= start {
-			at = indexFrom(raw, ids, start+1)
+			at = text.Index(start + 1)
 		}
 		if plain && (at < 0 || at >= end-1) {
 			continue
 		}
 		if out == nil {
-			out = make([]byte, 0, len(raw)+len(raw)/4)
+			out = held.alloc(len(raw) + len(raw)/4)
 		}
-		next, changed, refused, done := mapAsIs(append(out, raw[last:start]...), lit, plain, ids)
+		next, changed, refused, done := mapAsIs(append(out, raw[last:start]...), raw, start, end, plain, text)
 		if !done {
 			var s string
 			s, changed, refused = mapLiteral(lit, plain, ids)
@@ -68,26 +71,17 @@ func isName(b []byte, end int) bool {
 	return false
 }
 
-// indexFrom is where the first id of the map in b[from:] starts, in b, or
-// -1.
-func indexFrom(b []byte, ids *enforce.IDMap, from int) int {
-	if i := ids.Index(b[from:]); i >= 0 {
-		return from + i
-	}
-	return -1
-}
-
-// mapAsIs maps a plain literal whose text, and every replacement in it,
-// AppendString writes as it is: the literal is appended to dst with each
-// id replaced in place, without decoding it to a string and encoding the
-// result again; the bytes are those mapLiteral and AppendString would
-// write. done is false for any other literal, which mapLiteral maps.
-func mapAsIs(dst, lit []byte, plain bool, ids *enforce.IDMap) (out []byte, changed, refused, done bool) {
-	content := lit[1 : len(lit)-1]
-	if !plain || !plainAsIs(content) {
+// mapAsIs maps the plain literal raw[start:end] when its text, and every
+// replacement in it, AppendString writes as it is: the literal is
+// appended to dst with each id replaced in place, without decoding it to
+// a string and encoding the result again; the bytes are those mapLiteral
+// and AppendString would write. done is false for any other literal,
+// which mapLiteral maps.
+func mapAsIs(dst, raw []byte, start, end int, plain bool, text *enforce.Text) (out []byte, changed, refused, done bool) {
+	if !plain || !plainAsIs(raw[start+1:end-1]) {
 		return dst, false, false, false
 	}
-	out, changed, refused, done = ids.AppendReplace(append(dst, '"'), content, jsonrpc.AsIs[string])
+	out, changed, refused, done = text.AppendReplace(append(dst, '"'), start+1, end-1, jsonrpc.AsIs[string])
 	return append(out, '"'), changed, refused, done
 }
 

@@ -188,12 +188,16 @@ func (m *IDMap) Replace(str string) (string, bool) {
 func (m *IDMap) AppendReplace(dst, b []byte, asIs func(string) bool) (out []byte, changed, refused, ok bool) {
 	sc := m.scan(b)
 	mark, last := len(dst), 0
+	accepted := "" // the last replacement asIs accepted: an id named often is tested once
 	for h, found := sc.next(0); found; h, found = sc.next(last) {
 		if h.refuse {
 			return dst[:mark], false, true, true
 		}
-		if asIs != nil && !asIs(h.with) {
-			return dst[:mark], false, false, false
+		if asIs != nil && h.with != accepted {
+			if !asIs(h.with) {
+				return dst[:mark], false, false, false
+			}
+			accepted = h.with
 		}
 		dst = append(dst, b[last:h.start]...)
 		dst = append(dst, h.with...)

@@ -1,0 +1,114 @@
+package answer
+
+import (
+	"context"
+	"math/bits"
+	"sync"
+)
+
+// Answer buffers. A unary answer is held whole while the pipeline reads,
+// checks and rewrites it. At 256 KiB, allocating its buffers (the one it
+// is read into, the one the id mapping writes) costs the process more in
+// zeroing and in the collector's work than the copying does. They come
+// from pools of a few sizes, and go back once the caller has been sent
+// the answer: the proxy closes the answer's body after writing it, and
+// nothing keeps a slice of them past that (a Processor never keeps resp).
+
+const (
+	// minShift is the size of the smallest buffer pooled, minPooled, as
+	// a power of two: an answer smaller than this is allocated, which
+	// costs less than a pool's round trip.
+	minShift  = 13
+	minPooled = 1 << minShift
+	// maxPooled is the largest buffer pooled: the default answer limit
+	// (1 << maxShift). A larger one (an agent's own limit) is allocated.
+	maxShift  = 24
+	maxPooled = 1 << maxShift
+	// nClasses is the number of size classes.
+	nClasses = maxShift - minShift + 1
+)
+
+// buffers pools byte slices in size classes, the powers of two from
+// minPooled to maxPooled. The zero value is ready to use.
+type buffers struct {
+	classes [nClasses]sync.Pool
+}
+
+// class is the size class of a buffer of capacity n, and whether one
+// exists.
+func class(n int) (int, bool) {
+	if n > maxPooled {
+		return 0, false
+	}
+	c := bits.Len(uint(max(n, minPooled)-1)) - minShift
+	return c, true
+}
+
+// get returns an empty buffer with room for n bytes, from its class's
+// pool when there is one; nil means n is not pooled.
+func (b *buffers) get(n int) *[]byte {
+	c, ok := class(n)
+	if !ok || n < minPooled {
+		return nil
+	}
+	if p, _ := b.classes[c].Get().(*[]byte); p != nil {
+		*p = (*p)[:0]
+		return p
+	}
+	s := make([]byte, 0, minPooled<<c)
+	return &s
+}
+
+// put gives back a buffer get returned.
+func (b *buffers) put(p *[]byte) {
+	if c, ok := class(cap(*p)); ok && cap(*p) == minPooled<<c {
+		b.classes[c].Put(p)
+	}
+}
+
+// arena is what one answer took from the buffers, given back all at once
+// by release. A nil arena, or one with no buffers, allocates every
+// buffer. It is used by one goroutine at a time.
+type arena struct {
+	from *buffers
+	held []*[]byte
+}
+
+// alloc returns an empty buffer with room for n bytes.
+func (a *arena) alloc(n int) []byte {
+	if a == nil || a.from == nil {
+		return make([]byte, 0, n)
+	}
+	p := a.from.get(n)
+	if p == nil {
+		return make([]byte, 0, n)
+	}
+	a.held = append(a.held, p)
+	return *p
+}
+
+// release gives back every buffer the arena handed out; a second call
+// gives back nothing.
+func (a *arena) release() {
+	if a == nil {
+		return
+	}
+	for _, p := range a.held {
+		a.from.put(p)
+	}
+	a.held = nil
+}
+
+// arenaKey is the context key of the arena of the answer being processed.
+type arenaKey struct{}
+
+// withArena returns ctx carrying a, for the processors of one answer.
+func withArena(ctx context.Context, a *arena) context.Context {
+	return context.WithValue(ctx, arenaKey{}, a)
+}
+
+// arenaOf is the arena ctx carries, or nil.
+func arenaOf(ctx context.Context) *arena {
+	a, _ := ctx.Value(arenaKey{}).(*arena)
+	return a
+}
