@@ -116,6 +116,24 @@ func (s *Scope) IDMap(c *Catalog) *IDMap {
 	return m
 }
 
+// heldFor returns the handle of the catalog's id numbered pattern, if
+// the capability holds it. A capability holds a handful of ids, read one
+// by one; more are searched by halves.
+func (m *IDMap) heldFor(pattern int) (string, bool) {
+	if len(m.held) <= 8 {
+		for _, h := range m.held {
+			if h.pattern == pattern {
+				return h.handle, true
+			}
+		}
+		return "", false
+	}
+	if i, ok := slices.BinarySearchFunc(m.held, pattern, func(h heldID, p int) int { return cmp.Compare(h.pattern, p) }); ok {
+		return m.held[i].handle, true
+	}
+	return "", false
+}
+
 // hit is an occurrence of an id the map rewrites, and what it becomes.
 type hit struct {
 	start, end int
@@ -146,8 +164,8 @@ func (sc *scan) next(from int) (hit, bool) {
 	if !okc {
 		return hit{}, false
 	}
-	if i, ok := slices.BinarySearchFunc(sc.m.held, c.pattern, func(h heldID, p int) int { return cmp.Compare(h.pattern, p) }); ok {
-		return hit{start: c.start, end: c.end, with: sc.m.held[i].handle}, true
+	if h, ok := sc.m.heldFor(c.pattern); ok {
+		return hit{start: c.start, end: c.end, with: h}, true
 	}
 	return hit{start: c.start, end: c.end, with: sc.m.cat.placeholder, refuse: sc.m.cat.refuse}, true
 }

@@ -1,5 +1,7 @@
 package enforce
 
+import "slices"
+
 // Text is one search of a whole answer for a map's ids, shared by every
 // part of it the caller rewrites, left to right: each id is searched
 // about once over the answer, however many strings it is split into.
@@ -9,7 +11,14 @@ type Text struct {
 	m  *IDMap
 	b  []byte
 	sc *scan
+	// accepted are replacements an AppendReplace's asIs accepted: an
+	// answer names a few ids many times, and each is tested once.
+	accepted []string
 }
+
+// maxAccepted bounds Text.accepted: past it, a replacement is tested
+// each time.
+const maxAccepted = 8
 
 // Text starts a search of b for the map's ids.
 func (m *IDMap) Text(b []byte) *Text {
@@ -35,18 +44,19 @@ func (t *Text) Index(from int) int {
 // that part alone is then searched on its own, as IDMap.AppendReplace does.
 func (t *Text) AppendReplace(dst []byte, start, end int, asIs func(string) bool) (out []byte, changed, refused, ok bool) {
 	mark, last := len(dst), start
-	accepted := "" // the last replacement asIs accepted: an id named often is tested once
 	for h, found := t.sc.next(last); found && h.start < end; h, found = t.sc.next(last) {
 		switch {
 		case h.end > end:
 			return t.m.AppendReplace(dst[:mark], t.b[start:end], asIs)
 		case h.refuse:
 			return dst[:mark], false, true, true
-		case asIs != nil && h.with != accepted:
+		case asIs != nil && !slices.Contains(t.accepted, h.with):
 			if !asIs(h.with) {
 				return dst[:mark], false, false, false
 			}
-			accepted = h.with
+			if len(t.accepted) < maxAccepted {
+				t.accepted = append(t.accepted, h.with)
+			}
 		}
 		dst = append(dst, t.b[last:h.start]...)
 		dst = append(dst, h.with...)
