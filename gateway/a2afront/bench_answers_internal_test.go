@@ -39,6 +39,26 @@ func largeAnswer(kib int, ids bool) string {
 	return `{"jsonrpc":"2.0","id":2,"result":{"kind":"message","messageId":"m","role":"agent","parts":[{"kind":"text","text":"` + text + `"}]}}`
 }
 
+// recordsAnswer is a completed task whose artifact is a data part listing
+// records, kib KiB in all: many short strings, numbers and nested objects,
+// the shape of a search or a listing. With ids, every record refers to one
+// of the capability's ids.
+func recordsAnswer(kib int, ids bool) string {
+	var recs strings.Builder
+	for i := 0; recs.Len() < kib<<10; i++ {
+		if i > 0 {
+			recs.WriteByte(',')
+		}
+		ref := fmt.Sprintf("doc-%05d", i)
+		if ids {
+			ref = "reports/q1-financial"
+		}
+		fmt.Fprintf(&recs, `{"id":"rec-%05d","title":"Quarterly note %d","score":0.%d,"ref":%q,"tags":["finance","q1"]}`, i, i, i%100, ref)
+	}
+	return `{"jsonrpc":"2.0","id":2,"result":{"kind":"task","id":"task-1","contextId":"ctx-1","status":{"state":"completed"},` +
+		`"artifacts":[{"artifactId":"a1","parts":[{"kind":"data","data":{"records":[` + recs.String() + `]}}]}]}}`
+}
+
 // BenchmarkAnswerChain is the answer processors (task ownership, id
 // mapping) on one unary answer of an allowed a2a/skill/invoke: what
 // modifyAnswer does after reading the body.
@@ -61,6 +81,8 @@ func BenchmarkAnswerChain(b *testing.B) {
 		{"16KiB+ids", largeAnswer(16, true)},
 		{"256KiB", largeAnswer(256, false)},
 		{"256KiB+ids", largeAnswer(256, true)},
+		{"256KiB-records", recordsAnswer(256, false)},
+		{"256KiB-records+ids", recordsAnswer(256, true)},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			ac := answer.Call[*call]{Value: c, ID: c.req.ID}

@@ -140,7 +140,7 @@ func (o *Owners) Answer(ctx context.Context, c Call, resp json.RawMessage) (json
 	if c.Canonical == jsonrpc.MethodListTasks {
 		return o.listAnswer(ctx, c, resp)
 	}
-	tasks, err := answerTaskIDs(resp)
+	tasks, err := answerTaskIDs(resp, answer.LayoutOf(ctx, resp))
 	if err != nil {
 		return nil, err
 	}

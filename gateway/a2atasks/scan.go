@@ -22,17 +22,23 @@ import (
 // decoded.
 const maxPlainMembers = 32
 
-// member is one member of a JSON object, as written.
-type member struct{ key, val []byte }
+// member is one member of a JSON object, as written, with the walk's own
+// record of it (for a walk of its value).
+type member struct {
+	key, val []byte
+	walked   jsonrpc.Member
+}
 
 // answerTaskIDs returns the tasks the response object resp names, as
 // answerTasks reads them from its result. resp must have passed the
 // answer check, as the chain guarantees: its names are unique at every
 // depth, so the result member is the first one written so, and nothing of
 // the answer after the members the tasks are read from is walked.
-// Anything that is not a JSON object (or null) is refused.
-func answerTaskIDs(resp json.RawMessage) ([]string, error) {
-	at, escaped, isObject := jsonrpc.FirstMember(resp, "result")
+// Anything that is not a JSON object (or null) is refused. lay, when it
+// is resp's layout (answer.LayoutOf), lets the walk skip each member's
+// content without reading it.
+func answerTaskIDs(resp json.RawMessage, lay *jsonrpc.Layout) ([]string, error) {
+	at, escaped, isObject := lay.FirstMember(resp, "result")
 	switch {
 	case !isObject:
 		if bytes.HasPrefix(bytes.TrimLeft(resp, " \t\n\r"), []byte("null")) {
@@ -40,7 +46,7 @@ func answerTaskIDs(resp json.RawMessage) ([]string, error) {
 		}
 		return nil, answer.ErrNotJSON
 	case at >= 0:
-		if tasks, plain := plainAnswerTasks(resp, at); plain {
+		if tasks, plain := plainAnswerTasks(resp, at, lay); plain {
 			return tasks, nil
 		}
 	case !escaped:
@@ -68,8 +74,8 @@ func decodedResult(resp json.RawMessage) (result json.RawMessage, found bool, er
 // plainAnswerTasks is answerTasks on the result that starts at resp[at],
 // when its keys are plain; plain is false otherwise, and tasks is then
 // nil.
-func plainAnswerTasks(resp []byte, at int) (tasks []string, plain bool) {
-	it, isObject := jsonrpc.WalkObjectAt(resp, at)
+func plainAnswerTasks(resp []byte, at int, lay *jsonrpc.Layout) (tasks []string, plain bool) {
+	it, isObject := lay.WalkObjectAt(resp, at)
 	if !isObject {
 		return nil, true
 	}
@@ -83,7 +89,7 @@ func plainAnswerTasks(resp []byte, at int) (tasks []string, plain bool) {
 		if !slices.ContainsFunc(wrappers, func(w string) bool { return jsonrpc.LenientPlainName(m.key, w) }) {
 			continue
 		}
-		inner, isObject := jsonrpc.WalkObject(m.val)
+		inner, isObject := it.WalkObject(m.walked)
 		if !isObject {
 			continue
 		}
@@ -107,13 +113,13 @@ func plainMembers(it jsonrpc.ObjectWalk, buf []member) (ms []member, plain bool)
 			return nil, false
 		}
 		if j := slices.IndexFunc(buf, func(m member) bool { return bytes.Equal(m.key, k) }); j >= 0 {
-			buf[j].val = v
+			buf[j].val, buf[j].walked = v, m
 			continue
 		}
 		if len(buf) == maxPlainMembers {
 			return nil, false
 		}
-		buf = append(buf, member{key: k, val: v})
+		buf = append(buf, member{key: k, val: v, walked: m})
 	}
 	return buf, true
 }

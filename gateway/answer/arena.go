@@ -4,6 +4,8 @@ import (
 	"context"
 	"math/bits"
 	"sync"
+
+	"github.com/capgate/capgate/gateway/jsonrpc"
 )
 
 // Answer buffers. A unary answer is held whole while the pipeline reads,
@@ -67,11 +69,31 @@ func (b *buffers) put(p *[]byte) {
 }
 
 // arena is what one answer took from the buffers, given back all at once
-// by release. A nil arena, or one with no buffers, allocates every
-// buffer. It is used by one goroutine at a time.
+// by release: the byte buffers, and the layout the answer check records
+// for the processors (LayoutOf). A nil arena, or one with no buffers,
+// allocates every buffer; one without layouts records none. It is used
+// by one goroutine at a time.
 type arena struct {
 	from *buffers
 	held []*[]byte
+	// layouts pools layouts; lay is the one this answer holds.
+	layouts *sync.Pool
+	lay     *jsonrpc.Layout
+}
+
+// layout returns the answer's layout, to be recorded by the check of each
+// response object in turn, or nil when the arena records none.
+func (a *arena) layout() *jsonrpc.Layout {
+	if a == nil || a.layouts == nil {
+		return nil
+	}
+	if a.lay == nil {
+		a.lay, _ = a.layouts.Get().(*jsonrpc.Layout)
+		if a.lay == nil {
+			a.lay = new(jsonrpc.Layout)
+		}
+	}
+	return a.lay
 }
 
 // alloc returns an empty buffer with room for n bytes.
@@ -97,6 +119,21 @@ func (a *arena) release() {
 		a.from.put(p)
 	}
 	a.held = nil
+	if a.lay != nil {
+		a.layouts.Put(a.lay)
+		a.lay = nil
+	}
+}
+
+// LayoutOf returns the layout the answer check recorded of resp, when a
+// processor running in ctx is given the very text the check accepted
+// (jsonrpc.Layout.Of), or nil: the processor then walks resp itself. A
+// processor reads it during its call and never keeps it.
+func LayoutOf(ctx context.Context, resp []byte) *jsonrpc.Layout {
+	if a := arenaOf(ctx); a != nil {
+		return a.lay.Of(resp)
+	}
+	return nil
 }
 
 // arenaKey is the context key of the arena of the answer being processed.

@@ -63,7 +63,17 @@ func newStrict() (*jsonrpc.Strict, error) {
 
 // checkAnswer is the check of answerCheck.
 func checkAnswer(resp []byte, strict *jsonrpc.Strict) (loose bool, err error) {
-	loose, err = strict.CheckLoose(resp)
+	return checkAnswerInto(resp, strict, nil)
+}
+
+// checkAnswerInto is checkAnswer, which also records resp's layout into
+// lay when given.
+func checkAnswerInto(resp []byte, strict *jsonrpc.Strict, lay *jsonrpc.Layout) (loose bool, err error) {
+	if lay != nil {
+		loose, err = strict.CheckLayout(resp, lay)
+	} else {
+		loose, err = strict.CheckLoose(resp)
+	}
 	switch {
 	case err == nil:
 		return loose, nil
@@ -91,7 +101,7 @@ func malformedAnswer(err error) *jsonrpc.Error {
 // the caller is told only that the answer was malformed.
 func (p *Pipeline[C]) check(c Call[C]) answerCheck {
 	return func(ctx context.Context, resp []byte) (bool, error) {
-		loose, err := checkAnswer(resp, p.strict)
+		loose, err := checkAnswerInto(resp, p.strict, arenaOf(ctx).layout())
 		if err != nil && !errors.Is(err, ErrNotJSON) {
 			p.logger.WarnContext(ctx, "upstream answer refused", "target", c.Target, "error", err)
 			return false, c.shaped(err)

@@ -41,22 +41,33 @@
 // decision core's map (package enforce). The A2A front adds task
 // ownership and generation translation.
 //
-// # Not built yet
+// # One read of the structure, pooled buffers
 //
-//   - One strict walk feeding every processor. The walks that repeated
-//     what another already knew are gone: the answer check also says
-//     whether the answer holds loose whitespace (so the output is not
-//     walked again to decide on compacting it), an id mapping that
-//     renames no member is not checked again (MapIDs vouches for it to
-//     the chain), and task ownership walks the result once. A unary
-//     answer is still walked by the answer check, by task ownership, by
-//     the id search and, when it names an id, by the id mapping; the
-//     mapping writes a new buffer instead of writing the output as it
-//     goes. A 256 KiB answer costs about 2.2 times the CPU a plain reverse
-//     proxy spends on it, one naming an id every 80 bytes about 3.7
-//     times (BENCHMARKS.md, the ninth round).
-//   - Reuse of the mapped output's buffer: each answer that names an id
-//     allocates its output (1.3 times the answer), and the id search
-//     still runs twice on it (once over the answer, once per literal
-//     mapped).
+// The answer check is the one pass that reads an answer's structure. As
+// it checks a response object it records its layout (jsonrpc.Layout:
+// where every string literal is, whether it is escaped or a name, and
+// where every object and array ends), and the processors that come after
+// it read that instead of finding those places again (LayoutOf): task
+// ownership skips the result's content to the members it reads, and the
+// id mapping visits the recorded literals. The id search is one search of
+// the whole answer (enforce.Text), at memchr speed for the few ids of a
+// capability, and a literal is rewritten only when an id starts in it.
+// Nothing walks an answer again after a processor that changed nothing,
+// nor after an id mapping that renamed no member.
+//
+// A unary answer's buffers (the one it is read into, the one the mapping
+// writes) come from pools and go back when the proxy closes the answer
+// after writing it, so a large answer costs no allocation in the steady
+// state (arena.go). What a processor is given it reads during its call
+// and never keeps.
+//
+// # Not built
+//
+//   - The output is written into a buffer of its own, not into the one
+//     the answer was read into, and a stream event's data is checked and
+//     walked as before (events are small, and the stream holds one at a
+//     time).
+//   - Translation between A2A generations decodes the response it
+//     translates; it runs only on calls a caller makes to an agent of
+//     the other generation.
 package answer

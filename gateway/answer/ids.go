@@ -41,7 +41,7 @@ func MapIDsWith(ctx context.Context, resp json.RawMessage, ids *enforce.IDMap) (
 	if at < 0 && bytes.IndexByte(resp, '\\') < 0 && utf8.Valid(resp) {
 		return resp, nil
 	}
-	out, names, err := mapAnswer(resp, ids, text, at, arenaOf(ctx))
+	out, names, err := mapAnswer(resp, ids, text, at, arenaOf(ctx), LayoutOf(ctx, resp))
 	if err == nil && !names {
 		vouchFor(ctx, resp, out)
 	}

@@ -76,20 +76,41 @@ func FuzzMapAnswer(f *testing.F) {
 		if !json.Valid([]byte(s)) {
 			return
 		}
+		// The literals are walked, or read from the layout the answer
+		// check records when it accepts the text.
+		b := []byte(s)
+		layouts := []*jsonrpc.Layout{nil}
+		if lay := new(jsonrpc.Layout); checkLayout(t, b, lay) {
+			layouts = append(layouts, lay)
+		}
 		for _, catalog := range [][]string{few, many} {
 			c := enforce.NewCatalog(enforce.Known{IDs: catalog, Placeholder: "[resource]", Refuse: refuse})
 			ids := benchScope().IDMap(c)
-			text := ids.Text([]byte(s))
-			got, names, err := mapAnswer([]byte(s), ids, text, text.Index(0), nil)
-			want, wantErr := slowMapAnswer([]byte(s), ids)
-			if !errors.Is(err, wantErr) || err == nil && string(got) != string(want) {
-				t.Fatalf("mapAnswer(%s) = %s, %v; decoding every literal gives %s, %v", s, got, err, want, wantErr)
-			}
-			if err == nil && names != slowNamesChanged(t, s, string(got)) {
-				t.Fatalf("mapAnswer(%s) = %s says names changed: %v", s, got, names)
+			want, wantErr := slowMapAnswer(b, ids)
+			for _, lay := range layouts {
+				text := ids.Text(b)
+				got, names, err := mapAnswer(b, ids, text, text.Index(0), nil, lay)
+				if !errors.Is(err, wantErr) || err == nil && string(got) != string(want) {
+					t.Fatalf("mapAnswer(%s, layout %v) = %s, %v; decoding every literal gives %s, %v", s, lay != nil, got, err, want, wantErr)
+				}
+				if err == nil && names != slowNamesChanged(t, s, string(got)) {
+					t.Fatalf("mapAnswer(%s, layout %v) = %s says names changed: %v", s, lay != nil, got, names)
+				}
 			}
 		}
 	})
+}
+
+// checkLayout records b's layout into lay as the answer check does, and
+// reports whether the check accepted b.
+func checkLayout(t *testing.T, b []byte, lay *jsonrpc.Layout) bool {
+	t.Helper()
+	strict, err := newStrict()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = strict.CheckLayout(b, lay)
+	return err == nil
 }
 
 // FuzzVouchedMapping: what the id mapping vouches for (it changed no
@@ -113,7 +134,7 @@ func FuzzVouchedMapping(f *testing.F) {
 		c := enforce.NewCatalog(enforce.Known{IDs: []string{"reports/q1", "reports/q2", "reports/x", `x"`, "a<b", "é"}, Placeholder: "[resource]", Refuse: refuse})
 		ids := benchScope().IDMap(c)
 		text := ids.Text([]byte(s))
-		got, names, err := mapAnswer([]byte(s), ids, text, text.Index(0), nil)
+		got, names, err := mapAnswer([]byte(s), ids, text, text.Index(0), nil, nil)
 		if err != nil || names {
 			return
 		}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"sync"
 
 	"github.com/capgate/capgate/gateway/jsonrpc"
 	"github.com/capgate/capgate/gateway/proxy"
@@ -54,8 +55,10 @@ type Pipeline[C any] struct {
 	strict *jsonrpc.Strict
 	max    int
 	logger *slog.Logger
-	// buffers hold unary answers while they are processed.
+	// buffers hold unary answers while they are processed, and layouts
+	// what their checks learned of them.
 	buffers buffers
+	layouts sync.Pool
 }
 
 // New builds a pipeline applying procs, in order, to every answer.
@@ -142,7 +145,7 @@ func (p *Pipeline[C]) Modify(resp *http.Response, c Call[C]) error {
 	// An answer announced longer than the limit is refused unread.
 	var body []byte
 	var err error
-	held := &arena{from: &p.buffers}
+	held := &arena{from: &p.buffers, layouts: &p.layouts}
 	tooLarge := resp.ContentLength > int64(limit)
 	if !tooLarge {
 		body, err = readAnswer(resp.Body, resp.ContentLength, limit, held)
@@ -179,6 +182,13 @@ func (p *Pipeline[C]) logTooLarge(ctx context.Context, c Call[C], limit int, wha
 // or each of an array's, each checked, then processed. It returns what
 // the caller gets, or ErrNotJSON when the answer is not JSON at all.
 func (p *Pipeline[C]) Unary(ctx context.Context, c Call[C], body []byte) ([]byte, error) {
+	if arenaOf(ctx) == nil {
+		// Not from Modify: no buffer outlives the call but the layout,
+		// which the answer never refers to.
+		held := &arena{layouts: &p.layouts}
+		defer held.release()
+		ctx = withArena(ctx, held)
+	}
 	return processUnary(ctx, p.chain(c), p.check(c), c.ID, body)
 }
 

@@ -22,13 +22,12 @@ import (
 // and raw is searched once, from left to right.
 //
 // The output is written into a buffer from held (nil allocates it).
-func mapAnswer(raw json.RawMessage, ids *enforce.IDMap, text *enforce.Text, at int, held *arena) (_ json.RawMessage, names bool, _ error) {
+func mapAnswer(raw json.RawMessage, ids *enforce.IDMap, text *enforce.Text, at int, held *arena, lay *jsonrpc.Layout) (_ json.RawMessage, names bool, _ error) {
 	var out []byte
 	last, mapped := 0, false
-	lits := jsonrpc.WalkStrings(raw)
-	for start, end, ok := lits.Next(); ok; start, end, ok = lits.Next() {
+	lits := walkLiterals(raw, lay)
+	for start, end, plain, name, ok := lits.next(); ok; start, end, plain, name, ok = lits.next() {
 		lit := raw[start:end]
-		plain := jsonrpc.PlainString(lit[1 : len(lit)-1])
 		if plain && at >= 0 && at <= start {
 			at = text.Index(start + 1)
 		}
@@ -49,13 +48,49 @@ func mapAnswer(raw json.RawMessage, ids *enforce.IDMap, text *enforce.Text, at i
 		}
 		if changed {
 			out, last, mapped = next, end, true
-			names = names || isName(raw, end)
+			names = names || name
 		}
 	}
 	if !mapped {
 		return raw, false, nil
 	}
 	return append(out, raw[last:]...), names, nil
+}
+
+// literals visits the string literals of a valid JSON text in order:
+// from the layout its check recorded when there is one, or by walking it.
+type literals struct {
+	raw  []byte
+	lits []jsonrpc.Literal
+	walk *jsonrpc.StringWalk
+}
+
+// walkLiterals visits the literals of raw, through lay when it is raw's.
+func walkLiterals(raw []byte, lay *jsonrpc.Layout) *literals {
+	if lay = lay.Of(raw); lay != nil {
+		return &literals{raw: raw, lits: lay.Literals()}
+	}
+	w := jsonrpc.WalkStrings(raw)
+	return &literals{raw: raw, walk: &w}
+}
+
+// next returns where the next literal is, raw[start:end], whether it is
+// plain (jsonrpc.PlainString of its content: a text the check accepted
+// is valid UTF-8, so a literal without an escape is plain) and whether it
+// is a member name.
+func (l *literals) next() (start, end int, plain, name, ok bool) {
+	if l.walk == nil {
+		if len(l.lits) == 0 {
+			return 0, 0, false, false, false
+		}
+		lit := l.lits[0]
+		l.lits = l.lits[1:]
+		return int(lit.Start), int(lit.End), !lit.Escaped, lit.Name, true
+	}
+	if start, end, ok = l.walk.Next(); !ok {
+		return 0, 0, false, false, false
+	}
+	return start, end, jsonrpc.PlainString(l.raw[start+1 : end-1]), isName(l.raw, end), true
 }
 
 // isName reports whether the string literal of valid JSON text b that

@@ -33,6 +33,10 @@ type checker struct {
 	// loose is set when whitespace was skipped outside a string literal:
 	// json.Compact would change the text.
 	loose bool
+
+	// layout, when not nil, records where the text's literals and
+	// containers are (Strict.CheckLayout).
+	layout *Layout
 }
 
 // checkScratch is the checker's initial storage, sized so the names of a
@@ -80,7 +84,9 @@ func (c *checker) value(names *Names) error {
 	case '[':
 		return c.array(names)
 	case '"':
-		_, _, err := c.str()
+		start := c.pos
+		_, escaped, err := c.str()
+		c.layout.literal(start, c.pos, escaped, false)
 		return err
 	case 't':
 		return c.literal("true")
@@ -107,6 +113,7 @@ func (c *checker) enter() error {
 }
 
 func (c *checker) object(names *Names) error {
+	rec := c.layout.open(c.pos)
 	if err := c.enter(); err != nil {
 		return err
 	}
@@ -114,6 +121,7 @@ func (c *checker) object(names *Names) error {
 	if c.peek() == '}' {
 		c.pos++
 		c.depth--
+		c.layout.close(rec, c.pos)
 		return nil
 	}
 	for {
@@ -141,6 +149,7 @@ func (c *checker) object(names *Names) error {
 		case '}':
 			c.pos++
 			c.depth--
+			c.layout.close(rec, c.pos)
 			err := c.uniqueNames(first)
 			c.names, c.arena = c.names[:first], c.arena[:mark]
 			return err
@@ -151,6 +160,7 @@ func (c *checker) object(names *Names) error {
 }
 
 func (c *checker) array(names *Names) error {
+	rec := c.layout.open(c.pos)
 	if err := c.enter(); err != nil {
 		return err
 	}
@@ -158,6 +168,7 @@ func (c *checker) array(names *Names) error {
 	if c.peek() == ']' {
 		c.pos++
 		c.depth--
+		c.layout.close(rec, c.pos)
 		return nil
 	}
 	for {
@@ -179,6 +190,7 @@ func (c *checker) array(names *Names) error {
 		case ']':
 			c.pos++
 			c.depth--
+			c.layout.close(rec, c.pos)
 			return nil
 		default:
 			return c.syntax("expected ',' or ']' in an array")
@@ -195,6 +207,7 @@ func (c *checker) name(names *Names) (*Names, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.layout.literal(pos, c.pos, escaped, true)
 	// Neither unescaping nor folding makes a name longer, so this one
 	// reservation covers both appends below.
 	c.arena = reserve(c.arena, 2*len(raw))

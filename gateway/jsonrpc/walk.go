@@ -22,6 +22,11 @@ import (
 // reports; they check nothing beyond that structure (not the grammar of
 // numbers and literals, UTF-8, names or depth), so what they find there is
 // only as good as the text.
+//
+// On a text Strict checked with CheckLayout, the walks started from its
+// Layout skip objects and arrays to where the check found they end, so a
+// reader of a few members of a large answer does not read its content
+// again (layout.go).
 
 // Member is one member of a JSON object, as written.
 type Member struct {
@@ -34,6 +39,8 @@ type Member struct {
 	// Value is the text of the member's value, without whitespace around
 	// it.
 	Value []byte
+	// at is where Value starts in the text of the walk's layout.
+	at int
 }
 
 // walkState is where a walk over the members or elements of one value is;
@@ -57,6 +64,10 @@ type seqWalk struct {
 	// within: the value is one inside text, which goes on after its
 	// closing bracket.
 	within bool
+	// lay, when set, is the layout of the text text is part of, from
+	// offset base: containers are skipped to where it says they end.
+	lay  *Layout
+	base int
 }
 
 // start begins a walk over text, leading whitespace allowed, when its
@@ -103,7 +114,7 @@ func (w *seqWalk) broken(pos int) {
 
 // value returns the value at pos and moves past it.
 func (w *seqWalk) value(pos int) ([]byte, bool) {
-	end, ok := valueEnd(w.text, pos)
+	end, ok := w.valueEnd(pos)
 	if !ok {
 		w.broken(end)
 		return nil, false
@@ -137,11 +148,8 @@ func WalkObject(text []byte) (o ObjectWalk, ok bool) {
 // what follows it in text is not the walk's. ok is false when no object
 // starts there.
 func WalkObjectAt(text []byte, at int) (o ObjectWalk, ok bool) {
-	if at < 0 || at >= len(text) || !o.w.start(text[at:], '{', '}') {
-		return ObjectWalk{}, false
-	}
-	o.w.within = true
-	return o, true
+	var l *Layout
+	return l.WalkObjectAt(text, at)
 }
 
 // Next returns the next member. ok is false after the last one, or where
@@ -155,7 +163,7 @@ func (o *ObjectWalk) Next() (m Member, ok bool) {
 	if !ok {
 		return Member{}, false
 	}
-	return Member{Name: name, Escaped: escaped, Value: value}, true
+	return Member{Name: name, Escaped: escaped, Value: value, at: o.w.base + at}, true
 }
 
 // name reads the name of the next member, and returns it with where its
@@ -188,24 +196,8 @@ func (o *ObjectWalk) name() (name []byte, escaped bool, at int, ok bool) {
 // whose names are unique (one Strict or Decode accepted), that member is
 // the only one of its name. isObject is false when text is not an object.
 func FirstMember(text []byte, name string) (at int, escaped, isObject bool) {
-	o, isObject := WalkObject(text)
-	if !isObject {
-		return -1, false, false
-	}
-	for {
-		n, escaped, at, ok := o.name()
-		switch {
-		case !ok:
-			return -1, false, true
-		case escaped:
-			return -1, true, true
-		case string(n) == name:
-			return at, false, true
-		}
-		if _, ok := o.w.value(at); !ok {
-			return -1, false, true
-		}
-	}
+	var l *Layout
+	return l.FirstMember(text, name)
 }
 
 // Err returns nil when the walk ended at the object's closing bracket, with
