@@ -45,6 +45,7 @@ var corpus = map[string]string{
 // world is a files MCP server built on the official Go SDK, behind the
 // front, with the stores a capability is checked against.
 type world struct {
+	mu       sync.Mutex // guards now
 	now      time.Time
 	keys     *captoken.KeySet
 	index    *capindex.Memory
@@ -57,6 +58,20 @@ type world struct {
 	callHeaders answerHeaders
 	// audit holds the front's audit events, one JSON object a line.
 	audit syncBuffer
+}
+
+// clock is the world's clock, which the gateway reads on its goroutines.
+func (w *world) clock() time.Time {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.now
+}
+
+// advance moves the world's clock on by d.
+func (w *world) advance(d time.Duration) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.now = w.now.Add(d)
 }
 
 // syncBuffer is a buffer the front's handlers write concurrently.
@@ -215,7 +230,7 @@ func newWorldWith(t testing.TB, version string, mod func(*config.MCPServer, *mcp
 	t.Helper()
 	ctx := context.Background()
 	w := &world{now: time.Now()}
-	clock := func() time.Time { return w.now }
+	clock := w.clock
 	var err error
 	if w.keys, err = captoken.GenerateKeySet(jose.EdDSA); err != nil {
 		t.Fatal(err)
@@ -277,8 +292,8 @@ func (w *world) mint(t testing.TB, holder string, ops []string, ids ...string) c
 	c := captoken.Claims{
 		Issuer: "capgate", Principal: holder, Holder: holder, Audience: "files",
 		CapabilityID: captoken.NewCapabilityID(), Grant: "files:read", Operations: ops, Handles: handles,
-		Expiry: captoken.NewNumericDate(w.now.Add(time.Hour)), NotBefore: captoken.NewNumericDate(w.now.Add(-time.Minute)),
-		IssuedAt: captoken.NewNumericDate(w.now.Add(-time.Minute)), RevocationID: captoken.NewRevocationID(),
+		Expiry: captoken.NewNumericDate(w.clock().Add(time.Hour)), NotBefore: captoken.NewNumericDate(w.clock().Add(-time.Minute)),
+		IssuedAt: captoken.NewNumericDate(w.clock().Add(-time.Minute)), RevocationID: captoken.NewRevocationID(),
 	}
 	token, err := captoken.Mint(w.keys, c, resources)
 	if err != nil {
@@ -289,7 +304,7 @@ func (w *world) mint(t testing.TB, holder string, ops []string, ids ...string) c
 		t.Fatal(err)
 	}
 	if err := w.index.Put(context.Background(), capindex.Record{CapabilityID: c.CapabilityID, Token: packed,
-		Principal: holder, Holder: holder, Agent: "files", Grant: c.Grant, IssuedAt: w.now, Expires: w.now.Add(time.Hour)}); err != nil {
+		Principal: holder, Holder: holder, Agent: "files", Grant: c.Grant, IssuedAt: w.clock(), Expires: w.clock().Add(time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
 	return capability{id: c.CapabilityID, token: token, handles: handles, claims: c}

@@ -61,6 +61,14 @@ func (f *Front) checkSession(w http.ResponseWriter, r *http.Request, s *server, 
 		}))
 		return false
 	}
+	// A session in use stays bound: servers name the session in their
+	// answer to initialize alone (the Go SDK's do), so the binding is
+	// renewed here, by its owner, on every request that names it.
+	if _, err := f.deps.Sessions.Claim(r.Context(), sessionKey(s), principal, []string{id}); err != nil {
+		f.deps.Logger.ErrorContext(r.Context(), "session index unavailable", "server", s.cfg.Name, "error", err)
+		jsonrpc.WriteResponse(w, http.StatusServiceUnavailable, jsonrpc.NewError(nil, issue.StoreDown(enforce.TaskIndex, "")))
+		return false
+	}
 	return true
 }
 

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/capgate/capgate/gateway/config"
 	"github.com/capgate/capgate/gateway/mcpfront"
@@ -48,6 +49,25 @@ func TestSessionsBoundToTheirPrincipal(t *testing.T) {
 				"Mcp-Protocol-Version", "2025-11-25")
 		})
 	}
+}
+
+// TestSessionInUseStaysBound: the Go SDK's server names the session in
+// its answer to initialize alone; a session used more often than the
+// index's TTL stays its owner's however long it lives, and one left idle
+// past it is forgotten (404).
+func TestSessionInUseStaysBound(t *testing.T) {
+	w := newWorld(t, "2025-11-25")
+	sid := w.connect(t, aliceKey, "2025-11-25").ID()
+	ping := func(status int) {
+		t.Helper()
+		w.wantPing(t, status, "Bearer "+aliceKey, "Mcp-Session-Id", sid, "Mcp-Protocol-Version", "2025-11-25")
+	}
+	for range 3 {
+		w.advance(mcpfront.DefaultSessionTTL * 3 / 4)
+		ping(http.StatusOK)
+	}
+	w.advance(mcpfront.DefaultSessionTTL + time.Minute)
+	ping(http.StatusNotFound)
 }
 
 // downIndex is a session index that cannot answer.
