@@ -85,6 +85,13 @@ its own baseline, run beside it); 256 KiB
 --duration, --warmup, --rounds, --quick, --json, --check and --cpuprofile
 apply; the other flags do not.
 
+The default plan's targets (--check) are ratios to the baseline in the
+same run: capgate ≥ 0.7× the baseline's req/s at 64 connections; its
+p50 at 1 connection ≤ 2× the baseline's; issuance from a
+catalog-configured agent ≥ 0.5× the baseline's req/s at 64 connections;
+and the two figures: a revocation refused on another replica within 50
+ms at p99 with no late allow, ≤ 1024 B of heap per live capability.
+
 --check makes a missed target (any check of the report that does not
 pass) an error, so that a change that loses ground shows at once. Timings
 depend on the machine: use it on a quiet one, never in CI.

@@ -115,10 +115,46 @@ func TestReportChecks(t *testing.T) {
 		}
 		got = append(got, verdict+" "+string(c.Variant)+" "+c.Value)
 	}
-	want := "pass memory +55.0µs|pass memory 0.95×|pass memory 13,000/s|" +
+	want := "pass memory 1.58× (+55.0µs)|pass memory 0.95×|pass memory 1.08× (13,000/s)|" +
 		"pass synced 5.58ms|FAIL synced 1 late allows|pass memory 988 B"
 	if strings.Join(got, "|") != want {
 		t.Fatalf("checks %q, want %q", strings.Join(got, "|"), want)
+	}
+}
+
+// TestRatioTargets: each target of the default plan is a ratio to the
+// baseline of the same run, and misses on the side it bounds.
+func TestRatioTargets(t *testing.T) {
+	res := func(n int64, p50 float64) Result {
+		return Result{Requests: n, Elapsed: time.Second, Latencies: Latencies{Samples: int(n), P50: us(p50)}}
+	}
+	tests := []struct {
+		name                      string
+		capP50, capRate, issuance float64
+		want                      string
+	}{
+		{"all met", 190, 7000, 5000, "pass|pass|pass"},
+		{"p50 over twice the baseline's", 210, 7000, 5000, "FAIL|pass|pass"},
+		{"small call under 0.7x", 150, 6900, 5000, "pass|FAIL|pass"},
+		{"issuance under 0.5x", 150, 8000, 4900, "pass|pass|FAIL"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &Report{}
+			r.Add(Step{Target: TargetBaseline, Conns: 1}, res(5000, 100), 5000)
+			r.Add(Step{Target: TargetCapgate, Variant: VariantMemory, Conns: 1}, res(4000, tt.capP50), 4000)
+			r.Add(Step{Target: TargetBaseline, Conns: 64}, res(10_000, 3000), 10_000)
+			r.Add(Step{Target: TargetCapgate, Variant: VariantMemory, Conns: 64}, res(int64(tt.capRate), 4000), uint64(tt.capRate))
+			r.Add(Step{Target: TargetIssuanceCatalog, Variant: VariantMemory, Conns: 64}, res(int64(tt.issuance), 4000), 0)
+			r.Finish(time.Second)
+			var got []string
+			for _, c := range r.Checks {
+				got = append(got, map[bool]string{true: "pass", false: "FAIL"}[c.Pass])
+			}
+			if strings.Join(got, "|") != tt.want {
+				t.Fatalf("checks %v, want %s", r.Checks, tt.want)
+			}
+		})
 	}
 }
 
