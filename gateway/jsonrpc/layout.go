@@ -1,9 +1,6 @@
 package jsonrpc
 
-import (
-	"fmt"
-	"slices"
-)
+import "slices"
 
 // A Layout is what Strict learned of a text while checking it: where each
 // string literal is, and where each object and array ends. The check
@@ -50,19 +47,9 @@ const layoutDensity = 8
 // too dense to record.
 func (s *Strict) CheckLayout(text []byte, l *Layout) (loose bool, err error) {
 	l.reset(text)
-	if len(text) > MaxBodyBytesCeiling {
-		return false, fmt.Errorf("%w: more than %d bytes", ErrBodyTooLarge, MaxBodyBytesCeiling)
-	}
-	scratch, _ := s.scratch.Get().(*checkScratch)
-	if scratch == nil {
-		scratch = new(checkScratch)
-	}
-	c := newCheckerIn(scratch, text, s.maxDepth)
-	c.spelling, c.layout = s.names, l
-	err = c.run()
-	s.scratch.Put(scratch)
+	loose, err = s.check(text, l)
 	l.complete = l.complete && err == nil
-	return c.loose, err
+	return loose, err
 }
 
 // reset makes l an empty, complete layout of text, keeping its storage.

@@ -92,6 +92,11 @@ func (s *Strict) Check(text []byte) error {
 // json.Compact would change a text the check accepts. loose is
 // meaningful only when err is nil.
 func (s *Strict) CheckLoose(text []byte) (loose bool, err error) {
+	return s.check(text, nil)
+}
+
+// check is CheckLoose, recording text's layout into l when it is not nil.
+func (s *Strict) check(text []byte, l *Layout) (loose bool, err error) {
 	if len(text) > MaxBodyBytesCeiling {
 		return false, fmt.Errorf("%w: more than %d bytes", ErrBodyTooLarge, MaxBodyBytesCeiling)
 	}
@@ -100,7 +105,7 @@ func (s *Strict) CheckLoose(text []byte) (loose bool, err error) {
 		scratch = new(checkScratch)
 	}
 	c := newCheckerIn(scratch, text, s.maxDepth)
-	c.spelling = s.names
+	c.spelling, c.layout = s.names, l
 	err = c.run()
 	s.scratch.Put(scratch)
 	return c.loose, err
