@@ -29,7 +29,7 @@ type auditView struct {
 
 // auditPage shows the events of the audit file that match the filter,
 // newest first, a page at a time, and verifies the whole chain on every
-// view.
+// view, in the same read of the file.
 func (c *Console) auditPage(w http.ResponseWriter, r *http.Request, op operator) {
 	v := auditView{File: c.cfg.AuditFile}
 	status := http.StatusOK
@@ -42,8 +42,7 @@ func (c *Console) auditPage(w http.ResponseWriter, r *http.Request, op operator)
 	case isCEF(v.File):
 		v.CEF = true
 	default:
-		v.Chain, v.Broken = chainStatus(v.File)
-		if v.auditPage, err = c.readAuditFile(f); err != nil {
+		if v.auditPage, v.Chain, v.Broken, err = c.readAuditFile(f); err != nil {
 			v.Error = "The audit file cannot be read."
 			c.deps.Logger.ErrorContext(r.Context(), "console: reading the audit file failed", "error", err)
 		}
@@ -58,13 +57,21 @@ func (c *Console) auditPage(w http.ResponseWriter, r *http.Request, op operator)
 	c.render(w, status, "audit", view{Title: "Audit", Nav: "audit", Op: &op, Page: v})
 }
 
-func (c *Console) readAuditFile(f auditFilter) (auditPage, error) {
+// readAuditFile reads the page of events f asks for and verifies the
+// whole chain, in one read of the file.
+func (c *Console) readAuditFile(f auditFilter) (_ auditPage, chain string, broken bool, err error) {
 	file, err := os.Open(c.cfg.AuditFile)
 	if err != nil {
-		return auditPage{}, err
+		return auditPage{}, "the audit file cannot be opened", true, err
 	}
 	defer file.Close()
-	return readAudit(file, f)
+	v := audit.NewVerifier(audit.VerifyOptions{})
+	page, lineErr, err := readAudit(file, f, v)
+	if err != nil && lineErr == nil {
+		return page, fmt.Sprintf("verification failed: %v", err), true, err
+	}
+	chain, broken = chainStatus(v.Report(), lineErr)
+	return page, chain, broken, err
 }
 
 // isCEF reports whether the trail's first line is a CEF record (package
@@ -85,21 +92,15 @@ func isCEF(path string) bool {
 // cefPrefix starts every CEF record.
 const cefPrefix = "CEF:"
 
-// chainStatus verifies the file: "N events, chain intact" or the
-// position where it first breaks.
-func chainStatus(path string) (string, bool) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "the audit file cannot be opened", true
-	}
-	defer f.Close()
-	rep, err := audit.VerifyWith(f, audit.VerifyOptions{})
+// chainStatus says what verifying the trail found: "N events, chain
+// intact", or the position where it first breaks (lineErr).
+func chainStatus(rep audit.Report, lineErr error) (string, bool) {
 	var le *audit.LineError
 	switch {
-	case errors.As(err, &le):
+	case errors.As(lineErr, &le):
 		return fmt.Sprintf("chain broken at position %d, after %d events verified: %v", le.Line, rep.Events, le.Err), true
-	case err != nil:
-		return fmt.Sprintf("verification failed: %v", err), true
+	case lineErr != nil:
+		return fmt.Sprintf("verification failed: %v", lineErr), true
 	}
 	return fmt.Sprintf("%d events, chain intact", rep.Events), false
 }

@@ -31,6 +31,16 @@ func TestAuditPageFormats(t *testing.T) {
 		}, `{"activity_id"`,
 			[]string{"chain broken at position 1", "1 line is not an event", "Events 1–1 of 1"},
 			[]string{"quarterly review", "mallory"}},
+		{"canonical with the second event's seq changed", "", func(b []byte) []byte {
+			return bytes.Replace(b, []byte(`"seq":2`), []byte(`"seq":3`), 1)
+		}, `{"`,
+			[]string{"chain broken at position 2, after 1 events verified"},
+			[]string{"chain intact"}},
+		{"canonical with a line too long to read", "", func(b []byte) []byte {
+			return append(b, append(bytes.Repeat([]byte("x"), 1<<20+8), '\n')...)
+		}, `{"`,
+			[]string{"chain broken at position 3, after 2 events verified", "line longer than", "The audit file cannot be read."},
+			[]string{"chain intact"}},
 		{"cef", siem.CEF, nil, "CEF:0|capgate",
 			[]string{`id="cef"`, "The audit trail is in CEF (audit.format: cef)", "can neither show the trail nor verify its chain"},
 			[]string{"broken", "chain intact", "capability.issue", "Events"}},

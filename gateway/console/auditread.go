@@ -3,6 +3,7 @@ package console
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -138,14 +139,21 @@ type auditPage struct {
 }
 
 // readAudit scans the trail once and keeps the page of matching events
-// f asks for: a ring of the newest (Page+1)*auditPageSize matches.
-func readAudit(r io.Reader, f auditFilter) (auditPage, error) {
+// f asks for: a ring of the newest (Page+1)*auditPageSize matches. When
+// v is given, every line is also verified by it, in the same read, up to
+// the first that breaks the chain: that line's error is broken (a line
+// too long to read breaks it too). err is a failure to read the trail.
+func readAudit(r io.Reader, f auditFilter, v *audit.Verifier) (_ auditPage, broken, err error) {
 	keep := (f.Page + 1) * auditPageSize
 	ring := make([]auditEvent, 0, min(keep, 4*auditPageSize))
 	var out auditPage
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), maxAuditLine)
-	for line := 1; sc.Scan(); line++ {
+	line := 1
+	for ; sc.Scan(); line++ {
+		if v != nil && broken == nil {
+			broken = v.Line(sc.Bytes())
+		}
 		ev, ok := parseEvent(sc.Bytes())
 		if !ok {
 			out.Skipped++
@@ -163,7 +171,10 @@ func readAudit(r io.Reader, f auditFilter) (auditPage, error) {
 		out.Matched++
 	}
 	if err := sc.Err(); err != nil {
-		return out, err
+		if errors.Is(err, bufio.ErrTooLong) && v != nil && broken == nil {
+			broken = &audit.LineError{Line: line, Err: fmt.Errorf("%w: line longer than %d bytes", audit.ErrMalformed, audit.MaxLineBytes)}
+		}
+		return out, broken, err
 	}
 	// The newest match is at (Matched-1)%keep; page p shows the matches
 	// numbered Matched-1-p*size down to Matched-(p+1)*size.
@@ -173,7 +184,7 @@ func readAudit(r io.Reader, f auditFilter) (auditPage, error) {
 		}
 		out.Events = append(out.Events, ring[i%keep])
 	}
-	return out, nil
+	return out, broken, nil
 }
 
 // parseEvent reads one line of the trail, a canonical event or an OCSF

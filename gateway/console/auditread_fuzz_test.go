@@ -24,7 +24,7 @@ func FuzzAuditTrail(f *testing.F) {
 			return
 		}
 		filter.Page = min(filter.Page, 3)
-		page, err := readAudit(bytes.NewReader(trail), filter)
+		page, _, err := readAudit(bytes.NewReader(trail), filter, nil)
 		if err != nil {
 			return
 		}
