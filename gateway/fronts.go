@@ -67,7 +67,7 @@ func mcpFront(cfg *config.Config, opts BuildOptions, a *authn.Authenticator, cap
 	}
 	f, err := mcpfront.New(mcpfront.ConfigFrom(cfg), mcpfront.Deps{
 		Authenticator: a, Verifier: caps.Verifier, Index: caps.Index, Revocations: caps.Revocations, Frozen: caps.Frozen,
-		Keys: caps.Keys, Policy: caps.Policy, Limits: caps.Limits, Approvals: caps.Approvals,
+		Keys: caps.Keys, Policy: caps.Policy, Shadow: caps.Shadow, Limits: caps.Limits, Approvals: caps.Approvals,
 		Sessions: caps.Tasks, Audit: caps.Audit, Runtime: opts.Runtime,
 	})
 	if err != nil {

@@ -90,6 +90,10 @@ type Deps struct {
 	// refused (grant_denied) and only presented capabilities are served.
 	Keys   *captoken.KeySet
 	Policy issue.PolicySource
+	// Shadow, when set, is a candidate policy that decides every
+	// capability request beside Policy without enforcing anything; each
+	// disagreement is audited (policy.shadow_disagreement) and counted.
+	Shadow issue.PolicySource
 	// Limits bounds each principal's issuance and attenuation; nil
 	// limits nothing.
 	Limits *ratelimit.Limiter

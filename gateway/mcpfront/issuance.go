@@ -34,6 +34,7 @@ func (f *Front) issuer() *issue.Issuer {
 	return issue.New(issue.Config{Issuer: f.cfg.Issuer, MaxTTL: f.cfg.MaxTTL}, issue.Deps{
 		Keys: f.deps.Keys, Verifier: f.deps.Verifier, Index: f.deps.Index, Revocations: f.deps.Revocations,
 		Policy: f.deps.Policy, Limits: f.deps.Limits, Approvals: f.deps.Approvals,
+		Shadow: f.deps.Shadow, Disagreed: f.deps.Metrics.ShadowDisagreement,
 		Checks: f.checks, Audit: f.audit, Logger: f.deps.Logger, Now: f.deps.Now,
 	})
 }
