@@ -120,6 +120,8 @@ type Console struct {
 	seal  *sealer
 	pages map[string]*template.Template
 	oidc  *oidcClient
+	// diffs keeps the shadow page's last policy diff.
+	diffs shadowDiffs
 }
 
 // New returns the console. deps.Runtime's Logger and Now must be set.

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/capgate/capgate/gateway/audit"
 	"github.com/capgate/capgate/policy/impact"
@@ -45,12 +47,15 @@ func (c *Console) shadowPage(w http.ResponseWriter, r *http.Request, op operator
 	if c.deps.Shadow != nil && c.deps.Shadow.Current() != nil {
 		enforced, cand := c.deps.Policy.Current(), c.deps.Shadow.Current()
 		v.Configured, v.Enforced, v.Candidate = true, enforced.Revision(), cand.Revision()
-		u := impact.NewUniverse(impact.Sources{Catalog: cand.Catalog(),
-			Vocabulary: enforced.Vocabulary().Merge(cand.Vocabulary()), Now: c.deps.Now()})
-		var b strings.Builder
-		if err := impact.Compare(r.Context(), enforced, cand, u).WriteText(&b); err == nil {
-			v.Diff = b.String()
-		}
+		v.Diff = c.diffs.get(enforced.Revision()+" "+cand.Revision(), c.deps.Now(), func() string {
+			u := impact.NewUniverse(impact.Sources{Catalog: cand.Catalog(),
+				Vocabulary: enforced.Vocabulary().Merge(cand.Vocabulary()), Now: c.deps.Now()})
+			var b strings.Builder
+			if err := impact.Compare(r.Context(), enforced, cand, u).WriteText(&b); err != nil {
+				return ""
+			}
+			return b.String()
+		})
 	}
 	switch {
 	case v.AuditFile == "":
@@ -65,6 +70,32 @@ func (c *Console) shadowPage(w http.ResponseWriter, r *http.Request, op operator
 		v.Disagreements = ev
 	}
 	c.render(w, http.StatusOK, "shadow", view{Title: "Shadow policy", Nav: "shadow", Op: &op, Page: v})
+}
+
+// shadowDiffs keeps the last diff the shadow page computed: comparing
+// two policies decides every request of their universe, too much to do
+// again on every view. It is computed again once either policy changes
+// revision, or after shadowDiffTTL, since a condition may read the time.
+type shadowDiffs struct {
+	mu   sync.Mutex
+	key  string
+	at   time.Time
+	text string
+}
+
+// shadowDiffTTL is how long a diff of the same two revisions is shown.
+const shadowDiffTTL = time.Minute
+
+// get returns the diff of the policies key names, computing it when the
+// one kept is of others or older than shadowDiffTTL. Views that arrive
+// while it is computed wait for it rather than compute it again.
+func (d *shadowDiffs) get(key string, now time.Time, compute func() string) string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.key != key || now.Sub(d.at) >= shadowDiffTTL || now.Before(d.at) {
+		d.key, d.at, d.text = key, now, compute()
+	}
+	return d.text
 }
 
 // shadowEvents reads the newest disagreements, newest first, from the
