@@ -47,14 +47,14 @@ func (c *Console) shadowPage(w http.ResponseWriter, r *http.Request, op operator
 	if c.deps.Shadow != nil && c.deps.Shadow.Current() != nil {
 		enforced, cand := c.deps.Policy.Current(), c.deps.Shadow.Current()
 		v.Configured, v.Enforced, v.Candidate = true, enforced.Revision(), cand.Revision()
-		v.Diff = c.diffs.get(enforced.Revision()+" "+cand.Revision(), c.deps.Now(), func() string {
+		v.Diff = c.diffs.get(enforced.Revision()+" "+cand.Revision(), c.deps.Now(), func() (string, bool) {
 			u := impact.NewUniverse(impact.Sources{Catalog: cand.Catalog(),
 				Vocabulary: enforced.Vocabulary().Merge(cand.Vocabulary()), Now: c.deps.Now()})
 			var b strings.Builder
 			if err := impact.Compare(r.Context(), enforced, cand, u).WriteText(&b); err != nil {
-				return ""
+				return "", false
 			}
-			return b.String()
+			return b.String(), true
 		})
 	}
 	switch {
@@ -88,14 +88,22 @@ const shadowDiffTTL = time.Minute
 
 // get returns the diff of the policies key names, computing it when the
 // one kept is of others or older than shadowDiffTTL. Views that arrive
-// while it is computed wait for it rather than compute it again.
-func (d *shadowDiffs) get(key string, now time.Time, compute func() string) string {
+// while it is computed wait for it rather than compute it again. A diff
+// that could not be computed (ok false: the view went away, say) is
+// shown as it is and not kept.
+func (d *shadowDiffs) get(key string, now time.Time, compute func() (string, bool)) string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.key != key || now.Sub(d.at) >= shadowDiffTTL || now.Before(d.at) {
-		d.key, d.at, d.text = key, now, compute()
+	if d.key == key && now.Sub(d.at) < shadowDiffTTL && !now.Before(d.at) {
+		return d.text
 	}
-	return d.text
+	text, ok := compute()
+	if ok {
+		d.key, d.at, d.text = key, now, text
+	} else {
+		d.key = ""
+	}
+	return text
 }
 
 // shadowEvents reads the newest disagreements, newest first, from the

@@ -10,8 +10,8 @@ import (
 func TestShadowDiffsKept(t *testing.T) {
 	start := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
 	var d shadowDiffs
-	computed := 0
-	compute := func() string { computed++; return "diff" }
+	computed, fail := 0, false
+	compute := func() (string, bool) { computed++; return "diff", !fail }
 	tests := []struct {
 		name     string
 		key      string
@@ -26,8 +26,16 @@ func TestShadowDiffsKept(t *testing.T) {
 		{"the clock stepped back", "r2 c2", 0, 5},
 	}
 	for _, tt := range tests {
+		fail = false
 		if got := d.get(tt.key, start.Add(tt.at), compute); got != "diff" || computed != tt.computed {
 			t.Fatalf("%s: %q, computed %d times, want %d", tt.name, got, computed, tt.computed)
 		}
+	}
+	// A diff that could not be computed is not kept.
+	fail = true
+	d.get("r3 c3", start, compute)
+	fail = false
+	if d.get("r3 c3", start, compute); computed != 7 {
+		t.Fatalf("a failed diff was kept: computed %d times, want 7", computed)
 	}
 }
