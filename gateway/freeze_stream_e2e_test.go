@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/capgate/capgate/gateway/config"
+	"github.com/capgate/capgate/revocation/redistest"
 )
 
 // pacedAgent streams one event, then one more each time next is sent to,
@@ -107,5 +108,40 @@ func TestFreezeEndsOpenStreams(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestFreezeEndsStreamOnAnotherReplica: an operator freezes on replica A
+// while alice's stream runs through replica B; once the freeze has
+// returned, the upstream's next event on B is refused and B's stream
+// ends: the freeze reached B's copy of the set, and B checks it per event
+// without asking Redis.
+func TestFreezeEndsStreamOnAnotherReplica(t *testing.T) {
+	srv := redistest.Start(t)
+	up := &pacedAgent{next: make(chan string)}
+	mod := func(c *config.Config) {
+		c.Redis = &config.Redis{URL: "redis://" + srv.Addr + "/0", Prefix: "capgate:",
+			Timeout: config.Duration(250 * time.Millisecond), MaxStaleness: config.Duration(400 * time.Millisecond),
+			AllowNoPersistence: true}
+	}
+	a := newHarnessWith(t, up, mod, nil)
+	b := newHarnessWith(t, up, mod, nil)
+	_, events := openStream(t, b, "message/stream")
+	freeze := `{"kind":"principal","name":"` + alicePrincipal + `","reason":"laptop stolen"}`
+	if code, out := adminCall(t, a.admin(t), "POST", "/admin/freeze", "admin-dev-key", freeze); code != 200 {
+		t.Fatalf("freeze on A: %d %v", code, out)
+	}
+	up.next <- "after-freeze"
+	ev := nextEvent(t, events)
+	if strings.Contains(ev, "after-freeze") {
+		t.Fatalf("B let the upstream's event through after the freeze on A: %q", ev)
+	}
+	r := decodeRPC(t, []byte(strings.TrimPrefix(ev, "data: ")))
+	wantCode(t, r, -32043, "capability_revoked")
+	if r.Error.Data["detail"] != "frozen" {
+		t.Fatalf("data.detail = %v, want frozen: %s", r.Error.Data["detail"], ev)
+	}
+	if ev, ok := <-events; ok {
+		t.Fatalf("B's stream went on after the refusal: %q", ev)
 	}
 }
