@@ -1,8 +1,6 @@
 package a2afront
 
-import (
-	"context"
-)
+import "context"
 
 // haltFrozen is the halt of c's stream (answer.Call.Halt): once an
 // operator freezes the agent, the caller, or the principal or holder of
