@@ -13,7 +13,9 @@ import (
 // (package answer) before the caller sees anything: a unary answer as a
 // whole, a stream event by event, as each event arrives. The front wires
 // its processors in New, in order: task ownership (taskAnswer), id
-// mapping (mapIDs), generation translation (translateAnswer).
+// mapping (mapIDs), generation translation (translateAnswer). Before
+// each event of a stream the call's freeze is checked again (haltFrozen),
+// so a freeze ends a stream opened before it.
 
 // modifyAnswer is the agents' proxy hook. Answers of requests that name
 // no call (the resolution hook) are left as they are.
@@ -23,7 +25,8 @@ func (f *Front) modifyAnswer(resp *http.Response) error {
 		return nil
 	}
 	c := u.c
-	ac := answer.Call[*call]{Value: c, ID: c.req.ID, Target: c.agent.cfg.Name, Scoped: c.scope != nil, MaxBytes: c.agent.maxAnswer}
+	ac := answer.Call[*call]{Value: c, ID: c.req.ID, Target: c.agent.cfg.Name, Scoped: c.scope != nil, MaxBytes: c.agent.maxAnswer,
+		Halt: f.haltFrozen(c)}
 	if speaksV1(agentcard.SpokenVersion(c.req.Method, c.http.Header.Get("A2A-Version"))) {
 		ac.Shape = (*jsonrpc.Error).Detailed
 	}

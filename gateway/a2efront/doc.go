@@ -62,6 +62,10 @@
 //     {"ok":false,"code":…} when refused on the stream), 400 without
 //     X-Session-Id, 404 for an unknown host or session, 413 for an oversized
 //     line, 502 when the host failed, 503 when the store failed.
+//   - While an operator's freeze holds the host or the session's
+//     principal (Deps.Frozen), handshakes are rejected and every message
+//     but shutdown is refused; a stream open when the freeze comes ends at
+//     the host's next event, capability_missing in its place (frozen.go).
 //   - Every session record carries an HMAC-SHA256 keyed by
 //     Deps.RecordKey over all it holds, so someone who can write to the
 //     store (Redis) cannot forge a session or widen one's capabilities: a

@@ -57,56 +57,60 @@ func (f *Front) serveStream(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if body == nil {
-		if body = f.awaitUpstream(ctx, h, s.ID, w, rc, sub.C()); body == nil {
+		if body, s = f.awaitUpstream(ctx, h, s.ID, w, rc, sub.C()); body == nil {
 			return
 		}
 		defer body.Close()
 	}
 	events := make(chan []byte)
 	go f.readEvents(ctx, body, events)
-	f.pump(ctx, h, s.ID, w, rc, events, sub.C())
+	f.pump(ctx, h, s, w, rc, events, sub.C())
 }
 
 // awaitUpstream relays the gateway's messages for a session the host does
 // not know yet, until a handshake opens the host's session; it then
-// returns the host's stream, or nil when the stream should end.
-func (f *Front) awaitUpstream(ctx context.Context, h *upstream, id string, w io.Writer, rc *http.ResponseController, own <-chan []byte) io.ReadCloser {
+// returns the host's stream and the session as the handshake left it, or
+// nil when the stream should end.
+func (f *Front) awaitUpstream(ctx context.Context, h *upstream, id string, w io.Writer, rc *http.ResponseController, own <-chan []byte) (io.ReadCloser, Session) {
 	for {
 		var msg []byte
 		select {
 		case m, ok := <-own:
 			if !ok {
-				return nil
+				return nil, Session{}
 			}
 			msg = m
 		case <-ctx.Done():
-			return nil
+			return nil, Session{}
 		}
 		if !bytes.Equal(msg, attachMarker) {
 			if writeEvent(w, msg) != nil || rc.Flush() != nil {
-				return nil
+				return nil, Session{}
 			}
 		}
 		s, err := f.deps.Sessions.Get(ctx, id)
 		switch {
 		case err != nil:
 			f.deps.Logger.Warn("a2efront: re-reading a session for its stream", "session", sessionRef(id), "error", err)
-			return nil
+			return nil, Session{}
 		case s.UpstreamID == "":
 			continue
 		}
 		body, err := f.openUpstreamStream(ctx, h, s.UpstreamID)
 		if err != nil {
 			f.deps.Logger.Warn("a2efront: opening the host's stream", "host", h.Name, "session", sessionRef(id), "error", err)
-			return nil
+			return nil, Session{}
 		}
-		return body
+		return body, s
 	}
 }
 
 // pump writes events from the host and the gateway until either source
-// ends or the caller goes away. It is the only writer of w.
-func (f *Front) pump(ctx context.Context, h *upstream, id string, w io.Writer, rc *http.ResponseController, events, own <-chan []byte) {
+// ends or the caller goes away. It is the only writer of w. Before each
+// event of the host the freeze is checked again: once the host or the
+// session's principal is frozen, the event is replaced by the refusal
+// (frozenEvent) and the stream ends.
+func (f *Front) pump(ctx context.Context, h *upstream, s Session, w io.Writer, rc *http.ResponseController, events, own <-chan []byte) {
 	for {
 		var line []byte
 		select {
@@ -114,7 +118,13 @@ func (f *Front) pump(ctx context.Context, h *upstream, id string, w io.Writer, r
 			if !ok {
 				return
 			}
-			line = f.fromHost(ctx, h, id, data)
+			if refusal, stop := f.frozenEvent(ctx, h, s); stop {
+				if refusal != nil && writeEvent(w, refusal) == nil {
+					_ = rc.Flush()
+				}
+				return
+			}
+			line = f.fromHost(ctx, h, s.ID, data)
 		case msg, ok := <-own:
 			if !ok {
 				return

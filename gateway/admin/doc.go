@@ -61,7 +61,8 @@
 // A freeze holds on every replica once it answers 200: nothing is issued
 // to or for what is frozen (-32047 grant_denied, data.detail "frozen")
 // and none of its capabilities is used (-32043 capability_revoked,
-// data.detail "frozen"). Every live capability the index lists for the
+// data.detail "frozen"); a stream open when it comes ends at its next
+// event with that refusal (package freeze says how). Every live capability the index lists for the
 // agent, or held by or for the principal, is revoked by id with its
 // descendants, and a principal's also by a cutoff at the freeze (so
 // capabilities issued for it in the same second, the tokens' precision,

@@ -99,6 +99,12 @@ type Call[C any] struct {
 	// of its stream events in place of the pipeline's Options.MaxBytes
 	// (an agent's own limit, say).
 	MaxBytes int
+	// Halt, when set, is asked before each event of a stream reaches the
+	// caller: an error (a *jsonrpc.Error, put in the caller's shape) is
+	// sent in the event's place and ends the stream, nothing of the event
+	// passing. An operator's freeze ends a stream opened before it so.
+	// It runs once per event: it must answer from memory.
+	Halt func(ctx context.Context) error
 }
 
 // limit is the bound of c's answer under the pipeline's default max.
@@ -134,6 +140,7 @@ func (p *Pipeline[C]) Modify(resp *http.Response, c Call[C]) error {
 		es := newEventStream(ctx, p.chain(c), p.check(c), c.ID, resp.Body, limit)
 		es.tooLarge = func() { p.logTooLarge(ctx, c, limit, "stream event") }
 		es.shape = c.shaped
+		es.halt = c.Halt
 		if c.Lines != nil {
 			es.line = c.Lines()
 		}

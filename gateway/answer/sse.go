@@ -24,7 +24,8 @@ import (
 // fields a client acts on (event, id, retry) and comments pass; a client
 // ignores any other field, and a lenient one cannot be led to read one.
 // An event whose data is not JSON, or that the answer check or the chain
-// refuses, is replaced by a JSON-RPC error event and ends the stream.
+// refuses, is replaced by a JSON-RPC error event and ends the stream; so
+// is any event once the call's halt says stop (Call.Halt).
 type eventStream struct {
 	ctx   context.Context
 	run   chain
@@ -43,6 +44,9 @@ type eventStream struct {
 	tooLarge func()
 	// shape, when set, puts the gateway's own refusals in the caller's shape.
 	shape func(error) error
+	// halt, when set, is asked before each event is written back: an
+	// error ends the stream in the event's place (Call.Halt).
+	halt func(context.Context) error
 }
 
 // errEventTooLarge stops the reading of a stream event longer than max.
@@ -110,6 +114,9 @@ func (s *eventStream) writeEvent(kept, data [][]byte) []byte {
 	if len(kept) == 0 && data == nil {
 		return nil
 	}
+	if err := s.halted(); err != nil {
+		return s.refuse(err)
+	}
 	var b bytes.Buffer
 	for _, l := range kept {
 		b.Write(l)
@@ -153,6 +160,19 @@ func (s *eventStream) refuse(err error) []byte {
 		e = UpstreamUnavailable(nil).Error
 	}
 	return fmt.Appendf(nil, "data: %s\n\n", marshalResponse(jsonrpc.NewError(s.id, e)))
+}
+
+// halted is the halt's error in the caller's shape, nil when the stream
+// may go on.
+func (s *eventStream) halted() error {
+	if s.halt == nil {
+		return nil
+	}
+	err := s.halt(s.ctx)
+	if err == nil || s.shape == nil {
+		return err
+	}
+	return s.shape(err)
 }
 
 // shaped is e in the caller's shape.

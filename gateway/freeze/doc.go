@@ -38,9 +38,20 @@
 // frozen agent or principal after Freeze returned (assuming clocks
 // advance at the same rate, as the revocation store does).
 //
-// Not built yet: a stream opened without a capability before a freeze
-// (an unscoped message/stream, an MCP session's standalone stream) runs
-// on; names are matched exactly as written (the admin API refuses an agent
+// # Open streams
+//
+// A stream opened before a freeze ends at its next event, capability or
+// not: the fronts ask Check again before each event of an A2A stream
+// (message/stream, tasks/resubscribe), an MCP session's standalone stream
+// or streamed answer, and an A2E session's stream (the host's events).
+// Once the agent or a principal is frozen, the caller gets the refusal a
+// new call would in place of the event and the stream closes; nothing
+// more of the upstream reaches it. Check reads this replica's memory under
+// a read lock, no round trip per event; when it fails (ErrUnavailable)
+// the stream ends as unavailable, closed. A stream whose upstream stays
+// silent ends at its next event or its own timeout.
+//
+// Names are matched exactly as written (the admin API refuses an agent
 // freeze naming nothing the gateway fronts; a principal's cannot be
 // checked).
 //

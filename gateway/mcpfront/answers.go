@@ -18,7 +18,9 @@ import (
 // real ids become the caller's handles, in every string, server requests
 // and notifications on the stream included) and listTools (a tools/list
 // shows only the tools the caller could call) and listResources (a
-// resources/list shows only the capability's resources).
+// resources/list shows only the capability's resources). Before each
+// event of a stream the call's freeze is checked again (haltFrozen), so a
+// freeze ends a stream opened before it.
 
 // modifyAnswer is the servers' proxy hook.
 func (f *Front) modifyAnswer(resp *http.Response) error {
@@ -35,7 +37,7 @@ func (f *Front) modifyAnswer(resp *http.Response) error {
 	if c.ids == nil && c.redact {
 		c.ids = (&enforce.Scope{}).IDMap(c.server.known)
 	}
-	ac := answer.Call[*call]{Value: c, ID: c.req.ID, Target: c.server.cfg.Name, Scoped: c.ids != nil}
+	ac := answer.Call[*call]{Value: c, ID: c.req.ID, Target: c.server.cfg.Name, Scoped: c.ids != nil, Halt: f.haltFrozen(c)}
 	if ids := c.ids; ids != nil {
 		ac.Lines = func() answer.LineFilter { return answer.Lines(ids) }
 	}

@@ -117,7 +117,10 @@
 //     principal, every message but the capability-negotiation methods,
 //     with a capability or without, is refused -32043 (data.detail
 //     "frozen") and the server sees nothing; so are the session's
-//     standalone stream, its end and the client's responses (403).
+//     standalone stream, its end and the client's responses (403). A
+//     stream open when the freeze comes (the standalone stream, a
+//     streamed answer) ends at its next event, the refusal in the
+//     event's place (frozen.go).
 //
 // # Not built yet
 //
