@@ -51,7 +51,8 @@ func (f *Front) checkedForward(ctx context.Context, c *call) outcome {
 }
 
 // decide decides one call (decideCall), then translates what is to be
-// forwarded for an agent that needs the call in another generation. The
+// forwarded for an agent that needs the call in another generation, or
+// names a call of the v1 service as v1.0 names it (inV1Name). The
 // translation runs after every decision, on the body the front would
 // forward, so the checks see the caller's own call and what the
 // delegation minted travels translated. A call that cannot be translated
@@ -65,14 +66,38 @@ func (f *Front) decide(ctx context.Context, c *call) outcome {
 		}
 	}
 	out := f.decideCall(ctx, c)
-	if out.forward == nil || !ok {
+	if out.forward == nil {
 		return out
+	}
+	if !ok {
+		return inV1Name(c, out)
 	}
 	body, e := translateRequest(out.forward, t)
 	if e != nil {
 		return fail(c.req.ID, e)
 	}
 	c.translated, c.to1 = c.req.Method, t.to1
+	out.forward = body
+	return out
+}
+
+// inV1Name forwards a call of the v1 service that is not translated
+// under the name the v1.0 specification gives its method, whatever
+// spelling the caller used (jsonrpc.V1Name): a v1.0 agent such as
+// a2a-go/v2's knows no other ("TaskResubscription" is SubscribeToTask
+// there). Only the forwarded body's method changes; the call was decided,
+// audited and counted under the caller's own name and its canonical
+// method, and its answer has the same shape under either name. A call
+// translated for a v0.3 agent gets its v0.3 name from translateRequest.
+func inV1Name(c *call, out outcome) outcome {
+	name, ok := jsonrpc.V1Name(c.req.Method)
+	if !ok || name == c.req.Method {
+		return out
+	}
+	body, err := jsonrpc.WithMethod(out.forward, name)
+	if err != nil {
+		return fail(c.req.ID, jsonrpc.ErrorFor(err))
+	}
 	out.forward = body
 	return out
 }

@@ -66,6 +66,14 @@
 //     serves v1.0 and not v0.3 likewise, translated to v1.0 and back.
 //     What cannot be translated is refused with the member named, before
 //     anything is forwarded.
+//   - A call of the v1 service in an earlier spelling the gateway accepts
+//     (SetTaskPushNotificationConfig, ListTaskPushNotificationConfig,
+//     TaskResubscription, TaskSubscription, GetAuthenticatedExtendedCard)
+//     is decided under its own name, and forwarded under its v1.0 name
+//     (CreateTaskPushNotificationConfig, ListTaskPushNotificationConfigs,
+//     SubscribeToTask, GetExtendedAgentCard), the only names a v1.0 agent
+//     such as a2a-go/v2's knows (inV1Name); for a v0.3 agent it is
+//     translated to the v0.3 name, as its v1.0 name is.
 //   - A call that names a task (get, cancel, resubscribe, push-notification
 //     configs, a send continuing or referencing one) is allowed only to the
 //     principal that started it (package a2atasks); anyone else is told

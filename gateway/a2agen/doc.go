@@ -27,9 +27,12 @@
 //	ListTaskPushNotificationConfigs   tasks/pushNotificationConfig/list
 //	DeleteTaskPushNotificationConfig  tasks/pushNotificationConfig/delete
 //
-// ListTaskPushNotificationConfig (singular, an earlier v1 spelling) is
-// translated as the plural; a page size or token is refused, as v0.3
-// lists every config in one answer.
+// The earlier spellings of the v1 service the gateway accepts
+// (jsonrpc.V1Name: SetTaskPushNotificationConfig,
+// ListTaskPushNotificationConfig, TaskResubscription, TaskSubscription)
+// are translated as the v1.0 names they stand for, and their answers
+// take the same shapes. A push config list's page size or token is
+// refused, as v0.3 lists every config in one answer.
 //
 // Every other method has no translation (ListTasks and the extended card
 // have no v0.3 equivalent): [Translatable] says so and the caller refuses

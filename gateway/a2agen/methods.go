@@ -3,6 +3,8 @@ package a2agen
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/capgate/capgate/gateway/jsonrpc"
 )
 
 // Version03 is the A2A version a translated call speaks upstream, as its
@@ -16,11 +18,16 @@ type method struct {
 	result func(json.RawMessage) (json.RawMessage, error)
 }
 
-// lookup returns the translation of the v1.0 method v1, if it has one.
+// lookup returns the translation of the v1.0 method v1, in any spelling
+// of the v1 service the gateway accepts (jsonrpc.V1Name), if it has one.
 // It is a switch rather than a map built per call: it runs on every call
 // the gateway receives (Translatable), and allocates nothing.
 func lookup(v1 string) (method, bool) {
-	switch v1 {
+	name, ok := jsonrpc.V1Name(v1)
+	if !ok {
+		return method{}, false
+	}
+	switch name {
 	case "SendMessage":
 		return method{"message/send", sendParamsTo03, sendResultTo1}, true
 	case "SendStreamingMessage":
@@ -35,7 +42,7 @@ func lookup(v1 string) (method, bool) {
 		return method{"tasks/pushNotificationConfig/set", createPushTo03, pushResultTo1}, true
 	case "GetTaskPushNotificationConfig":
 		return method{"tasks/pushNotificationConfig/get", pushIDTo03, pushResultTo1}, true
-	case "ListTaskPushNotificationConfigs", "ListTaskPushNotificationConfig":
+	case "ListTaskPushNotificationConfigs":
 		return method{"tasks/pushNotificationConfig/list", listPushParamsTo03, listPushResultTo1}, true
 	case "DeleteTaskPushNotificationConfig":
 		return method{"tasks/pushNotificationConfig/delete", pushIDTo03, emptyResultTo1}, true
@@ -54,8 +61,9 @@ func subscribeParamsTo03(o *object, _ []string) (out, error) {
 func createPushTo03(o *object, _ []string) (out, error) { return createPushParamsTo03(o) }
 func pushIDTo03(o *object, _ []string) (out, error)     { return pushIDParamsTo03(o) }
 
-// Translatable returns the v0.3 method a v1.0 method is translated to;
-// ok is false for a method with no translation.
+// Translatable returns the v0.3 method a v1.0 method, in any accepted
+// spelling, is translated to; ok is false for a method with no
+// translation.
 func Translatable(v1 string) (v03 string, ok bool) {
 	m, ok := lookup(v1)
 	return m.v03, ok
@@ -96,7 +104,7 @@ func Response(v1 string, resp json.RawMessage) (json.RawMessage, error) {
 	switch {
 	case isErr && !ok:
 		return resp, nil
-	case !ok && v1 == "DeleteTaskPushNotificationConfig":
+	case !ok && m.v03 == "tasks/pushNotificationConfig/delete":
 		// a2a-go's v0.3 server omits a deletion's null result.
 		result = json.RawMessage("null")
 	case !ok:

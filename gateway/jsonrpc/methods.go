@@ -44,6 +44,30 @@ func IsStreaming(method string) bool {
 	return canonical == MethodSendStreamingMessage || canonical == MethodSubscribeToTask
 }
 
+// V1Name returns the name an A2A v1.0 agent knows a v1 method by, for
+// any spelling of the v1 service the gateway accepts: the name of the
+// v1.0 specification's JSON-RPC binding, which a2a-go/v2's server
+// dispatches on ("SetTaskPushNotificationConfig" is
+// CreateTaskPushNotificationConfig there, "TaskResubscription"
+// SubscribeToTask). ok is false for a name that is not a v1 spelling (a
+// v0.3 or v0.1 name, a SEP method, an unknown name). The canonical names
+// policy and dispatch use are not these: MethodGeneration is unchanged.
+func V1Name(method string) (name string, ok bool) {
+	_, canonical, ok := lookupV1([]byte(method))
+	if !ok {
+		return "", false
+	}
+	switch canonical {
+	case MethodSetTaskPushNotificationConfig:
+		return "CreateTaskPushNotificationConfig", true
+	case MethodListTaskPushNotificationConfig:
+		return "ListTaskPushNotificationConfigs", true
+	case MethodGetAuthenticatedExtendedCard:
+		return "GetExtendedAgentCard", true
+	}
+	return canonical, true
+}
+
 // lookupMethod returns the interned name and the canonical name of a known
 // method. Taking bytes lets Decode intern names without allocating.
 func lookupMethod(m []byte) (name, canonical string, ok bool) {
