@@ -56,7 +56,9 @@ func TestPrincipalBound(t *testing.T) {
 		{"a principal whose name extends the first's", nil,
 			func(t *testing.T, _ []pushrelay.Record) pushrelay.Record { return ownedRecord(t, "notes", alice+":x") }, nil},
 		{"a principal whose name differs in case", nil,
-			func(t *testing.T, _ []pushrelay.Record) pushrelay.Record { return ownedRecord(t, "notes", "user:Alice") }, nil},
+			func(t *testing.T, _ []pushrelay.Record) pushrelay.Record {
+				return ownedRecord(t, "notes", "user:Alice")
+			}, nil},
 		{"an update of a held config", nil,
 			func(t *testing.T, held []pushrelay.Record) pushrelay.Record { r := held[0]; r.Task = "t1"; return r }, nil},
 		{"after a delete", func(t *testing.T, st pushrelay.Store, held []pushrelay.Record) {
