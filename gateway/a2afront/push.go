@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/url"
 
@@ -90,11 +91,19 @@ func (f *Front) relayedConfig(ctx context.Context, c *call, raw json.RawMessage,
 }
 
 // relayStoreError puts a relay store failure on the wire: unavailable
-// fails closed as every store does; full is the gateway's own limit.
+// fails closed as every store does; full is the gateway's own limit, in
+// all or for the caller (push_relay.max_configs_per_principal, named in
+// data.limit).
 func relayStoreError(ctx context.Context, f *Front, err error) *jsonrpc.Error {
+	var mine *pushrelay.PrincipalFullError
 	switch {
 	case err == nil:
 		return nil
+	case errors.As(err, &mine):
+		return &jsonrpc.Error{Code: jsonrpc.CodeInternal,
+			Message: fmt.Sprintf("the caller holds %d relayed push configs, the most one principal may; "+
+				"delete one or wait for one to expire", mine.Limit),
+			Data: map[string]any{"reason": "push_relay_principal_full", "limit": mine.Limit}}
 	case errors.Is(err, pushrelay.ErrFull):
 		return &jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: "the gateway relays too many push configs; try again later",
 			Data: map[string]any{"reason": "push_relay_full"}}

@@ -41,6 +41,11 @@ type PushRelay struct {
 	// MaxConfigs bounds the relayed configs one replica keeps in memory
 	// (without redis); default 100000.
 	MaxConfigs int `yaml:"max_configs,omitempty"`
+	// MaxConfigsPerPrincipal bounds the relayed configs one principal
+	// holds at once, in memory or on redis (1 to MaxConfigs); default
+	// 100. A set beyond it is refused until one of the principal's
+	// configs is deleted or expires.
+	MaxConfigsPerPrincipal int `yaml:"max_configs_per_principal,omitempty"`
 }
 
 // Push relay defaults.
@@ -50,6 +55,10 @@ const (
 	defaultPushQueue    = 1000
 	defaultPushConfigs  = 100_000
 )
+
+// DefaultPushConfigsPerPrincipal is PushRelay.MaxConfigsPerPrincipal
+// when the config names none.
+const DefaultPushConfigsPerPrincipal = 100
 
 func (p *PushRelay) applyDefaults(publicURL string) {
 	if p == nil {
@@ -69,6 +78,9 @@ func (p *PushRelay) applyDefaults(publicURL string) {
 	}
 	if p.MaxConfigs == 0 {
 		p.MaxConfigs = defaultPushConfigs
+	}
+	if p.MaxConfigsPerPrincipal == 0 {
+		p.MaxConfigsPerPrincipal = min(DefaultPushConfigsPerPrincipal, max(p.MaxConfigs, 1))
 	}
 }
 
@@ -102,5 +114,8 @@ func (c *Config) validatePush(add addFunc) {
 	}
 	if p.MaxConfigs < 1 {
 		add("push_relay.max_configs", "must be positive")
+	}
+	if p.MaxConfigsPerPrincipal < 1 || p.MaxConfigsPerPrincipal > max(p.MaxConfigs, 1) {
+		add("push_relay.max_configs_per_principal", "must be 1 to max_configs (%d)", p.MaxConfigs)
 	}
 }

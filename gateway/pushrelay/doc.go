@@ -19,6 +19,13 @@
 // a store that cannot answer fails the caller's call and the agent's
 // push closed (ErrUnavailable).
 //
+// One principal (a record's Owner) holds at most a bound of records at
+// once, on every agent together: Put refuses a new record beyond it
+// (*PrincipalFullError, ErrPrincipalFull), and Delete or expiry frees its
+// place. Memory counts under its lock; Redis claims the place in one
+// script on the owner's sorted set before the record is written, so
+// replicas putting at once cannot together exceed the bound.
+//
 // # Targets
 //
 // A caller's URL is checked when the config is set (CheckTarget): https

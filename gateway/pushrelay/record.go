@@ -104,7 +104,10 @@ func random(n int) (string, error) {
 
 // Store keeps the relayed configs of every agent.
 type Store interface {
-	// Put stores r (a new record, or r's update).
+	// Put stores r (a new record, or r's update). A new record of an
+	// owner holding as many as one principal may is refused
+	// (*PrincipalFullError, ErrPrincipalFull); a deleted or expired record
+	// no longer counts.
 	Put(ctx context.Context, r Record) error
 	// Get returns the record of agent with relay id id, or ErrNotFound.
 	Get(ctx context.Context, agent, id string) (Record, error)

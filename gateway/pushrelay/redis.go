@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/capgate/capgate/gateway/config"
 )
 
 // redisStore is the backend several replicas share: a config set through
@@ -16,18 +18,26 @@ import (
 // Agent names contain no colon, so keys cannot collide. Each key is
 // written and read on its own (pipelined, not in one transaction or one
 // MGET), so the store works on a Cluster whatever slots the keys hash to.
+// An owner's records are counted in the sorted set PREFIX
+// pushowner:{owner} (see reserve), which a put claims a place in before
+// it writes the record.
 type redisStore struct {
-	c       redis.UniversalClient
-	prefix  string
-	ttl     time.Duration
-	timeout time.Duration
+	c        redis.UniversalClient
+	prefix   string
+	ttl      time.Duration
+	timeout  time.Duration
+	perOwner int
 }
 
 // NewRedis returns a Store on c, keys starting with prefix, records
-// living for ttl after their last write, every call bounded by timeout,
-// sealed under key.
-func NewRedis(c redis.UniversalClient, prefix string, ttl, timeout time.Duration, key []byte) (Store, error) {
-	return newSealed(&redisStore{c: c, prefix: prefix, ttl: ttl, timeout: timeout}, key)
+// living for ttl after their last write, at most perOwner of them set by
+// one principal (0 means config.DefaultPushConfigsPerPrincipal), every
+// call bounded by timeout, sealed under key.
+func NewRedis(c redis.UniversalClient, prefix string, ttl, timeout time.Duration, perOwner int, key []byte) (Store, error) {
+	if perOwner <= 0 {
+		perOwner = config.DefaultPushConfigsPerPrincipal
+	}
+	return newSealed(&redisStore{c: c, prefix: prefix, ttl: ttl, timeout: timeout, perOwner: perOwner}, key)
 }
 
 func (r *redisStore) key(agent, id string) string { return r.prefix + "push:" + agent + ":" + id }
@@ -37,14 +47,17 @@ func (r *redisStore) taskKey(agent, task string) string {
 
 func unavailable(err error) error { return fmt.Errorf("%w: %w", ErrUnavailable, err) }
 
-func (r *redisStore) put(ctx context.Context, agent, id, task string, box []byte) error {
+func (r *redisStore) put(ctx context.Context, s slot, box []byte) error {
 	ctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
+	if err := r.reserve(ctx, s); err != nil {
+		return err
+	}
 	_, err := r.c.Pipelined(ctx, func(p redis.Pipeliner) error {
-		p.Set(ctx, r.key(agent, id), box, r.ttl)
-		if task != "" {
-			p.SAdd(ctx, r.taskKey(agent, task), id)
-			p.PExpire(ctx, r.taskKey(agent, task), r.ttl)
+		p.Set(ctx, r.key(s.agent, s.id), box, r.ttl)
+		if s.task != "" {
+			p.SAdd(ctx, r.taskKey(s.agent, s.task), s.id)
+			p.PExpire(ctx, r.taskKey(s.agent, s.task), r.ttl)
 		}
 		return nil
 	})
@@ -103,14 +116,15 @@ func (r *redisStore) byTask(ctx context.Context, agent, task string) (map[string
 	return out, nil
 }
 
-func (r *redisStore) del(ctx context.Context, agent, id, task string) error {
+func (r *redisStore) del(ctx context.Context, s slot) error {
 	ctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
 	_, err := r.c.Pipelined(ctx, func(p redis.Pipeliner) error {
-		p.Del(ctx, r.key(agent, id))
-		if task != "" {
-			p.SRem(ctx, r.taskKey(agent, task), id)
+		p.Del(ctx, r.key(s.agent, s.id))
+		if s.task != "" {
+			p.SRem(ctx, r.taskKey(s.agent, s.task), s.id)
 		}
+		p.ZRem(ctx, r.ownerKey(s.owner), ownerMember(s))
 		return nil
 	})
 	if err != nil {

@@ -58,9 +58,9 @@ func Open(cfg *config.PushRelay, o Options) (*Relay, error) {
 	var st Store
 	var err error
 	if o.Redis != nil {
-		st, err = NewRedis(o.Redis, o.Prefix, o.TTL, o.Timeout, o.Key)
+		st, err = NewRedis(o.Redis, o.Prefix, o.TTL, o.Timeout, cfg.MaxConfigsPerPrincipal, o.Key)
 	} else {
-		st, err = NewMemory(o.Key, cfg.MaxConfigs, o.TTL, o.Now)
+		st, err = NewMemory(o.Key, cfg.MaxConfigs, cfg.MaxConfigsPerPrincipal, o.TTL, o.Now)
 	}
 	if err != nil {
 		return nil, err

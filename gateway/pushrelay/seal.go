@@ -23,13 +23,15 @@ const MinKeyBytes = 32
 // someone other than a gateway wrote it, or moved it. It is never used.
 var ErrForged = errors.New("pushrelay: stored record fails its seal")
 
-// backend stores sealed records by agent and relay id, and lists a
-// task's.
+// backend stores sealed records by agent and relay id, lists a task's,
+// and bounds how many one owner holds: put refuses a new record of an
+// owner at its bound with a *PrincipalFullError, atomically with every
+// other put of the same storage.
 type backend interface {
-	put(ctx context.Context, agent, id, task string, sealed []byte) error
+	put(ctx context.Context, s slot, sealed []byte) error
 	get(ctx context.Context, agent, id string) ([]byte, error)
 	byTask(ctx context.Context, agent, task string) (map[string][]byte, error)
-	del(ctx context.Context, agent, id, task string) error
+	del(ctx context.Context, s slot) error
 }
 
 // sealed is a Store over a backend that seals every record with
@@ -91,7 +93,7 @@ func (s *sealed) Put(ctx context.Context, r Record) error {
 	if err != nil {
 		return err
 	}
-	return s.b.put(ctx, r.Agent, r.ID, r.Task, box)
+	return s.b.put(ctx, slotOf(r), box)
 }
 
 // Get implements Store.
@@ -125,5 +127,5 @@ func (s *sealed) ByTask(ctx context.Context, agent, task string) ([]Record, erro
 
 // Delete implements Store.
 func (s *sealed) Delete(ctx context.Context, r Record) error {
-	return s.b.del(ctx, r.Agent, r.ID, r.Task)
+	return s.b.del(ctx, slotOf(r))
 }

@@ -29,12 +29,12 @@ func newRecord(t *testing.T, agent, task string) (pushrelay.Record, string) {
 // redis-server (with the raw client, to tamper with what it holds).
 func stores(t *testing.T) map[string]pushrelay.Store {
 	t.Helper()
-	mem, err := pushrelay.NewMemory(testKey, 10, time.Hour, time.Now)
+	mem, err := pushrelay.NewMemory(testKey, 10, 10, time.Hour, time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := redistest.Start(t)
-	red, err := pushrelay.NewRedis(srv.Client, "t:", time.Hour, time.Second, testKey)
+	red, err := pushrelay.NewRedis(srv.Client, "t:", time.Hour, time.Second, 10, testKey)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestStoreRoundTrip(t *testing.T) {
 func TestRedisRecordsSealed(t *testing.T) {
 	ctx := context.Background()
 	srv := redistest.Start(t)
-	st, err := pushrelay.NewRedis(srv.Client, "t:", time.Hour, time.Second, testKey)
+	st, err := pushrelay.NewRedis(srv.Client, "t:", time.Hour, time.Second, 10, testKey)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestRedisRecordsSealed(t *testing.T) {
 			t.Errorf("Redis holds %q in the clear", clear)
 		}
 	}
-	other, _ := pushrelay.NewRedis(srv.Client, "t:", time.Hour, time.Second, bytes.Repeat([]byte{8}, 32))
+	other, _ := pushrelay.NewRedis(srv.Client, "t:", time.Hour, time.Second, 10, bytes.Repeat([]byte{8}, 32))
 	if _, err := other.Get(ctx, "notes", r1.ID); !errors.Is(err, pushrelay.ErrForged) {
 		t.Errorf("another key: %v", err)
 	}
@@ -130,7 +130,7 @@ func TestRedisRecordsSealed(t *testing.T) {
 
 func TestMemoryBounded(t *testing.T) {
 	now := time.Unix(1000, 0)
-	st, err := pushrelay.NewMemory(testKey, 2, time.Minute, func() time.Time { return now })
+	st, err := pushrelay.NewMemory(testKey, 2, 10, time.Minute, func() time.Time { return now })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestMemoryBounded(t *testing.T) {
 	if err := st.Put(ctx, r); err != nil {
 		t.Errorf("after expiry: %v", err)
 	}
-	if _, err := pushrelay.NewMemory([]byte("short"), 2, time.Minute, time.Now); err == nil {
+	if _, err := pushrelay.NewMemory([]byte("short"), 2, 10, time.Minute, time.Now); err == nil {
 		t.Error("a short key was accepted")
 	}
 }
@@ -160,7 +160,7 @@ func TestMemoryBounded(t *testing.T) {
 func TestRedisListingUnreadable(t *testing.T) {
 	ctx := context.Background()
 	srv := redistest.Start(t)
-	st, err := pushrelay.NewRedis(srv.Client, "t:", time.Hour, time.Second, testKey)
+	st, err := pushrelay.NewRedis(srv.Client, "t:", time.Hour, time.Second, 10, testKey)
 	if err != nil {
 		t.Fatal(err)
 	}
