@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/bits"
 	"sync"
+	"unsafe"
 
 	"github.com/capgate/capgate/gateway/jsonrpc"
 )
@@ -26,24 +27,44 @@ const (
 	// (1 << maxShift). A larger one (an agent's own limit) is allocated.
 	maxShift  = 24
 	maxPooled = 1 << maxShift
-	// nClasses is the number of size classes.
-	nClasses = maxShift - minShift + 1
+	// nClasses is the number of size classes: minPooled, then four
+	// between each power of two and the next.
+	nClasses = 1 + 4*(maxShift-minShift)
+	// maxKeptLayout is the most entries a layout given back keeps room
+	// for: one that needed more (a large answer) is dropped.
+	maxKeptLayout = 1 << 16
 )
 
-// buffers pools byte slices in size classes, the powers of two from
-// minPooled to maxPooled. The zero value is ready to use.
+// buffers pools byte slices in size classes from minPooled to maxPooled,
+// four between each power of two and the next, so that a buffer is at
+// most a quarter larger than what it was asked for. The zero value is
+// ready to use.
 type buffers struct {
 	classes [nClasses]sync.Pool
 }
 
-// class is the size class of a buffer of capacity n, and whether one
-// exists.
+// class is the size class of the smallest buffer that holds n bytes, and
+// whether one exists.
 func class(n int) (int, bool) {
-	if n > maxPooled {
+	switch {
+	case n > maxPooled:
 		return 0, false
+	case n <= minPooled:
+		return 0, true
 	}
-	c := bits.Len(uint(max(n, minPooled)-1)) - minShift
-	return c, true
+	k := bits.Len(uint(n-1)) - 1 // 2^k < n <= 2^(k+1)
+	step := 1 << (k - 2)
+	q := (n - 1<<k + step - 1) / step // 1..4 quarters above 2^k
+	return 1 + 4*(k-minShift) + q - 1, true
+}
+
+// classSize is the capacity of the buffers of class c.
+func classSize(c int) int {
+	if c == 0 {
+		return minPooled
+	}
+	k, q := minShift+(c-1)/4, (c-1)%4+1
+	return 1<<k + q<<(k-2)
 }
 
 // get returns an empty buffer with room for n bytes, from its class's
@@ -57,13 +78,13 @@ func (b *buffers) get(n int) *[]byte {
 		*p = (*p)[:0]
 		return p
 	}
-	s := make([]byte, 0, minPooled<<c)
+	s := make([]byte, 0, classSize(c))
 	return &s
 }
 
 // put gives back a buffer get returned.
 func (b *buffers) put(p *[]byte) {
-	if c, ok := class(cap(*p)); ok && cap(*p) == minPooled<<c {
+	if c, ok := class(cap(*p)); ok && cap(*p) == classSize(c) {
 		b.classes[c].Put(p)
 	}
 }
@@ -109,20 +130,48 @@ func (a *arena) alloc(n int) []byte {
 	return *p
 }
 
-// release gives back every buffer the arena handed out; a second call
-// gives back nothing.
+// release gives back every buffer the arena handed out, and its layout;
+// a second call gives back nothing.
 func (a *arena) release() {
+	a.keepOnly(nil)
+}
+
+// keepOnly gives back the layout and every buffer but the one out is
+// in (the answer the caller is being sent), as soon as the answer is
+// processed, so that a caller reading slowly holds no more than its
+// answer.
+func (a *arena) keepOnly(out []byte) {
 	if a == nil {
 		return
 	}
+	kept := a.held[:0]
 	for _, p := range a.held {
-		a.from.put(p)
+		if holds(*p, out) {
+			kept = append(kept, p)
+		} else {
+			a.from.put(p)
+		}
 	}
-	a.held = nil
+	clear(a.held[len(kept):])
+	a.held = kept
 	if a.lay != nil {
+		a.lay.Forget(maxKeptLayout)
 		a.layouts.Put(a.lay)
 		a.lay = nil
 	}
+}
+
+// holds reports whether out starts inside p's array, however either was
+// sliced: a buffer the caller's answer is in must not be given back
+// before the proxy has written it. The addresses are compared, never
+// turned back into pointers; the heap does not move.
+func holds(p, out []byte) bool {
+	if cap(p) == 0 || cap(out) == 0 {
+		return false
+	}
+	lo := uintptr(unsafe.Pointer(unsafe.SliceData(p)))
+	at := uintptr(unsafe.Pointer(unsafe.SliceData(out)))
+	return lo <= at && at < lo+uintptr(cap(p))
 }
 
 // LayoutOf returns the layout the answer check recorded of resp, when a

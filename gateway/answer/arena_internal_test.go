@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"net/http"
+	"sync"
 	"testing"
 )
 
@@ -18,9 +19,13 @@ func TestBufferClasses(t *testing.T) {
 		{0, 0},
 		{minPooled - 1, 0},
 		{minPooled, minPooled},
-		{minPooled + 1, 2 * minPooled},
+		{minPooled + 1, minPooled + minPooled/4},
+		{2 * minPooled, 2 * minPooled},
+		{2*minPooled + 1, 2*minPooled + minPooled/2},
 		{256 << 10, 256 << 10},
-		{256<<10 + 1, 512 << 10},
+		{256<<10 + 1, 320 << 10},
+		{8<<20 + 1, 10 << 20},
+		{maxPooled - 1, maxPooled},
 		{maxPooled, maxPooled},
 		{maxPooled + 1, 0},
 	}
@@ -33,6 +38,58 @@ func TestBufferClasses(t *testing.T) {
 		case tt.wantCap != 0 && (p == nil || cap(*p) != tt.wantCap || len(*p) != 0):
 			t.Errorf("get(%d) = %v, want an empty buffer of capacity %d", tt.n, p, tt.wantCap)
 		}
+	}
+	// Every class: its size is the smallest that holds it, at most a
+	// quarter over what was asked.
+	for c := range nClasses {
+		n := classSize(c)
+		if got, ok := class(n); !ok || got != c {
+			t.Errorf("class(%d) = %d, want %d", n, got, c)
+		}
+		if got, _ := class(n + 1); c+1 < nClasses && got != c+1 {
+			t.Errorf("class(%d) = %d, want %d", n+1, got, c+1)
+		}
+		if c > 0 && 4*n > 5*(classSize(c-1)+1) {
+			t.Errorf("class %d of %d bytes is more than a quarter over %d", c, n, classSize(c-1)+1)
+		}
+	}
+}
+
+// TestKeepOnlyTheAnswer: once an answer is processed, every buffer but
+// the one the caller's answer is in goes back, however the answer was
+// sliced out of it, and the layout goes back without its text.
+func TestKeepOnlyTheAnswer(t *testing.T) {
+	pool := &buffers{}
+	var layouts sync.Pool
+	tests := []struct {
+		name string
+		out  func(read, mapped []byte) []byte
+		keep string // "read", "mapped" or ""
+	}{
+		{"the read answer, trimmed", func(read, _ []byte) []byte { return read[3:10] }, "read"},
+		{"the read answer, capped", func(read, _ []byte) []byte { return read[2:5:6] }, "read"},
+		{"the mapped answer", func(_, mapped []byte) []byte { return mapped }, "mapped"},
+		{"a refusal of its own", func(_, _ []byte) []byte { return []byte(`{"error":{}}`) }, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			held := &arena{from: pool, layouts: &layouts}
+			read := append(held.alloc(20<<10), bytes.Repeat([]byte("r"), 20<<10)...)
+			mapped := append(held.alloc(24<<10), bytes.Repeat([]byte("m"), 100)...)
+			lay := held.layout()
+			held.keepOnly(tt.out(read, mapped))
+			want := map[string]int{"read": 1, "mapped": 1, "": 0}[tt.keep]
+			if len(held.held) != want || held.lay != nil {
+				t.Fatalf("kept %d buffers (want %d), layout %v", len(held.held), want, held.lay)
+			}
+			if want == 1 && !holds(*held.held[0], map[string][]byte{"read": read, "mapped": mapped}[tt.keep]) {
+				t.Fatal("kept the wrong buffer")
+			}
+			if lay.Of(read) != nil {
+				t.Fatal("the layout given back still applies")
+			}
+			held.release()
+		})
 	}
 }
 

@@ -174,6 +174,7 @@ func (p *Pipeline[C]) Modify(resp *http.Response, c Call[C]) error {
 		held.release()
 		return err
 	}
+	held.keepOnly(body)
 	setAnswer(resp, body, held)
 	return nil
 }

@@ -61,17 +61,14 @@ func mapAnswer(raw json.RawMessage, ids *enforce.IDMap, text *enforce.Text, at i
 // from the layout its check recorded when there is one, or by walking it.
 type literals struct {
 	raw  []byte
-	lits []jsonrpc.Literal
-	walk *jsonrpc.StringWalk
+	lay  *jsonrpc.Layout
+	i    int
+	walk jsonrpc.StringWalk
 }
 
 // walkLiterals visits the literals of raw, through lay when it is raw's.
 func walkLiterals(raw []byte, lay *jsonrpc.Layout) *literals {
-	if lay = lay.Of(raw); lay != nil {
-		return &literals{raw: raw, lits: lay.Literals()}
-	}
-	w := jsonrpc.WalkStrings(raw)
-	return &literals{raw: raw, walk: &w}
+	return &literals{raw: raw, lay: lay.Of(raw), walk: jsonrpc.WalkStrings(raw)}
 }
 
 // next returns where the next literal is, raw[start:end], whether it is
@@ -79,13 +76,13 @@ func walkLiterals(raw []byte, lay *jsonrpc.Layout) *literals {
 // is valid UTF-8, so a literal without an escape is plain) and whether it
 // is a member name.
 func (l *literals) next() (start, end int, plain, name, ok bool) {
-	if l.walk == nil {
-		if len(l.lits) == 0 {
+	if l.lay != nil {
+		if l.i == l.lay.NumLiterals() {
 			return 0, 0, false, false, false
 		}
-		lit := l.lits[0]
-		l.lits = l.lits[1:]
-		return int(lit.Start), int(lit.End), !lit.Escaped, lit.Name, true
+		lit := l.lay.Literal(l.i)
+		l.i++
+		return lit.Start, lit.End, !lit.Escaped, lit.Name, true
 	}
 	if start, end, ok = l.walk.Next(); !ok {
 		return 0, 0, false, false, false

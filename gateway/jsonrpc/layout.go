@@ -11,25 +11,38 @@ import "slices"
 //
 // A layout describes the one text it was recorded from, and applies only
 // to that very text (the same bytes in memory): a reader given another
-// text walks it as before. It records at most about one entry per eight
-// bytes of text (layoutDensity), so that a text of tiny strings cannot
-// make it far larger than the text; past that it is incomplete, and a
-// reader walks the text as before. A Layout is reused from text to text
+// text walks it as before. It records at most one entry (a literal or a
+// container, eight bytes each) per layoutDensity bytes of text, and never
+// grows its storage past that, so that it is never larger than the text;
+// a text denser than that leaves it incomplete, its storage dropped, and
+// readers walk the text as before. A Layout is reused from text to text
 // by CheckLayout, and used by one goroutine at a time.
 type Layout struct {
 	text []byte
-	lits []Literal
+	lits []literal
 	// opens and ends are the offsets of each object and array's opening
 	// bracket, in order, and of the byte just past its closing bracket.
 	opens, ends []int32
-	complete    bool
+	// room is how many entries the text allows (layoutDensity).
+	room     int
+	complete bool
 }
+
+// literal is a Literal in eight bytes: its end holds the flags in its two
+// top bits (a text is at most MaxBodyBytesCeiling bytes, 2^28).
+type literal struct{ start, end uint32 }
+
+const (
+	litEscaped = 1 << 31
+	litName    = 1 << 30
+	litEnd     = litName - 1
+)
 
 // Literal is where one string literal of a text is.
 type Literal struct {
 	// Start and End are the offsets of its opening quote and of the byte
 	// just past its closing quote.
-	Start, End int32
+	Start, End int
 	// Escaped is set when it holds an escape sequence: then the string it
 	// stands for differs from its bytes. A text Strict accepted is valid
 	// UTF-8, so a literal without one is its string.
@@ -48,13 +61,31 @@ const layoutDensity = 8
 func (s *Strict) CheckLayout(text []byte, l *Layout) (loose bool, err error) {
 	l.reset(text)
 	loose, err = s.check(text, l)
-	l.complete = l.complete && err == nil
+	if err != nil {
+		l.drop()
+	}
 	return loose, err
 }
 
 // reset makes l an empty, complete layout of text, keeping its storage.
 func (l *Layout) reset(text []byte) {
-	l.text, l.lits, l.opens, l.ends, l.complete = text, l.lits[:0], l.opens[:0], l.ends[:0], true
+	l.text, l.lits, l.opens, l.ends = text, l.lits[:0], l.opens[:0], l.ends[:0]
+	l.room, l.complete = len(text)/layoutDensity+8, true
+}
+
+// drop makes l incomplete and lets go of its storage.
+func (l *Layout) drop() {
+	l.lits, l.opens, l.ends, l.complete = nil, nil, nil, false
+}
+
+// Forget lets go of the text l was recorded from, and of its storage when
+// it holds more than maxKept entries: a layout kept for reuse (in a pool)
+// keeps neither an old answer nor the room a large one needed.
+func (l *Layout) Forget(maxKept int) {
+	l.text = nil
+	if cap(l.lits)+cap(l.opens) > maxKept {
+		l.drop()
+	}
 }
 
 // Of returns l when it is a complete layout of text (the very bytes it
@@ -66,17 +97,33 @@ func (l *Layout) Of(text []byte) *Layout {
 	return l
 }
 
-// Literals are the string literals of the text, in order. The slice is
-// the layout's: read it, never keep it past the next check.
-func (l *Layout) Literals() []Literal { return l.lits }
+// NumLiterals is the number of string literals of the text.
+func (l *Layout) NumLiterals() int { return len(l.lits) }
 
-// full reports whether one more entry would make the layout denser than
-// layoutDensity; the layout is then incomplete.
+// Literal returns the text's string literal number i, in order.
+func (l *Layout) Literal(i int) Literal {
+	e := l.lits[i]
+	return Literal{Start: int(e.start), End: int(e.end & litEnd), Escaped: e.end&litEscaped != 0, Name: e.end&litName != 0}
+}
+
+// full reports whether the layout has no room for one more entry; it is
+// then dropped, incomplete.
 func (l *Layout) full() bool {
-	if (len(l.lits)+len(l.opens))*layoutDensity > len(l.text)+64 {
-		l.complete = false
+	if l.complete && len(l.lits)+len(l.opens) >= l.room {
+		l.drop()
 	}
 	return !l.complete
+}
+
+// grow makes room in s for one more element without growing it past the
+// layout's room.
+func grow[T any](s []T, room int) []T {
+	if len(s) < cap(s) {
+		return s
+	}
+	grown := make([]T, len(s), len(s)+max(1, min(max(cap(s), 16), room-len(s))))
+	copy(grown, s)
+	return grown
 }
 
 // literal records the string literal text[start:end].
@@ -84,7 +131,14 @@ func (l *Layout) literal(start, end int, escaped, name bool) {
 	if l == nil || l.full() {
 		return
 	}
-	l.lits = append(l.lits, Literal{Start: int32(start), End: int32(end), Escaped: escaped, Name: name})
+	e := literal{start: uint32(start), end: uint32(end)}
+	if escaped {
+		e.end |= litEscaped
+	}
+	if name {
+		e.end |= litName
+	}
+	l.lits = append(grow(l.lits, l.room), e)
 }
 
 // open records the object or array opening at pos and returns its index
@@ -93,13 +147,13 @@ func (l *Layout) open(pos int) int {
 	if l == nil || l.full() {
 		return -1
 	}
-	l.opens, l.ends = append(l.opens, int32(pos)), append(l.ends, -1)
+	l.opens, l.ends = append(grow(l.opens, l.room), int32(pos)), append(grow(l.ends, l.room), -1)
 	return len(l.opens) - 1
 }
 
 // close records that the object or array i (from open) ends at end.
 func (l *Layout) close(i, end int) {
-	if l != nil && i >= 0 {
+	if l != nil && i >= 0 && l.complete {
 		l.ends[i] = int32(end)
 	}
 }

@@ -25,8 +25,8 @@ func checkLayoutAgrees(t *testing.T, text []byte) {
 		return
 	}
 	if lay.Of(text) == nil {
-		if (len(lay.lits)+len(lay.opens))*layoutDensity <= len(text)+64 {
-			t.Fatalf("layout of %q incomplete below its bound", text)
+		if n := countEntries(text); n < len(text)/layoutDensity+8 {
+			t.Fatalf("layout of %q (%d entries) incomplete below its bound", text, n)
 		}
 		return
 	}
@@ -37,9 +37,13 @@ func checkLayoutAgrees(t *testing.T, text []byte) {
 	w := WalkStrings(text)
 	for start, end, ok := w.Next(); ok; start, end, ok = w.Next() {
 		_, escaped, _ := stringEnd(text, start)
-		want = append(want, Literal{Start: int32(start), End: int32(end), Escaped: escaped, Name: nameAt(text, end)})
+		want = append(want, Literal{Start: start, End: end, Escaped: escaped, Name: nameAt(text, end)})
 	}
-	if got := lay.Literals(); len(got) != len(want) || len(got) > 0 && !equalLiterals(got, want) {
+	var got []Literal
+	for i := range lay.NumLiterals() {
+		got = append(got, lay.Literal(i))
+	}
+	if len(got) != len(want) || len(got) > 0 && !equalLiterals(got, want) {
 		t.Fatalf("layout literals %v, walk finds %v", got, want)
 	}
 	for pos := 0; pos < len(text); pos++ {
@@ -97,6 +101,27 @@ func compareWalks(t *testing.T, text []byte, at int, lay *Layout) {
 	}
 }
 
+// countEntries is the number of entries a layout of the accepted text
+// needs: its literals and containers.
+func countEntries(text []byte) int {
+	n := 0
+	w := WalkStrings(text)
+	for _, _, ok := w.Next(); ok; _, _, ok = w.Next() {
+		n++
+	}
+	var lits []Literal
+	w = WalkStrings(text)
+	for start, end, ok := w.Next(); ok; start, end, ok = w.Next() {
+		lits = append(lits, Literal{Start: start, End: end})
+	}
+	for pos, b := range text {
+		if (b == '{' || b == '[') && !insideLiteral(lits, pos) {
+			n++
+		}
+	}
+	return n
+}
+
 func equalLiterals(a, b []Literal) bool {
 	for i := range a {
 		if a[i] != b[i] {
@@ -136,8 +161,9 @@ func TestLayout(t *testing.T) {
 }
 
 // TestLayoutBound: a text of tiny strings would make a layout larger than
-// itself; past one entry per layoutDensity bytes it is incomplete, and
-// readers walk the text.
+// itself; past one entry per layoutDensity bytes it is incomplete, its
+// storage dropped, and readers walk the text. A complete layout never
+// holds more than the text's size, and Forget lets go of a large one.
 func TestLayoutBound(t *testing.T) {
 	s, _ := NewStrict(MaxDepthCeiling, nil)
 	dense := []byte("[" + strings.Repeat(`"",`, 4000) + `""]`)
@@ -145,12 +171,25 @@ func TestLayoutBound(t *testing.T) {
 	if _, err := s.CheckLayout(dense, &lay); err != nil {
 		t.Fatal(err)
 	}
-	if lay.Of(dense) != nil || len(lay.lits)*layoutDensity > len(dense)+64+layoutDensity {
-		t.Fatalf("a dense text's layout is complete, or past its bound: %d entries for %d bytes", len(lay.lits), len(dense))
+	if lay.Of(dense) != nil || lay.lits != nil || lay.opens != nil {
+		t.Fatalf("a dense text's layout is complete, or keeps its storage: %d entries for %d bytes", len(lay.lits), len(dense))
 	}
 	sparse := []byte(`{"result":{"text":"` + strings.Repeat("x", 4000) + `"}}`)
 	if _, err := s.CheckLayout(sparse, &lay); err != nil || lay.Of(sparse) == nil {
 		t.Fatalf("a reused layout of a sparse text is not complete (%v)", err)
+	}
+	// Just dense enough: one literal per 8 bytes, every one recorded, in
+	// storage no larger than the text.
+	edge := []byte("[" + strings.Repeat(`"abcde",`, 20000) + `"abcde"]`)
+	if _, err := s.CheckLayout(edge, &lay); err != nil || lay.Of(edge) == nil {
+		t.Fatalf("a text of one literal per 8 bytes has no complete layout (%v)", err)
+	}
+	if size := 8*cap(lay.lits) + 4*cap(lay.opens) + 4*cap(lay.ends); size > len(edge)+256 { // the room's eight spare entries, the containers' first sixteen
+		t.Fatalf("the layout holds %d bytes for a text of %d", size, len(edge))
+	}
+	lay.Forget(1 << 10)
+	if lay.text != nil || lay.lits != nil {
+		t.Fatal("Forget kept the text or a large layout's storage")
 	}
 }
 
