@@ -56,10 +56,14 @@
 // nor after an id mapping that renamed no member.
 //
 // A unary answer's buffers (the one it is read into, the one the mapping
-// writes) come from pools and go back when the proxy closes the answer
-// after writing it, so a large answer costs no allocation in the steady
-// state (arena.go). What a processor is given it reads during its call
-// and never keeps.
+// writes) come from pools, so a large answer costs no allocation in the
+// steady state (arena.go). Once the answer is processed, the layout and
+// every buffer but the one the caller's answer is in go back; that one
+// goes back when the proxy closes the answer after writing it. A layout
+// never holds more than its text's size, and a buffer is at most a
+// quarter larger than asked, so an answer in flight holds about its own
+// size, and 1.25 times that while a mapped copy is written. What a
+// processor is given it reads during its call and never keeps.
 //
 // # Not built
 //
