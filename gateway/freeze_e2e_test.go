@@ -100,7 +100,7 @@ func TestFreezePrincipal(t *testing.T) {
 // it; an unfreeze on the new replica reaches the first.
 func TestFreezeAgentAcrossRestarts(t *testing.T) {
 	srv := redistest.Start(t)
-	start := replicaStarter(t, srv, 300*time.Millisecond)
+	start := replicaStarter(t, srv, 300*time.Millisecond, replicaTimeout)
 	a, b := start(), start()
 	c := b.aliceQ1()
 	if code, out := adminCall(t, a.admin(t), "POST", "/admin/freeze", "admin-dev-key",

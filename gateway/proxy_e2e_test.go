@@ -137,12 +137,23 @@ func status(url string) int {
 	return resp.StatusCode
 }
 
+// waitForLimit bounds waitFor: generous, since a loaded two-core CI
+// machine running the race detector can take seconds to reconnect a
+// replica or answer a poll. The tests assert outcomes, never this time.
+const waitForLimit = 30 * time.Second
+
+// waitFor polls cond every few milliseconds until it holds, failing at
+// waitForLimit or shortly before the test binary's own deadline, so that
+// the failure names the condition rather than a timeout panic.
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(waitForLimit)
+	if d, ok := t.Deadline(); ok && d.Add(-5*time.Second).Before(deadline) {
+		deadline = d.Add(-5 * time.Second)
+	}
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatal("condition not met within 5s")
+			t.Fatalf("condition not met by %v", deadline.Format(time.TimeOnly))
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

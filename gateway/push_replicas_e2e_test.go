@@ -29,7 +29,7 @@ func TestPushRelayAcrossReplicas(t *testing.T) {
 	}
 	mod := func(c *config.Config) {
 		c.Redis = &config.Redis{URL: "redis://" + srv.Addr + "/0", Prefix: "capgate:",
-			Timeout: config.Duration(250 * time.Millisecond), MaxStaleness: config.Duration(time.Second), AllowNoPersistence: true}
+			Timeout: config.Duration(replicaTimeout), MaxStaleness: config.Duration(time.Second), AllowNoPersistence: true}
 	}
 	bmod := func(o *gateway.BuildOptions) { o.Keys = ks }
 	agent, rcv := startPushAgent(t, true), startReceiver(t)

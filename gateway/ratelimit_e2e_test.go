@@ -25,7 +25,7 @@ func TestReplicasShareIssuanceBudget(t *testing.T) {
 	}
 	mod := func(c *config.Config) {
 		c.Redis = &config.Redis{URL: "redis://" + srv.Addr + "/0", Prefix: "capgate:",
-			Timeout: config.Duration(250 * time.Millisecond), MaxStaleness: config.Duration(2 * time.Second),
+			Timeout: config.Duration(replicaTimeout), MaxStaleness: config.Duration(2 * time.Second),
 			AllowNoPersistence: true}
 		c.RateLimits = ratelimit.Config{Issue: ratelimit.Rate{Events: 2, Period: time.Minute, Burst: 2}}
 	}

@@ -15,17 +15,28 @@ import (
 	"github.com/capgate/capgate/revocation/redistest"
 )
 
+// Redis call timeouts of the replicas in these tests.
+const (
+	// replicaTimeout is generous: where Redis stays up, a loaded CI
+	// machine running the race detector can take hundreds of milliseconds
+	// to answer, and a timeout would be a refusal no test asked for.
+	replicaTimeout = 2 * time.Second
+	// outageTimeout is for a test that pauses Redis and bounds how long a
+	// call may hang: the timeout is then what it tests.
+	outageTimeout = 250 * time.Millisecond
+)
+
 // replicas starts two gateways sharing one Redis and one key set: two
-// replicas of one gateway.
+// replicas of one gateway, with the generous replicaTimeout.
 func replicas(t *testing.T, srv *redistest.Server, staleness time.Duration) (*harness, *harness) {
 	t.Helper()
-	start := replicaStarter(t, srv, staleness)
+	start := replicaStarter(t, srv, staleness, replicaTimeout)
 	return start(), start()
 }
 
 // replicaStarter returns a function that starts one more replica of a
-// gateway on srv, each with the same key set.
-func replicaStarter(t *testing.T, srv *redistest.Server, staleness time.Duration) func() *harness {
+// gateway on srv, each with the same key set and the Redis call timeout.
+func replicaStarter(t *testing.T, srv *redistest.Server, staleness, timeout time.Duration) func() *harness {
 	t.Helper()
 	ks, err := captoken.GenerateKeySet(jose.EdDSA)
 	if err != nil {
@@ -33,7 +44,7 @@ func replicaStarter(t *testing.T, srv *redistest.Server, staleness time.Duration
 	}
 	mod := func(c *config.Config) {
 		c.Redis = &config.Redis{URL: "redis://" + srv.Addr + "/0", Prefix: "capgate:",
-			Timeout: config.Duration(250 * time.Millisecond), MaxStaleness: config.Duration(staleness),
+			Timeout: config.Duration(timeout), MaxStaleness: config.Duration(staleness),
 			AllowNoPersistence: true}
 	}
 	bmod := func(o *gateway.BuildOptions) { o.Keys = ks }
@@ -145,7 +156,8 @@ func TestReplicasCascade(t *testing.T) {
 // index of issued capabilities is gone (production Redis runs with AOF).
 func TestRedisFaults(t *testing.T) {
 	srv := redistest.Start(t)
-	a, b := replicas(t, srv, 300*time.Millisecond)
+	start := replicaStarter(t, srv, 300*time.Millisecond, outageTimeout)
+	a, b := start(), start()
 	live, revoked := a.aliceQ1(), a.aliceQ1()
 	if _, r := a.rpc("alice-dev-key", "a2a/capabilities/revoke", map[string]any{"capabilityId": revoked.ID}); r.Error != nil {
 		t.Fatal(r.Error)

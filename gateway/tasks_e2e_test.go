@@ -265,7 +265,7 @@ func TestReplicasShareTasks(t *testing.T) {
 	agent := &taskAgent{}
 	mod := func(c *config.Config) {
 		c.Redis = &config.Redis{URL: "redis://" + srv.Addr + "/0", Prefix: "capgate:",
-			Timeout: config.Duration(250 * time.Millisecond), MaxStaleness: config.Duration(2 * time.Second),
+			Timeout: config.Duration(replicaTimeout), MaxStaleness: config.Duration(2 * time.Second),
 			AllowNoPersistence: true}
 	}
 	a := newHarnessWith(t, agent, mod, nil)

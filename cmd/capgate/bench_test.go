@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -18,7 +17,7 @@ import (
 func benchRun(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(context.Background(), append([]string{"bench"}, args...), testEnv("", &out, &errb))
+	code = run(t.Context(), append([]string{"bench"}, args...), testEnv("", &out, &errb))
 	return code, out.String(), errb.String()
 }
 

@@ -1,7 +1,6 @@
 package loadtest
 
 import (
-	"context"
 	"os/exec"
 	"testing"
 	"time"
@@ -51,7 +50,7 @@ func TestRunFigures(t *testing.T) {
 	for _, target := range []Target{TargetPropagation, TargetHeap} {
 		o := quickOptions()
 		o.Only, o.Redis, o.Variants = target, RedisAuto, []Variant{VariantMemory}
-		rep, err := Run(context.Background(), o)
+		rep, err := Run(t.Context(), o)
 		if err != nil {
 			t.Fatalf("%s: %v", target, err)
 		}
