@@ -23,9 +23,12 @@ import (
 // answer PING.
 const redisStartTimeout = 10 * time.Second
 
-// redisTimeout bounds each Redis call of the stores, as the quickstart's
-// Redis settings do.
-const redisTimeout = 250 * time.Millisecond
+// redisTimeout bounds each Redis call of the lab's stores. The
+// quickstart's settings say 250 ms; the lab allows more, so that a call
+// slowed by the load the bench itself puts on a shared machine is
+// measured as a slow call, not turned into a refusal (-32049) that fails
+// the run. It changes nothing while Redis answers in time.
+const redisTimeout = 2 * time.Second
 
 // RedisServer is a throwaway redis-server on a free loopback port, with
 // persistence off.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"time"
 
 	jose "github.com/go-jose/go-jose/v4"
 
@@ -21,7 +20,7 @@ func (l *Lab) startReplicas(ctx context.Context, o Options, policy string) error
 	if err != nil {
 		return fmt.Errorf("%w: replica keys: %w", ErrSetup, err)
 	}
-	rc := &config.Redis{URL: l.redisURL(o), Prefix: randomPrefix(), Timeout: config.Duration(250 * time.Millisecond),
+	rc := &config.Redis{URL: l.redisURL(o), Prefix: randomPrefix(), Timeout: config.Duration(redisTimeout),
 		MaxStaleness: config.Duration(propagationStaleness), AllowNoPersistence: true}
 	for _, r := range []**Capgate{&l.ReplicaA, &l.ReplicaB} {
 		c, err := startCapgate(ctx, capgateOptions{variant: VariantSynced, upstreamURL: l.Upstream.URL,
