@@ -2,8 +2,9 @@ package approval
 
 import (
 	"strconv"
-	"strings"
 	"time"
+
+	"github.com/capgate/capgate/policy"
 )
 
 // Shown is a request as the admin API answers it: Public (no real
@@ -29,23 +30,10 @@ type ShownGrant struct {
 // Show returns r as the admin API answers it.
 func (r Request) Show() Shown {
 	pub := r.Public()
-	s := Shown{Request: pub, Wait: ShortDuration(pub.Wait), WaitSeconds: int64(pub.Wait / time.Second),
+	s := Shown{Request: pub, Wait: policy.FormatDuration(pub.Wait), WaitSeconds: int64(pub.Wait / time.Second),
 		Grants: make([]ShownGrant, len(pub.Grants))}
 	for i, g := range pub.Grants {
-		s.Grants[i] = ShownGrant{Grant: g, TTL: ShortDuration(g.TTL), TTLSeconds: int64(g.TTL / time.Second)}
-	}
-	return s
-}
-
-// ShortDuration writes d as Go does, without the zero units it ends with:
-// "15m", "1h", "1h30m", "90s" rather than "15m0s" or "1h0m0s".
-func ShortDuration(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
+		s.Grants[i] = ShownGrant{Grant: g, TTL: policy.FormatDuration(g.TTL), TTLSeconds: int64(g.TTL / time.Second)}
 	}
 	return s
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/capgate/capgate/gateway/approval"
+	"github.com/capgate/capgate/policy"
 )
 
 func TestDurations(t *testing.T) {
@@ -25,8 +26,8 @@ func TestDurations(t *testing.T) {
 		{500 * time.Millisecond, "500ms", "500ms"},
 	}
 	for _, tc := range tests {
-		if got := approval.ShortDuration(tc.d); got != tc.short {
-			t.Errorf("ShortDuration(%v) = %q, want %q", tc.d, got, tc.short)
+		if got := policy.FormatDuration(tc.d); got != tc.short {
+			t.Errorf("FormatDuration(%v) = %q, want %q", tc.d, got, tc.short)
 		}
 		if got := approval.HumanDuration(tc.d); got != tc.human {
 			t.Errorf("HumanDuration(%v) = %q, want %q", tc.d, got, tc.human)
