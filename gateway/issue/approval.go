@@ -97,17 +97,7 @@ func (is *Issuer) redeem(ctx context.Context, a asked) (any, *jsonrpc.Error) {
 		return nil, CapErr(jsonrpc.CodeGrantDenied, "grant denied: the policy in force no longer allows what was approved",
 			map[string]any{"approvalId": r.ID, "actionHash": r.ActionHash, "reasons": d.Reasons, "policyRevision": d.Revision})
 	}
-	caps := make([]sep.Capability, 0, len(exact))
-	for i, gd := range exact {
-		capb, e := is.mint(ctx, a, in, still[i].approved.Resources, gd, d.Revision)
-		if e != nil {
-			is.auditIssue(ctx, a, d, nil, ReasonOf(e))
-			return nil, e
-		}
-		caps = append(caps, capb)
-	}
-	is.auditIssue(ctx, a, d, caps, "issued")
-	return sep.CapabilitiesResult{Capabilities: caps, PolicyRevision: d.Revision}, nil
+	return is.mintAll(ctx, a, in, d, exact, func(i int) []policy.Resource { return still[i].approved.Resources })
 }
 
 // unredeemed answers a redemption that did not succeed.

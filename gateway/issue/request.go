@@ -61,9 +61,17 @@ func (is *Issuer) Request(ctx context.Context, caller *authn.Principal, t Target
 	if d.NeedsApproval() {
 		return is.hold(ctx, a, in, d, found)
 	}
-	var caps []sep.Capability
-	for _, gd := range d.Grants {
-		capb, e := is.mint(ctx, a, in, found, gd, d.Revision)
+	return is.mintAll(ctx, a, in, d, d.Grants, func(int) []policy.Resource { return found })
+}
+
+// mintAll mints a capability for each of grants, the i-th over the real
+// resources of resources(i), and audits the issuance, or the first
+// refusal, which issues nothing more.
+func (is *Issuer) mintAll(ctx context.Context, a asked, in policy.Input, d policy.Decision, grants []policy.GrantDecision,
+	resources func(i int) []policy.Resource) (any, *jsonrpc.Error) {
+	caps := make([]sep.Capability, 0, len(grants))
+	for i, gd := range grants {
+		capb, e := is.mint(ctx, a, in, resources(i), gd, d.Revision)
 		if e != nil {
 			is.auditIssue(ctx, a, d, nil, ReasonOf(e))
 			return nil, e
