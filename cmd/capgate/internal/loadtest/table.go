@@ -88,13 +88,25 @@ func (r *Report) writeTrailer(b *strings.Builder) {
 	}
 	if len(r.Checks) > 0 {
 		b.WriteString("\ntargets:\n")
-		for _, c := range r.Checks {
-			verdict := "FAIL"
-			if c.Pass {
-				verdict = "pass"
-			}
-			fmt.Fprintf(b, "  %-4s  %-50s  %-6s  %s\n", verdict, c.Name, c.Variant, c.Value)
+		writeChecks(b, r.Checks)
+	}
+}
+
+// writeChecks writes one line a check, their names padded to the longest
+// in characters (they hold ≥, × and ÷), so that variants and values line
+// up.
+func writeChecks(b *strings.Builder, checks []Check) {
+	width := 0
+	for _, c := range checks {
+		width = max(width, utf8.RuneCountInString(c.Name))
+	}
+	for _, c := range checks {
+		verdict := "FAIL"
+		if c.Pass {
+			verdict = "pass"
 		}
+		pad := strings.Repeat(" ", width-utf8.RuneCountInString(c.Name))
+		fmt.Fprintf(b, "  %-4s  %s%s  %-6s  %s\n", verdict, c.Name, pad, c.Variant, c.Value)
 	}
 }
 
