@@ -34,10 +34,15 @@ func (f *Front) modifyAnswer(resp *http.Response) error {
 		return err
 	}
 	c.stream = strings.Contains(strings.ToLower(resp.Header.Get("Content-Type")), "event-stream")
-	if c.ids == nil && c.redact {
+	// A call under a capability keeps only the answer headers a caller
+	// needs (an unscoped one keeps the rest, its Mcp-Session-Id with them).
+	scoped := c.scope != nil || c.headersScoped
+	if c.ids == nil {
+		// No capability: every catalog id in the answer is redacted (a
+		// tool's description, initialize's instructions, a prompt).
 		c.ids = (&enforce.Scope{}).IDMap(c.server.known)
 	}
-	ac := answer.Call[*call]{Value: c, ID: c.req.ID, Target: c.server.cfg.Name, Scoped: c.ids != nil, Halt: f.haltFrozen(c)}
+	ac := answer.Call[*call]{Value: c, ID: c.req.ID, Target: c.server.cfg.Name, Scoped: scoped, Halt: f.haltFrozen(c)}
 	if ids := c.ids; ids != nil {
 		ac.Lines = func() answer.LineFilter { return answer.Lines(ids) }
 	}

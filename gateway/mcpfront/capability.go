@@ -107,6 +107,38 @@ func noCapabilityIn(req jsonrpc.Request) *jsonrpc.Error {
 	return nil
 }
 
+// noCapabilityInResponse refuses a client's response to a server's
+// request that carries a capability under _meta[MetaCapability], at any
+// depth: the response is forwarded as it came, and its bytes would carry
+// the token to the server. raw passed the strict codec.
+func noCapabilityInResponse(raw []byte) *jsonrpc.Error {
+	var v any
+	if json.Unmarshal(raw, &v) != nil || holdsCapability(v) {
+		return invalidParams("a response to a server carries no capability (_meta." + mcp.MetaCapability + ")")
+	}
+	return nil
+}
+
+// holdsCapability reports whether the decoded JSON value v has, at any
+// depth, an object with a member named mcp.MetaCapability.
+func holdsCapability(v any) bool {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, inner := range v {
+			if k == mcp.MetaCapability || holdsCapability(inner) {
+				return true
+			}
+		}
+	case []any:
+		for _, inner := range v {
+			if holdsCapability(inner) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // wireError puts a decision's refusal on the wire: the code its reason
 // stands for, its message, and its members beside the reason.
 func wireError(r *enforce.Refusal) *jsonrpc.Error {

@@ -40,6 +40,11 @@ func TestListAndCall(t *testing.T) {
 			if got := toolNames(list.Tools); !slices.Equal(got, []string{"read_file", "write_file"}) {
 				t.Errorf("tools listed %v: admin_reset is not fronted and must not be listed", got)
 			}
+			for _, tool := range list.Tools {
+				if strings.Contains(tool.Description, "corpus/") {
+					t.Errorf("tools/list, under no capability, named a real id: %q", tool.Description)
+				}
+			}
 			res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "read_file", Arguments: map[string]any{"path": c.handles[0]},
 				Meta: withCapability(c.id)})
 			if err != nil || res.IsError {

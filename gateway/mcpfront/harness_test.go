@@ -150,7 +150,7 @@ func newUpstream(t testing.TB, stateless bool) (*upstream, *httptest.Server) {
 	u := &upstream{}
 	s := sdk.NewServer(&sdk.Implementation{Name: "files", Version: "1.0.0"}, nil)
 	u.server = s
-	sdk.AddTool(s, &sdk.Tool{Name: "read_file", Description: "Read a file of the corpus"},
+	sdk.AddTool(s, &sdk.Tool{Name: "read_file", Description: "Read a file of the corpus, such as corpus/secret.md"},
 		func(_ context.Context, _ *sdk.CallToolRequest, in readArgs) (*sdk.CallToolResult, readOut, error) {
 			u.calls.Add(1)
 			u.mu.Lock()

@@ -40,6 +40,7 @@ func (u *outbound) Vouched() (proxy.Context, bool) {
 // and the MCP headers that mirror the body set from what was decided.
 func (u *outbound) Prepare(out *http.Request) {
 	if u.method != "" {
+		stripMirrorHeaders(out.Header)
 		out.Method, out.Body, out.ContentLength = u.method, http.NoBody, 0
 		out.Header.Del("Content-Type")
 		out.Header.Del("Accept-Encoding")
@@ -52,6 +53,22 @@ func (u *outbound) Prepare(out *http.Request) {
 	mirrorHeaders(out.Header, u.c)
 }
 
+// stripMirrorHeaders deletes the caller's Mcp-Method, Mcp-Name and
+// Mcp-Param-* headers, in any spelling an upstream stack might fold to
+// them, and reports whether it sent an Mcp-Method: none of them reaches a
+// server as the caller wrote it, for a server may act on them (a GET or a
+// DELETE has no body they could be checked against).
+func stripMirrorHeaders(h http.Header) (sent bool) {
+	for k := range h {
+		n := strings.ReplaceAll(strings.ToLower(k), "_", "-")
+		if n == "mcp-method" || n == "mcp-name" || strings.HasPrefix(n, "mcp-param-") {
+			sent = sent || n == "mcp-method"
+			delete(h, k)
+		}
+	}
+	return sent
+}
+
 // mirrorHeaders replaces the caller's Mcp-Method, Mcp-Name and
 // Mcp-Param-* headers (2026-07-28), in any spelling an upstream stack
 // might fold to them, by the gateway's own: the method and the name as
@@ -60,15 +77,7 @@ func (u *outbound) Prepare(out *http.Request) {
 // gateway rewrote would no longer match its header. A caller that sent no
 // Mcp-Method speaks an older revision and gets none.
 func mirrorHeaders(h http.Header, c *call) {
-	sent := false
-	for k := range h {
-		n := strings.ReplaceAll(strings.ToLower(k), "_", "-")
-		if n == "mcp-method" || n == "mcp-name" || strings.HasPrefix(n, "mcp-param-") {
-			sent = sent || n == "mcp-method"
-			delete(h, k)
-		}
-	}
-	if !sent || c.req.Method == "" {
+	if sent := stripMirrorHeaders(h); !sent || c.req.Method == "" {
 		return
 	}
 	h.Set(mcp.HeaderMethod, c.req.Method)

@@ -50,7 +50,7 @@ func (f *Front) prompts(ctx context.Context, c *call) outcome {
 	if e != nil {
 		return fail(c.req.ID, e)
 	}
-	c.redact = true
+	c.headersScoped = true
 	if c.req.Method == mcp.MethodPromptsGet {
 		var named struct {
 			Name string `json:"name"`

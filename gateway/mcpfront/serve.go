@@ -1,6 +1,7 @@
 package mcpfront
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -40,9 +41,11 @@ type call struct {
 	uri string
 	// prompt is the prompt a prompts/get gets.
 	prompt string
-	// redact says the answer, scoped to no capability, has every catalog
-	// id redacted (a prompt's).
-	redact bool
+	// headersScoped says the answer keeps only the headers a caller
+	// needs, as one under a capability does, though it is under none (a
+	// prompt's, a session's stream, a client response's acknowledgement):
+	// a server may name a real id in any other.
+	headersScoped bool
 	// stream is set when the answer is an event stream.
 	stream bool
 }
@@ -80,7 +83,7 @@ func (f *Front) serve(w http.ResponseWriter, r *http.Request) {
 			jsonrpc.WriteResponse(w, http.StatusForbidden, jsonrpc.NewError(nil, e))
 			return
 		}
-		if e := noRealID(c, req.Raw); e != nil {
+		if e := cmp.Or(noRealID(c, req.Raw), noCapabilityInResponse(req.Raw)); e != nil {
 			jsonrpc.WriteResponse(w, http.StatusBadRequest, jsonrpc.NewError(nil, e))
 			return
 		}

@@ -40,7 +40,7 @@ func (f *Front) serveStream(w http.ResponseWriter, r *http.Request) {
 	if !f.checkSession(w, r, s, p.ID) {
 		return
 	}
-	c := &call{server: s, principal: p, http: r, redact: true, req: jsonrpc.Request{Method: r.Method}}
+	c := &call{server: s, principal: p, http: r, headersScoped: true, req: jsonrpc.Request{Method: r.Method}}
 	if e := f.notFrozen(r.Context(), c); e != nil {
 		jsonrpc.WriteResponse(w, http.StatusForbidden, jsonrpc.NewError(nil, e))
 		return
@@ -60,7 +60,7 @@ func (f *Front) serveStream(w http.ResponseWriter, r *http.Request) {
 // the caller's own session (checkSession let it on), as it came; the
 // server's acknowledgement passes the pipeline like any answer.
 func (f *Front) forwardResponse(w http.ResponseWriter, r *http.Request, c *call) {
-	c.redact = true
+	c.headersScoped = true
 	ctx, cancel := context.WithTimeout(r.Context(), f.cfg.UpstreamTimeout)
 	defer cancel()
 	u := &outbound{c: c, body: c.req.Raw, vouched: &proxy.Context{Principal: c.principal.ID, Holder: c.principal.ID}}

@@ -74,8 +74,9 @@ func TestSessionEnd(t *testing.T) {
 
 // TestClientResponseNamingRealID: a client's response to a server's
 // request acts under no capability, so one naming a real id of the
-// catalog is refused and the server sees nothing; one naming none is
-// forwarded.
+// catalog is refused and the server sees nothing; so is one carrying a
+// capability in a _meta, at any depth, which would carry its token to
+// the server; one naming neither is forwarded.
 func TestClientResponseNamingRealID(t *testing.T) {
 	w := newWorld(t, "2025-11-25")
 	cs := w.connect(t, aliceKey, "2025-11-25")
@@ -87,6 +88,8 @@ func TestClientResponseNamingRealID(t *testing.T) {
 		{"real id", `{"jsonrpc":"2.0","id":7,"result":{"roots":[{"uri":"corpus/secret.md"}]}}`, true},
 		{"escaped real id", `{"jsonrpc":"2.0","id":7,"result":{"text":"corpus\/secret.md"}}`, true},
 		{"no real id", `{"jsonrpc":"2.0","id":7,"result":{"roots":[]}}`, false},
+		{"a capability in _meta", `{"jsonrpc":"2.0","id":7,"result":{"_meta":{"dev.capgate/capability":{"capabilityToken":"eyJ.x.y"}}}}`, true},
+		{"a capability deep in an error", `{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"m","data":[{"_meta":{"dev.capgate/capability":{}}}]}}`, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := len(w.upstream.seen())
@@ -99,6 +102,36 @@ func TestClientResponseNamingRealID(t *testing.T) {
 				t.Errorf("answered %d and the server never saw the response", got)
 			}
 		})
+	}
+}
+
+// TestCallerMirrorHeadersStripped: a GET or a DELETE in a session has no
+// body its Mcp-Method, Mcp-Name or Mcp-Param-* headers could be checked
+// against: none of them reaches the server as the caller wrote it.
+func TestCallerMirrorHeadersStripped(t *testing.T) {
+	w := newWorld(t, "2025-11-25")
+	cs := w.connect(t, aliceKey, "2025-11-25")
+	before := len(w.upstream.seen())
+	req, _ := http.NewRequest(http.MethodDelete, w.gateway.URL+"/mcp/files", nil)
+	req.Header.Set("Authorization", "Bearer "+aliceKey)
+	req.Header.Set("Mcp-Session-Id", cs.ID())
+	req.Header.Set("Mcp-Method", "tools/call")
+	req.Header.Set("Mcp-Name", "read_file")
+	req.Header.Set("Mcp-Param-Path", "corpus/secret.md")
+	req.Header["Mcp_param_path"] = []string{"corpus/secret.md"}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	seen := w.upstream.seen()[before:]
+	if resp.StatusCode < 200 || resp.StatusCode > 299 || len(seen) != 1 {
+		t.Fatalf("DELETE answered %d, the server saw %d requests", resp.StatusCode, len(seen))
+	}
+	for k, v := range seen[0] {
+		if n := strings.ToLower(strings.ReplaceAll(k, "_", "-")); strings.HasPrefix(n, "mcp-param-") || n == "mcp-method" || n == "mcp-name" {
+			t.Errorf("the server got the caller's %s: %q", k, v)
+		}
 	}
 }
 
