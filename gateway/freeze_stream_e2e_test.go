@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -11,23 +12,41 @@ import (
 	"github.com/capgate/capgate/revocation/redistest"
 )
 
-// pacedAgent streams one event, then one more each time next is sent to,
-// until the caller leaves: the test decides when the upstream speaks.
-type pacedAgent struct{ next chan string }
+// pacedAgent streams one event, then one more each time send is called,
+// until the caller leaves: the test decides when the upstream speaks. A
+// send goes to the newest stream alone: an earlier one, ended for its
+// caller, may still be open upstream for a moment, and must not take it.
+type pacedAgent struct {
+	mu  sync.Mutex
+	cur chan string
+}
 
 func (p *pacedAgent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	next := make(chan string)
+	p.mu.Lock()
+	p.cur = next
+	p.mu.Unlock()
 	w.Header().Set("Content-Type", "text/event-stream")
 	fmt.Fprint(w, "data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"kind\":\"status-update\",\"text\":\"opened\"}}\n\n")
 	w.(http.Flusher).Flush()
 	for {
 		select {
-		case text := <-p.next:
+		case text := <-next:
 			fmt.Fprintf(w, ": %s\n\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"kind\":\"status-update\",\"text\":%q}}\n\n", text, text)
 			w.(http.Flusher).Flush()
 		case <-r.Context().Done():
 			return
 		}
 	}
+}
+
+// send has the newest stream's upstream send an event naming text; the
+// stream is open (its first event was read).
+func (p *pacedAgent) send(text string) {
+	p.mu.Lock()
+	next := p.cur
+	p.mu.Unlock()
+	next <- text
 }
 
 // openStream opens a stream of method to the extra agent as alice.
@@ -72,7 +91,7 @@ func nextEvent(t *testing.T, events <-chan string) string {
 // event's place and nothing more of the upstream, and the stream closes.
 // An unfreeze lets a new stream run.
 func TestFreezeEndsOpenStreams(t *testing.T) {
-	up := &pacedAgent{next: make(chan string)}
+	up := &pacedAgent{}
 	h := newHarness(t, up, func(c *config.Config) { c.Agents[1].TaskOwnership = config.TaskOwnershipOff })
 	adm := h.admin(t)
 	freezes := []string{`{"kind":"agent","name":"extra","reason":"compromised"}`,
@@ -84,7 +103,7 @@ func TestFreezeEndsOpenStreams(t *testing.T) {
 				if code, out := adminCall(t, adm, "POST", "/admin/freeze", "admin-dev-key", freeze); code != 200 {
 					t.Fatalf("freeze: %d %v", code, out)
 				}
-				up.next <- "after-freeze"
+				up.send("after-freeze")
 				ev := nextEvent(t, events)
 				if strings.Contains(ev, "after-freeze") {
 					t.Fatalf("the upstream's event reached the caller after the freeze: %q", ev)
@@ -102,7 +121,7 @@ func TestFreezeEndsOpenStreams(t *testing.T) {
 					t.Fatalf("unfreeze: %d %v", code, out)
 				}
 				_, events = openStream(t, h, method)
-				up.next <- "after-unfreeze"
+				up.send("after-unfreeze")
 				if ev := nextEvent(t, events); !strings.Contains(ev, "after-unfreeze") {
 					t.Fatalf("after the unfreeze: %q", ev)
 				}
@@ -118,7 +137,7 @@ func TestFreezeEndsOpenStreams(t *testing.T) {
 // without asking Redis.
 func TestFreezeEndsStreamOnAnotherReplica(t *testing.T) {
 	srv := redistest.Start(t)
-	up := &pacedAgent{next: make(chan string)}
+	up := &pacedAgent{}
 	mod := func(c *config.Config) {
 		c.Redis = &config.Redis{URL: "redis://" + srv.Addr + "/0", Prefix: "capgate:",
 			Timeout: config.Duration(250 * time.Millisecond), MaxStaleness: config.Duration(400 * time.Millisecond),
@@ -131,7 +150,7 @@ func TestFreezeEndsStreamOnAnotherReplica(t *testing.T) {
 	if code, out := adminCall(t, a.admin(t), "POST", "/admin/freeze", "admin-dev-key", freeze); code != 200 {
 		t.Fatalf("freeze on A: %d %v", code, out)
 	}
-	up.next <- "after-freeze"
+	up.send("after-freeze")
 	ev := nextEvent(t, events)
 	if strings.Contains(ev, "after-freeze") {
 		t.Fatalf("B let the upstream's event through after the freeze on A: %q", ev)
