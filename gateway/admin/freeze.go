@@ -131,6 +131,29 @@ func (a *API) principalFrozen(p string) (freeze.Entry, bool) {
 	return freeze.Entry{}, false
 }
 
+// followsAgentAs reports whether the freeze pe of the principal p was
+// made with one of the agents that call out as p, rather than on its own.
+func (a *API) followsAgentAs(pe freeze.Entry, p string) bool {
+	for agent, as := range a.cfg.Principals {
+		if as == p && followsAgent(pe, agent) {
+			return true
+		}
+	}
+	return false
+}
+
+// frozenAgentAs reports whether an agent still frozen calls out as the
+// principal p: unfreezing another agent that shares p must not lift the
+// freeze of p it still needs.
+func (a *API) frozenAgentAs(p string) bool {
+	for _, e := range a.deps.Frozen.List() {
+		if e.Kind == freeze.Agent && a.cfg.Principals[e.Name] == p {
+			return true
+		}
+	}
+	return false
+}
+
 // revokeFrozen revokes every live capability of what res froze: by id
 // each one the index lists for the agent, or held by or for the
 // principal, and for a principal everything issued for it before the
@@ -190,7 +213,7 @@ func (a *API) unfreeze(ctx context.Context, admin, kind, name, reason string) (f
 	}
 	e, err := a.deps.Frozen.Unfreeze(ctx, k, name, admin, reason)
 	if p := a.cfg.Principals[name]; err == nil && k == freeze.Agent && p != "" {
-		if pe, ok := a.principalFrozen(p); ok && followsAgent(pe, name) {
+		if pe, ok := a.principalFrozen(p); ok && a.followsAgentAs(pe, p) && !a.frozenAgentAs(p) {
 			_, err = a.deps.Frozen.Unfreeze(ctx, freeze.Principal, p, admin, withAgent(reason, name))
 		}
 	}
